@@ -1,0 +1,46 @@
+"""Build the Cython extension around the C core in src/fastxfen/core."""
+import os
+import sys
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+CORE = ["tables.c", "parse.c", "rules.c", "write.c", "record.c"]
+
+
+def compile_args():
+    if sys.platform == "win32":
+        return ["/O2"], []
+    args = ["-O3", "-std=c11", "-Wall", "-Wno-unused-function"]
+    link = []
+    sanitize = os.environ.get("FASTXFEN_SANITIZE")
+    if sanitize:  # e.g. FASTXFEN_SANITIZE=address,undefined
+        flag = f"-fsanitize={sanitize}"
+        args = ["-O1", "-g", "-fno-omit-frame-pointer", flag]
+        link = [flag]
+    return args, link
+
+
+cflags, ldflags = compile_args()
+extension = Extension(
+    "fastxfen._codec",
+    sources=["src/fastxfen/_codec.pyx"] + [f"src/fastxfen/core/{name}" for name in CORE],
+    include_dirs=["src/fastxfen/core", numpy.get_include()],
+    define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+    extra_compile_args=cflags,
+    extra_link_args=ldflags,
+)
+
+setup(
+    ext_modules=cythonize(
+        [extension],
+        language_level=3,
+        compiler_directives={
+            "boundscheck": False,
+            "wraparound": False,
+            "cdivision": True,
+            "initializedcheck": False,
+        },
+    )
+)

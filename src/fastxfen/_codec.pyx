@@ -1,0 +1,306 @@
+# cython: language_level=3
+"""Glue between Python and the C core: rows in, rows out.
+
+The C core (core/*.c) reads, repairs and writes positions.  This module only
+finds the bytes of each row, hands them to the core, turns the results into
+Python objects and, for the rows that failed, builds the error.
+"""
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
+from cpython.unicode cimport PyUnicode_Check
+from libc.stdint cimport uint8_t
+from libc.string cimport memcmp, memcpy, memset
+
+cimport numpy as cnp
+
+from fastxfen._core cimport *
+
+import numpy as np
+
+from fastxfen._errors import FenError
+from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
+
+cnp.import_array()
+
+cdef extern from "Python.h":
+    bint PyUnicode_IS_ASCII(object o)
+    void *PyUnicode_DATA(object o)
+    Py_ssize_t PyUnicode_GET_LENGTH(object o)
+    object PyUnicode_New(Py_ssize_t size, Py_UCS4 maxchar)
+
+assert POSITION_DTYPE.itemsize == sizeof(fx_rec8)
+assert POSITION_DTYPE_10x8.itemsize == sizeof(fx_pos)
+
+# ---------------------------------------------------------------- options
+
+cdef dict _CASTLING = {"xfen": FX_CASTLING_XFEN, "shredder": FX_CASTLING_SHREDDER}
+cdef dict _EN_PASSANT = {"fen": FX_EP_FEN, "xfen": FX_EP_XFEN, "legal": FX_EP_LEGAL}
+cdef enum Errors:
+    RAISE, COERCE, IGNORE
+cdef dict _ERRORS = {"raise": RAISE, "coerce": COERCE, "ignore": IGNORE}
+
+
+cdef int _option(dict choices, str name, value) except -1:
+    try:
+        return choices[value]
+    except (KeyError, TypeError):
+        options = ", ".join(repr(k) for k in choices)
+        raise ValueError(f"{name} must be one of {options}, not {value!r}") from None
+
+
+cdef int _record_errors(value) except -1:
+    cdef int mode = _option(_ERRORS, "errors", value)
+    if mode == IGNORE:
+        raise ValueError("errors='ignore' passes text through; records have none "
+                         "(use 'raise' or 'coerce')")
+    return mode
+
+# ---------------------------------------------------------------- messages
+
+_FIELDS = ("placement", "side", "castling", "en_passant", "halfmove", "fullmove",
+           "fields", "record.board", "record.width", "record.turn", "record.prefix",
+           "record.ep", "record.castling", "record.halfmove", "record.fullmove")
+
+
+cdef str _char_at(object text, size_t column, uint32_t byte):
+    """The offending character, from the original text where there is one."""
+    ch = text[column] if isinstance(text, str) and column < len(text) else chr(byte)
+    if " " < ch < "\x7f":
+        return repr(ch)
+    return f"{ch!r} (U+{ord(ch):04X})"
+
+
+cdef str _reason(fx_error err, object text):
+    cdef uint32_t code = err.code, a = err.a, b = err.b, c = err.c
+    if code == FX_E_CHAR:
+        return f"unexpected character {_char_at(text, err.column, a)}"
+    if code == FX_E_ZERO:
+        return "'0' is not an empty-square count"
+    if code == FX_E_ADJACENT_NUMBERS:
+        return "a number directly follows another number"
+    if code == FX_E_RANK_LONG:
+        return f"rank {a} covers more than {b} squares"
+    if code == FX_E_RANK_SHORT:
+        return f"rank {a} covers {b} squares, expected {c}"
+    if code == FX_E_FIRST_WIDTH:
+        return f"rank 8 covers {a} squares, expected 8 or 10"
+    if code == FX_E_RANK_COUNT:
+        return "more than 8 ranks" if a > 8 else f"{a} ranks, expected 8"
+    if code == FX_E_WIDE_PIECE:
+        return (f"{_char_at(text, err.column, 0)} (archbishop or chancellor) "
+                "is only allowed on 10-wide boards")
+    if code == FX_E_SIDE:
+        return "expected 'w' or 'b'"
+    if code == FX_E_CASTLING_DASH:
+        return "'-' cannot be combined with castling flags"
+    if code == FX_E_CASTLING_EMPTY_PREFIX:
+        return f"castling prefix {chr(a)!r} without a flag"
+    if code == FX_E_CASTLING_TOO_MANY:
+        return f"more than two castling flags for {'black' if a else 'white'}"
+    if code == FX_E_CASTLING_REPEAT:
+        return f"castling flag {chr(a)!r} given twice"
+    if code == FX_E_FILE_OFF_BOARD:
+        return f"file {chr(a).lower()!r} is off a {b}-wide board"
+    if code == FX_E_EP_SQUARE:
+        return "expected '-' or a square name such as 'e3'"
+    if code == FX_E_DIGITS:
+        return "expected decimal digits"
+    if code == FX_E_COUNTER_RANGE:
+        return "value exceeds 4294967295"
+    if code == FX_E_TOO_FEW_FIELDS:
+        return f"expected 4 to 6 fields, got {a}"
+    if code == FX_E_TOO_MANY_FIELDS:
+        return "more than 6 fields"
+    if code == FX_E_WIDE_ROW:
+        return "a 10-wide position needs encode(..., width=10)"
+    if code == FX_E_RECORD_VALUE:
+        if err.field == FX_F_RECORD_WIDTH:
+            if a == 0:
+                return "null record (width 0, written for a coerced row)"
+            return f"value {a}, expected {'8 or 10' if b == 10 else '8'}"
+        return f"value {a} out of range 0..{b}"
+    return f"internal error code {code}"
+
+
+cdef object _error(Py_ssize_t index, fx_error err, object text):
+    return FenError(index, err.column, _FIELDS[err.field], _reason(err, text))
+
+
+cdef object _not_text(Py_ssize_t index, object item):
+    return FenError(index, 0, "input", f"expected str, got {type(item).__name__}")
+
+# ---------------------------------------------------------------- reading rows
+
+cdef struct Row:
+    const uint8_t *text   # the row's bytes, line terminator excluded
+    Py_ssize_t len
+    Py_ssize_t full       # length including the terminator
+
+
+cdef inline Py_ssize_t _strip_line_end(const uint8_t *p, Py_ssize_t n) noexcept nogil:
+    if n and p[n - 1] == b'\n':
+        n -= 1
+        if n and p[n - 1] == b'\r':
+            n -= 1
+    return n
+
+
+cdef inline int _read_item(object item, Row *row, fx_pos *pos, fx_span *span,
+                           fx_error *err) except -2:
+    """Parse one list item: 0 read, -1 rejected (err set), 1 not a str."""
+    cdef bytes stand_in
+    if not PyUnicode_Check(item):
+        return 1
+    if PyUnicode_IS_ASCII(item):
+        row.text = <const uint8_t *>PyUnicode_DATA(item)
+        row.full = PyUnicode_GET_LENGTH(item)
+        row.len = _strip_line_end(row.text, row.full)
+        return fx_parse(row.text, row.len, pos, span, err)
+    # Non-ASCII text is never valid.  Read an ASCII stand-in of the same
+    # length ('?' for every other character) to find where reading fails.
+    stand_in = (<str>item).encode("ascii", "replace")
+    row.full = PyBytes_GET_SIZE(stand_in)
+    row.len = _strip_line_end(<const uint8_t *>PyBytes_AS_STRING(stand_in), row.full)
+    row.text = NULL
+    return fx_parse(<const uint8_t *>PyBytes_AS_STRING(stand_in), row.len, pos, span, err)
+
+
+cdef list _as_rows(object fens):
+    if isinstance(fens, list):
+        return <list>fens
+    if isinstance(fens, (bytes, bytearray, memoryview)):
+        raise TypeError("expected str or an iterable of str; byte buffers are not "
+                        "supported yet")
+    return list(fens)
+
+
+cdef inline object _text_from(const uint8_t *buf, size_t n):
+    cdef object s = PyUnicode_New(n, 127)
+    memcpy(PyUnicode_DATA(s), buf, n)
+    return s
+
+# ---------------------------------------------------------------- public API
+
+
+def normalize(fens, *, castling="xfen", en_passant="xfen", errors="raise"):
+    """Canonical text of one position (``str``) or of each row of an iterable."""
+    cdef fx_castling_mode cmode = <fx_castling_mode>_option(_CASTLING, "castling", castling)
+    cdef fx_ep_mode emode = <fx_ep_mode>_option(_EN_PASSANT, "en_passant", en_passant)
+    cdef int emodes = _option(_ERRORS, "errors", errors)
+    if isinstance(fens, str):
+        return _normalize_rows([fens], cmode, emode, emodes)[0]
+    return _normalize_rows(_as_rows(fens), cmode, emode, emodes)
+
+
+cdef list _normalize_rows(list rows, fx_castling_mode cmode, fx_ep_mode emode, int errors):
+    cdef Py_ssize_t i, n = len(rows)
+    cdef list out = [None] * n
+    cdef Row row
+    cdef fx_pos pos
+    cdef fx_span span
+    cdef fx_error err
+    cdef uint8_t buf[FX_MAX_OUTPUT]
+    cdef size_t written
+    cdef int rc
+    for i in range(n):
+        item = rows[i]
+        rc = _read_item(item, &row, &pos, &span, &err)
+        if rc == 0:
+            written = fx_write(&pos, cmode, emode, row.text + span.start, span.len, buf)
+            if (<Py_ssize_t>written == row.full and type(item) is str
+                    and memcmp(buf, row.text, written) == 0):
+                out[i] = item           # already canonical: share the object
+            else:
+                out[i] = _text_from(buf, written)
+            continue
+        failure = _not_text(i, item) if rc == 1 else _error(i, err, item)
+        if errors == RAISE:
+            raise failure
+        out[i] = item if errors == IGNORE else None
+    return out
+
+
+def validate(fens):
+    """``None`` for a valid row, else where and why reading failed."""
+    cdef Row row
+    cdef fx_pos pos
+    cdef fx_span span
+    cdef fx_error err
+    cdef int rc
+    single = isinstance(fens, str)
+    cdef list rows = [fens] if single else _as_rows(fens)
+    cdef Py_ssize_t i, n = len(rows)
+    cdef list out = [None] * n
+    for i in range(n):
+        item = rows[i]
+        rc = _read_item(item, &row, &pos, &span, &err)
+        if rc:
+            failure = _not_text(i, item) if rc == 1 else _error(i, err, item)
+            out[i] = f"{failure.location}: {failure.reason}"
+    return out[0] if single else out
+
+
+def encode(fens, *, width=8, errors="raise"):
+    """Records (``POSITION_DTYPE``, or ``POSITION_DTYPE_10x8`` with width=10)."""
+    cdef int mode = _record_errors(errors)
+    if width not in (8, 10):
+        raise ValueError(f"width must be 8 or 10, not {width!r}")
+    cdef list rows = [fens] if isinstance(fens, str) else _as_rows(fens)
+    cdef Py_ssize_t i, n = len(rows)
+    cdef bint wide = width == 10
+    cdef cnp.ndarray out = np.empty(n, POSITION_DTYPE_10x8 if wide else POSITION_DTYPE)
+    cdef char *base = <char *>cnp.PyArray_DATA(out)
+    cdef Py_ssize_t itemsize = out.itemsize
+    cdef Row row
+    cdef fx_pos scratch
+    cdef fx_pos *pos
+    cdef fx_span span
+    cdef fx_error err
+    cdef int rc
+    for i in range(n):
+        item = rows[i]
+        pos = <fx_pos *>(base + i * itemsize) if wide else &scratch
+        rc = _read_item(item, &row, pos, &span, &err)
+        if rc == 0 and not wide:
+            if scratch.width == 8:
+                fx_pos_to_rec8(&scratch, <fx_rec8 *>(base + i * itemsize))
+                continue
+            rc = -1
+            err.code, err.field, err.column = FX_E_WIDE_ROW, FX_F_PLACEMENT, span.start
+        if rc == 0:
+            continue
+        if mode == RAISE:
+            raise _not_text(i, item) if rc == 1 else _error(i, err, item)
+        memset(base + i * itemsize, 0, itemsize)
+    return out
+
+
+def decode(records, *, castling="xfen", en_passant="xfen", errors="raise"):
+    """Text of each record; one ``str`` for a single (0-d) record."""
+    cdef fx_castling_mode cmode = <fx_castling_mode>_option(_CASTLING, "castling", castling)
+    cdef fx_ep_mode emode = <fx_ep_mode>_option(_EN_PASSANT, "en_passant", en_passant)
+    cdef int mode = _record_errors(errors)
+    arr = np.asarray(records)
+    if arr.dtype != POSITION_DTYPE and arr.dtype != POSITION_DTYPE_10x8:
+        raise TypeError("expected records of fastxfen.POSITION_DTYPE or "
+                        f"POSITION_DTYPE_10x8, got dtype {arr.dtype}")
+    single = arr.ndim == 0
+    cdef cnp.ndarray flat = np.ascontiguousarray(arr.reshape(-1))
+    cdef bint wide = flat.dtype == POSITION_DTYPE_10x8
+    cdef Py_ssize_t i, n = flat.shape[0], itemsize = flat.itemsize
+    cdef const char *base = <const char *>cnp.PyArray_DATA(flat)
+    cdef list out = [None] * n
+    cdef fx_pos pos
+    cdef fx_error err
+    cdef uint8_t buf[FX_MAX_OUTPUT]
+    cdef size_t written
+    for i in range(n):
+        if wide:
+            memcpy(&pos, base + i * itemsize, sizeof(fx_pos))
+        else:
+            fx_rec8_to_pos(<const fx_rec8 *>(base + i * itemsize), &pos)
+        if fx_check_record(&pos, 10 if wide else 8, &err) == 0:
+            written = fx_write(&pos, cmode, emode, NULL, 0, buf)
+            out[i] = _text_from(buf, written)
+        elif mode == RAISE:
+            raise _error(i, err, None)
+    return out[0] if single else out

@@ -1,0 +1,362 @@
+/* The reader: one row of text into an fx_pos. */
+#include <string.h>
+
+#include "tables.h"
+
+#define IS_BLANK(c) ((c) == ' ' || (c) == '\t')
+
+static int fail(fx_error *err, fx_code code, fx_field field, size_t column,
+                uint32_t a, uint32_t b, uint32_t c)
+{
+    err->code = code;
+    err->field = field;
+    err->column = column;
+    err->a = a;
+    err->b = b;
+    err->c = c;
+    return -1;
+}
+
+/* Close a rank of cnt squares.  The first rank sets the width. */
+static int close_rank(int rank, int cnt, int *width, size_t wide_col,
+                      size_t col, fx_error *err)
+{
+    if (rank == 0) {
+        if (cnt != 8 && cnt != 10)
+            return fail(err, FX_E_FIRST_WIDTH, FX_F_PLACEMENT, col, cnt, 0, 0);
+        *width = cnt;
+        if (cnt == 8 && wide_col != (size_t)-1)
+            return fail(err, FX_E_WIDE_PIECE, FX_F_PLACEMENT, wide_col, 0, 0, 0);
+        return 0;
+    }
+    if (cnt != *width)
+        return fail(err, FX_E_RANK_SHORT, FX_F_PLACEMENT, col, 8 - rank, cnt, *width);
+    return 0;
+}
+
+/* The exact reader: placement field from s[i]; squares go to grid[rank * 10 + file] with rank 0
+ * = rank 8.  Returns the index just past the field, or (size_t)-1. */
+static size_t read_placement(const uint8_t *s, size_t i, size_t end,
+                             uint8_t grid[FX_MAX_SQUARES], int *width,
+                             fx_error *err)
+{
+    int rank = 0, cnt = 0, limit = FX_MAX_WIDTH, prev_num = 0, prev_one = 0;
+    size_t wide_col = (size_t)-1;
+
+    for (; i < end; i++) {
+        uint8_t c = s[i];
+        uint8_t code = fx_piece_code[c];
+        if (code) {
+            if (cnt >= limit) {
+                fail(err, FX_E_RANK_LONG, FX_F_PLACEMENT, i, 8 - rank, limit, 0);
+                return (size_t)-1;
+            }
+            if (code >= FX_WA) {
+                if (*width == 8) {
+                    fail(err, FX_E_WIDE_PIECE, FX_F_PLACEMENT, i, 0, 0, 0);
+                    return (size_t)-1;
+                }
+                if (wide_col == (size_t)-1)
+                    wide_col = i;
+            }
+            grid[rank * FX_MAX_WIDTH + cnt++] = code;
+            prev_num = prev_one = 0;
+        } else if ((uint8_t)(c - '0') <= 9) {
+            int n = c - '0';
+            if (prev_num) {
+                if (!(prev_one && n == 0)) {
+                    fail(err, FX_E_ADJACENT_NUMBERS, FX_F_PLACEMENT, i, 0, 0, 0);
+                    return (size_t)-1;
+                }
+                n = 9;  /* "1" then "0" is ten; the one is counted already */
+                prev_one = 0;
+            } else if (n == 0) {
+                fail(err, FX_E_ZERO, FX_F_PLACEMENT, i, 0, 0, 0);
+                return (size_t)-1;
+            } else {
+                prev_one = n == 1;
+            }
+            cnt += n;
+            if (cnt > limit) {
+                fail(err, FX_E_RANK_LONG, FX_F_PLACEMENT, i, 8 - rank, limit, 0);
+                return (size_t)-1;
+            }
+            prev_num = 1;
+        } else if (c == '/') {
+            if (close_rank(rank, cnt, width, wide_col, i, err))
+                return (size_t)-1;
+            limit = *width;
+            if (++rank == FX_HEIGHT) {
+                fail(err, FX_E_RANK_COUNT, FX_F_PLACEMENT, i, 9, 0, 0);
+                return (size_t)-1;
+            }
+            cnt = prev_num = prev_one = 0;
+        } else if (IS_BLANK(c)) {
+            break;
+        } else {
+            fail(err, FX_E_CHAR, FX_F_PLACEMENT, i, c, 0, 0);
+            return (size_t)-1;
+        }
+    }
+    if (close_rank(rank, cnt, width, wide_col, i, err))
+        return (size_t)-1;
+    if (rank != FX_HEIGHT - 1) {
+        fail(err, FX_E_RANK_COUNT, FX_F_PLACEMENT, i, rank + 1, 0, 0);
+        return (size_t)-1;
+    }
+    return i;
+}
+
+/* One entry per placement byte for the fast reader: the piece code in bits
+ * 0-7, the squares it advances in bits 8-15, and flags.  A zero entry is a
+ * byte the fast reader leaves to the exact one. */
+#define T_DIGIT (1u << 16)
+#define T_WIDE (1u << 17)
+#define T_SLASH_SHIFT 18
+#define T_SLASH (1u << T_SLASH_SHIFT)
+#define PIECE(code) ((uint32_t)(code) | 1u << 8)
+#define DIGIT(n) ((uint32_t)(n) << 8 | T_DIGIT)
+static const uint32_t PLACEMENT[256] = {
+    ['P'] = PIECE(FX_WP), ['N'] = PIECE(FX_WN), ['B'] = PIECE(FX_WB),
+    ['R'] = PIECE(FX_WR), ['Q'] = PIECE(FX_WQ), ['K'] = PIECE(FX_WK),
+    ['A'] = PIECE(FX_WA) | T_WIDE, ['C'] = PIECE(FX_WC) | T_WIDE,
+    ['p'] = PIECE(FX_BP), ['n'] = PIECE(FX_BN), ['b'] = PIECE(FX_BB),
+    ['r'] = PIECE(FX_BR), ['q'] = PIECE(FX_BQ), ['k'] = PIECE(FX_BK),
+    ['a'] = PIECE(FX_BA) | T_WIDE, ['c'] = PIECE(FX_BC) | T_WIDE,
+    ['1'] = DIGIT(1), ['2'] = DIGIT(2), ['3'] = DIGIT(3), ['4'] = DIGIT(4),
+    ['5'] = DIGIT(5), ['6'] = DIGIT(6), ['7'] = DIGIT(7), ['8'] = DIGIT(8),
+    ['9'] = DIGIT(9), ['/'] = T_SLASH,
+};
+
+#define FAST_FAIL ((size_t)-1)
+
+/* The fast reader: the placement from s[i] into grid (zeroed; rank r of the
+ * text at grid[r * 16], whatever the width), with no data-dependent branch
+ * for pieces, digits and slashes: a digit writes one empty square, a slash
+ * closes the rank.  Every rank's square count is kept and checked at the
+ * end.  It only decides valid / not valid; FAST_FAIL sends the row to the
+ * exact reader for the error.  Indexes are masked to the grid, so no input
+ * writes outside it. */
+static size_t fast_placement(const uint8_t *s, size_t i, size_t end,
+                             uint8_t grid[FX_HEIGHT * 16], int *width)
+{
+    size_t cnt = 0, counts[FX_HEIGHT] = {0};
+    uint32_t acc = 0, prev = 0;
+    size_t rank = 0;
+
+    for (; i < end; i++) {
+        uint8_t c = s[i];
+        uint32_t e = PLACEMENT[c];
+        if (!e) {
+            if (c == '0' && (prev & T_DIGIT) && s[i - 1] == '1') {
+                cnt += 9;  /* "10": the one is counted already */
+                counts[rank & 7] = cnt;
+                continue;
+            }
+            if (IS_BLANK(c))
+                break;
+            return FAST_FAIL;
+        }
+        size_t slash = e >> T_SLASH_SHIFT;
+        grid[(rank & 7) * 16 + (cnt & 15)] = (uint8_t)e;
+        cnt += (e >> 8) & 0xFF;
+        counts[rank & 7] = cnt;
+        acc |= e & (prev | T_WIDE);  /* two digits in a row; A/C seen */
+        prev = e;
+        rank += slash;
+        cnt &= slash - 1;
+    }
+    size_t w = counts[0];
+    if (rank != FX_HEIGHT - 1 || (w != 8 && w != 10) || (acc & T_DIGIT)
+        || ((acc & T_WIDE) && w == 8))
+        return FAST_FAIL;
+    for (int r = 1; r < FX_HEIGHT; r++)
+        if (counts[r] != w)
+            return FAST_FAIL;
+    *width = (int)w;
+    return i;
+}
+
+/* Next field: skip blanks, then [*start, *i) is the field.  0 if none. */
+static int next_field(const uint8_t *s, size_t *i, size_t end, size_t *start)
+{
+    size_t j = *i;
+    while (j < end && IS_BLANK(s[j]))
+        j++;
+    if (j == end) {
+        *i = j;
+        return 0;
+    }
+    *start = j;
+    while (j < end && !IS_BLANK(s[j]))
+        j++;
+    *i = j;
+    return 1;
+}
+
+/* Bit of a castling flag inside its color's 16-bit set: K, Q, then files. */
+static int flag_bit(uint8_t lower)
+{
+    return lower == 'k' ? 0 : lower == 'q' ? 1 : 2 + (lower - 'a');
+}
+
+static int read_castling(const uint8_t *s, size_t j, size_t e, fx_pos *pos,
+                         fx_error *err)
+{
+    uint8_t flags[4];
+    size_t n = 0;
+    int count[2] = {0, 0};
+    uint32_t seen[2] = {0, 0};
+    int width = pos->width;
+
+    if (s[j] == '-') {
+        if (e - j != 1)
+            return fail(err, FX_E_CASTLING_DASH, FX_F_CASTLING, j + 1, 0, 0, 0);
+        return 0;
+    }
+    if (s[j] == 's' || s[j] == 'm') {
+        pos->prefix = s[j] == 's' ? FX_PREFIX_S : FX_PREFIX_M;
+        if (++j == e)
+            return fail(err, FX_E_CASTLING_EMPTY_PREFIX, FX_F_CASTLING, j, s[j - 1], 0, 0);
+    }
+    for (; j < e; j++) {
+        uint8_t c = s[j];
+        uint8_t lower = c | 0x20;
+        int color = c >= 'a';
+        if (c == '-')
+            return fail(err, FX_E_CASTLING_DASH, FX_F_CASTLING, j, 0, 0, 0);
+        if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z')))
+            return fail(err, FX_E_CHAR, FX_F_CASTLING, j, c, 0, 0);
+        if (lower != 'k' && lower != 'q') {
+            if (lower > 'j')
+                return fail(err, FX_E_CHAR, FX_F_CASTLING, j, c, 0, 0);
+            if (lower - 'a' >= width)
+                return fail(err, FX_E_FILE_OFF_BOARD, FX_F_CASTLING, j, c, width, 0);
+        }
+        if (count[color] == 2)
+            return fail(err, FX_E_CASTLING_TOO_MANY, FX_F_CASTLING, j, color, 0, 0);
+        uint32_t bit = 1u << flag_bit(lower);
+        if (seen[color] & bit)
+            return fail(err, FX_E_CASTLING_REPEAT, FX_F_CASTLING, j, c, 0, 0);
+        seen[color] |= bit;
+        count[color]++;
+        flags[n++] = c;
+    }
+    fx_castling_from_flags(pos, flags, n);
+    return 0;
+}
+
+static int read_ep(const uint8_t *s, size_t j, size_t e, fx_pos *pos,
+                   fx_error *err)
+{
+    uint8_t f = s[j];
+    if (f == '-') {
+        if (e - j != 1)
+            return fail(err, FX_E_EP_SQUARE, FX_F_EN_PASSANT, j + 1, 0, 0, 0);
+        return 0;
+    }
+    if (f < 'a' || f > 'j')
+        return fail(err, FX_E_EP_SQUARE, FX_F_EN_PASSANT, j, 0, 0, 0);
+    if (f - 'a' >= pos->width)
+        return fail(err, FX_E_FILE_OFF_BOARD, FX_F_EN_PASSANT, j, f, pos->width, 0);
+    if (e - j < 2 || s[j + 1] < '1' || s[j + 1] > '8')
+        return fail(err, FX_E_EP_SQUARE, FX_F_EN_PASSANT, j + 1, 0, 0, 0);
+    if (e - j > 2)
+        return fail(err, FX_E_EP_SQUARE, FX_F_EN_PASSANT, j + 2, 0, 0, 0);
+    pos->ep = (uint8_t)((s[j + 1] - '1') * pos->width + (f - 'a'));
+    if (!fx_ep_valid(pos))
+        pos->ep = FX_NONE;
+    return 0;
+}
+
+static int read_counter(const uint8_t *s, size_t j, size_t e, fx_field field,
+                        uint32_t *out, fx_error *err)
+{
+    uint64_t v = 0;
+    for (; j < e; j++) {
+        unsigned d = (unsigned)s[j] - '0';
+        if (d > 9)
+            return fail(err, FX_E_DIGITS, field, j, 0, 0, 0);
+        v = v * 10 + d;
+        if (v > FX_MAX_COUNTER)
+            return fail(err, FX_E_COUNTER_RANGE, field, j, 0, 0, 0);
+    }
+    *out = (uint32_t)v;
+    return 0;
+}
+
+int fx_parse(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
+             fx_error *err)
+{
+    uint8_t grid[FX_MAX_SQUARES];
+    size_t i = 0, end = len, start;
+    int width = 0;
+
+    while (i < end && IS_BLANK(s[i]))
+        i++;
+    while (end > i && IS_BLANK(s[end - 1]))
+        end--;
+    if (i == end)
+        return fail(err, FX_E_TOO_FEW_FIELDS, FX_F_FIELDS, end, 0, 0, 0);
+
+    memset(pos, 0, sizeof *pos);
+    placement->start = i;
+    uint8_t fast[FX_HEIGHT * 16];
+    memset(fast, 0, sizeof fast);
+    size_t j = fast_placement(s, i, end, fast, &width);
+    if (j != FAST_FAIL) {
+        for (int r = 0; r < FX_HEIGHT; r++)
+            memcpy(pos->board + (FX_HEIGHT - 1 - r) * width, fast + r * 16, (size_t)width);
+    } else {
+        /* The exact reader names the error; should it accept the field
+         * after all, its board is used. */
+        memset(grid, 0, sizeof grid);
+        width = 0;
+        j = read_placement(s, i, end, grid, &width, err);
+        if (j == (size_t)-1)
+            return -1;
+        for (int r = 0; r < FX_HEIGHT; r++)
+            memcpy(pos->board + (FX_HEIGHT - 1 - r) * width, grid + r * FX_MAX_WIDTH,
+                   (size_t)width);
+    }
+    i = j;
+    placement->len = i - placement->start;
+    pos->width = (uint8_t)width;
+    pos->ep = FX_NONE;
+    memset(pos->castling, FX_NONE, sizeof pos->castling);
+    pos->fullmove = 1;
+
+    if (!next_field(s, &i, end, &start))
+        return fail(err, FX_E_TOO_FEW_FIELDS, FX_F_FIELDS, end, 1, 0, 0);
+    if (s[start] != 'w' && s[start] != 'b')
+        return fail(err, FX_E_SIDE, FX_F_SIDE, start, 0, 0, 0);
+    if (i - start != 1)
+        return fail(err, FX_E_SIDE, FX_F_SIDE, start + 1, 0, 0, 0);
+    pos->turn = s[start] == 'b';
+
+    if (!next_field(s, &i, end, &start))
+        return fail(err, FX_E_TOO_FEW_FIELDS, FX_F_FIELDS, end, 2, 0, 0);
+    if (read_castling(s, start, i, pos, err))
+        return -1;
+
+    if (!next_field(s, &i, end, &start))
+        return fail(err, FX_E_TOO_FEW_FIELDS, FX_F_FIELDS, end, 3, 0, 0);
+    if (read_ep(s, start, i, pos, err))
+        return -1;
+
+    if (!next_field(s, &i, end, &start))
+        return 0;
+    if (read_counter(s, start, i, FX_F_HALFMOVE, &pos->halfmove, err))
+        return -1;
+
+    if (!next_field(s, &i, end, &start))
+        return 0;
+    if (read_counter(s, start, i, FX_F_FULLMOVE, &pos->fullmove, err))
+        return -1;
+    if (pos->fullmove == 0)
+        pos->fullmove = 1;
+
+    if (next_field(s, &i, end, &start))
+        return fail(err, FX_E_TOO_MANY_FIELDS, FX_F_FIELDS, start, 0, 0, 0);
+    return 0;
+}

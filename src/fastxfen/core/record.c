@@ -1,0 +1,59 @@
+/* Records handed in by users: conversion between the two public layouts and
+ * the checks decode applies before writing text. */
+#include <string.h>
+
+#include "tables.h"
+
+void fx_pos_to_rec8(const fx_pos *pos, fx_rec8 *rec)
+{
+    memcpy(rec->board, pos->board, sizeof rec->board);
+    memcpy(&rec->width, &pos->width, sizeof *rec - sizeof rec->board);
+}
+
+void fx_rec8_to_pos(const fx_rec8 *rec, fx_pos *pos)
+{
+    memcpy(pos->board, rec->board, sizeof rec->board);
+    memset(pos->board + 64, 0, FX_MAX_SQUARES - 64);
+    memcpy(&pos->width, &rec->width, sizeof *rec - sizeof rec->board);
+}
+
+static int reject(fx_error *err, fx_field field, size_t column, uint32_t value,
+                  uint32_t limit)
+{
+    err->code = FX_E_RECORD_VALUE;
+    err->field = field;
+    err->column = column;
+    err->a = value;
+    err->b = limit;
+    err->c = 0;
+    return -1;
+}
+
+int fx_check_record(fx_pos *pos, int max_width, fx_error *err)
+{
+    int w = pos->width;
+    if (w != 8 && !(w == 10 && max_width == 10))
+        return reject(err, FX_F_RECORD_WIDTH, 0, w, max_width);
+    int n = w * FX_HEIGHT;
+    uint8_t limit = w == 8 ? FX_BK : FX_BC;
+    for (int sq = 0; sq < FX_MAX_SQUARES; sq++) {
+        uint8_t code = pos->board[sq];
+        if (code > (sq < n ? limit : 0))
+            return reject(err, FX_F_RECORD_BOARD, sq, code, sq < n ? limit : 0);
+    }
+    if (pos->turn > 1)
+        return reject(err, FX_F_RECORD_TURN, 0, pos->turn, 1);
+    if (pos->prefix > FX_PREFIX_M)
+        return reject(err, FX_F_RECORD_PREFIX, 0, pos->prefix, FX_PREFIX_M);
+    if (pos->ep != FX_NONE && pos->ep >= n)
+        return reject(err, FX_F_RECORD_EP, 0, pos->ep, n - 1);
+    for (int i = 0; i < 4; i++)
+        if (pos->castling[i] != FX_NONE && pos->castling[i] >= w)
+            return reject(err, FX_F_RECORD_CASTLING, i, pos->castling[i], w - 1);
+    if (pos->fullmove == 0)
+        return reject(err, FX_F_RECORD_FULLMOVE, 0, 0, 1);
+    fx_repair_castling(pos);
+    if (!fx_ep_valid(pos))
+        pos->ep = FX_NONE;
+    return 0;
+}

@@ -1,0 +1,28 @@
+/* Byte tables shared by the reader and the writer. */
+#ifndef FASTXFEN_TABLES_H
+#define FASTXFEN_TABLES_H
+
+#include "fx.h"
+
+/* Piece letter -> piece code (0 for any other byte). */
+extern const uint8_t fx_piece_code[256];
+/* Piece code -> letter. */
+extern const char fx_piece_letter[FX_CODE_LIMIT];
+
+/* Attack classes of a piece code, for the en-passant legality test. */
+enum {
+    FX_A_BLACK = 1,   /* the piece is black */
+    FX_A_PAWN = 2,
+    FX_A_KNIGHT = 4,  /* N, A, C */
+    FX_A_KING = 8,
+    FX_A_ORTHO = 16,  /* R, Q, C */
+    FX_A_DIAG = 32    /* B, Q, A */
+};
+extern const uint8_t fx_attack_class[FX_CODE_LIMIT];
+
+#define FX_COLOR_OF(code) (fx_attack_class[code] & FX_A_BLACK)
+#define FX_KING_OF(color) ((color) ? FX_BK : FX_WK)
+#define FX_ROOK_OF(color) ((color) ? FX_BR : FX_WR)
+#define FX_PAWN_OF(color) ((color) ? FX_BP : FX_WP)
+
+#endif
