@@ -23,18 +23,23 @@ def compile_args():
 
 
 cflags, ldflags = compile_args()
-extension = Extension(
-    "fastxfen._codec",
-    sources=["src/fastxfen/_codec.pyx"] + [f"src/fastxfen/core/{name}" for name in CORE],
-    include_dirs=["src/fastxfen/core", numpy.get_include()],
-    define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
-    extra_compile_args=cflags,
-    extra_link_args=ldflags,
-)
+
+
+def extension(name):
+    """One extension module: its Cython glue plus the whole C core."""
+    return Extension(
+        f"fastxfen.{name}",
+        sources=[f"src/fastxfen/{name}.pyx"] + [f"src/fastxfen/core/{c}" for c in CORE],
+        include_dirs=["src/fastxfen/core", numpy.get_include()],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        extra_compile_args=cflags,
+        extra_link_args=ldflags,
+    )
+
 
 setup(
     ext_modules=cythonize(
-        [extension],
+        [extension("_codec"), extension("_bulk")],
         language_level=3,
         compiler_directives={
             "boundscheck": False,

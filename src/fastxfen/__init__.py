@@ -1,6 +1,6 @@
 """fastxfen: FEN, X-FEN and Shredder-FEN at bulk speed, for 8x8 and 10x8 boards."""
 
-from fastxfen._codec import decode, encode, normalize, validate
+from fastxfen._api import decode, encode, normalize, validate
 from fastxfen._errors import FenError
 from fastxfen._records import PIECE_CODES, POSITION_DTYPE, POSITION_DTYPE_10x8, record_dtype
 

@@ -34,8 +34,6 @@ assert POSITION_DTYPE_10x8.itemsize == sizeof(fx_pos)
 
 cdef dict _CASTLING = {"xfen": FX_CASTLING_XFEN, "shredder": FX_CASTLING_SHREDDER}
 cdef dict _EN_PASSANT = {"fen": FX_EP_FEN, "xfen": FX_EP_XFEN, "legal": FX_EP_LEGAL}
-cdef enum Errors:
-    RAISE, COERCE, IGNORE
 cdef dict _ERRORS = {"raise": RAISE, "coerce": COERCE, "ignore": IGNORE}
 
 
@@ -45,6 +43,18 @@ cdef int _option(dict choices, str name, value) except -1:
     except (KeyError, TypeError):
         options = ", ".join(repr(k) for k in choices)
         raise ValueError(f"{name} must be one of {options}, not {value!r}") from None
+
+
+cdef int _errors_mode(value) except -1:
+    return _option(_ERRORS, "errors", value)
+
+
+cdef int _castling_mode(value) except -1:
+    return _option(_CASTLING, "castling", value)
+
+
+cdef int _ep_mode(value) except -1:
+    return _option(_EN_PASSANT, "en_passant", value)
 
 
 cdef int _record_errors(value) except -1:
@@ -63,16 +73,25 @@ _FIELDS = ("placement", "side", "castling", "en_passant", "halfmove", "fullmove"
 
 cdef str _char_at(object text, size_t column, uint32_t byte):
     """The offending character, from the original text where there is one."""
-    ch = text[column] if isinstance(text, str) and column < len(text) else chr(byte)
+    if isinstance(text, str) and column < len(text):
+        ch = text[column]
+    elif isinstance(text, bytes) and column < len(text) and text[column] < 0x80:
+        ch = chr(text[column])
+    elif isinstance(text, bytes) and column < len(text):
+        return f"byte 0x{text[column]:02X}"
+    elif byte < 0x80:
+        ch = chr(byte)
+    else:
+        return f"byte 0x{byte:02X}"
     if " " < ch < "\x7f":
-        return repr(ch)
-    return f"{ch!r} (U+{ord(ch):04X})"
+        return f"character {ch!r}"
+    return f"character {ch!r} (U+{ord(ch):04X})"
 
 
 cdef str _reason(fx_error err, object text):
     cdef uint32_t code = err.code, a = err.a, b = err.b, c = err.c
     if code == FX_E_CHAR:
-        return f"unexpected character {_char_at(text, err.column, a)}"
+        return f"unexpected {_char_at(text, err.column, a)}"
     if code == FX_E_ZERO:
         return "'0' is not an empty-square count"
     if code == FX_E_ADJACENT_NUMBERS:
@@ -164,31 +183,18 @@ cdef inline int _read_item(object item, Row *row, fx_pos *pos, fx_span *span,
     return fx_parse(<const uint8_t *>PyBytes_AS_STRING(stand_in), row.len, pos, span, err)
 
 
-cdef list _as_rows(object fens):
-    if isinstance(fens, list):
-        return <list>fens
-    if isinstance(fens, (bytes, bytearray, memoryview)):
-        raise TypeError("expected str or an iterable of str; byte buffers are not "
-                        "supported yet")
-    return list(fens)
-
-
 cdef inline object _text_from(const uint8_t *buf, size_t n):
     cdef object s = PyUnicode_New(n, 127)
     memcpy(PyUnicode_DATA(s), buf, n)
     return s
 
-# ---------------------------------------------------------------- public API
+# ---------------------------------------------------------------- rows of str
 
 
-def normalize(fens, *, castling="xfen", en_passant="xfen", errors="raise"):
-    """Canonical text of one position (``str``) or of each row of an iterable."""
-    cdef fx_castling_mode cmode = <fx_castling_mode>_option(_CASTLING, "castling", castling)
-    cdef fx_ep_mode emode = <fx_ep_mode>_option(_EN_PASSANT, "en_passant", en_passant)
-    cdef int emodes = _option(_ERRORS, "errors", errors)
-    if isinstance(fens, str):
-        return _normalize_rows([fens], cmode, emode, emodes)[0]
-    return _normalize_rows(_as_rows(fens), cmode, emode, emodes)
+def normalize_rows(list rows, castling, en_passant, errors):
+    """normalize() for a list of str."""
+    return _normalize_rows(rows, <fx_castling_mode>_castling_mode(castling),
+                           <fx_ep_mode>_ep_mode(en_passant), _errors_mode(errors))
 
 
 cdef list _normalize_rows(list rows, fx_castling_mode cmode, fx_ep_mode emode, int errors):
@@ -219,15 +225,13 @@ cdef list _normalize_rows(list rows, fx_castling_mode cmode, fx_ep_mode emode, i
     return out
 
 
-def validate(fens):
-    """``None`` for a valid row, else where and why reading failed."""
+def validate_rows(list rows):
+    """validate() for a list of str."""
     cdef Row row
     cdef fx_pos pos
     cdef fx_span span
     cdef fx_error err
     cdef int rc
-    single = isinstance(fens, str)
-    cdef list rows = [fens] if single else _as_rows(fens)
     cdef Py_ssize_t i, n = len(rows)
     cdef list out = [None] * n
     for i in range(n):
@@ -236,48 +240,39 @@ def validate(fens):
         if rc:
             failure = _not_text(i, item) if rc == 1 else _error(i, err, item)
             out[i] = f"{failure.location}: {failure.reason}"
-    return out[0] if single else out
+    return out
 
 
-def encode(fens, *, width=8, errors="raise"):
-    """Records (``POSITION_DTYPE``, or ``POSITION_DTYPE_10x8`` with width=10)."""
+def encode_rows(list rows, int width, errors):
+    """encode() for a list of str."""
     cdef int mode = _record_errors(errors)
-    if width not in (8, 10):
-        raise ValueError(f"width must be 8 or 10, not {width!r}")
-    cdef list rows = [fens] if isinstance(fens, str) else _as_rows(fens)
     cdef Py_ssize_t i, n = len(rows)
     cdef bint wide = width == 10
     cdef cnp.ndarray out = np.empty(n, POSITION_DTYPE_10x8 if wide else POSITION_DTYPE)
     cdef char *base = <char *>cnp.PyArray_DATA(out)
     cdef Py_ssize_t itemsize = out.itemsize
     cdef Row row
-    cdef fx_pos scratch
-    cdef fx_pos *pos
+    cdef fx_pos pos
     cdef fx_span span
     cdef fx_error err
     cdef int rc
     for i in range(n):
         item = rows[i]
-        pos = <fx_pos *>(base + i * itemsize) if wide else &scratch
-        rc = _read_item(item, &row, pos, &span, &err)
-        if rc == 0 and not wide:
-            if scratch.width == 8:
-                fx_pos_to_rec8(&scratch, <fx_rec8 *>(base + i * itemsize))
-                continue
-            rc = -1
-            err.code, err.field, err.column = FX_E_WIDE_ROW, FX_F_PLACEMENT, span.start
+        rc = _read_item(item, &row, &pos, &span, &err)
         if rc == 0:
-            continue
+            rc = fx_store_record(&pos, base + i * itemsize, wide, span.start, &err)
+            if rc == 0:
+                continue
         if mode == RAISE:
             raise _not_text(i, item) if rc == 1 else _error(i, err, item)
         memset(base + i * itemsize, 0, itemsize)
     return out
 
 
-def decode(records, *, castling="xfen", en_passant="xfen", errors="raise"):
-    """Text of each record; one ``str`` for a single (0-d) record."""
-    cdef fx_castling_mode cmode = <fx_castling_mode>_option(_CASTLING, "castling", castling)
-    cdef fx_ep_mode emode = <fx_ep_mode>_option(_EN_PASSANT, "en_passant", en_passant)
+def decode_records(records, castling, en_passant, errors):
+    """decode(): text of each record; one str for a single (0-d) record."""
+    cdef fx_castling_mode cmode = <fx_castling_mode>_castling_mode(castling)
+    cdef fx_ep_mode emode = <fx_ep_mode>_ep_mode(en_passant)
     cdef int mode = _record_errors(errors)
     arr = np.asarray(records)
     if arr.dtype != POSITION_DTYPE and arr.dtype != POSITION_DTYPE_10x8:
@@ -294,11 +289,7 @@ def decode(records, *, castling="xfen", en_passant="xfen", errors="raise"):
     cdef uint8_t buf[FX_MAX_OUTPUT]
     cdef size_t written
     for i in range(n):
-        if wide:
-            memcpy(&pos, base + i * itemsize, sizeof(fx_pos))
-        else:
-            fx_rec8_to_pos(<const fx_rec8 *>(base + i * itemsize), &pos)
-        if fx_check_record(&pos, 10 if wide else 8, &err) == 0:
+        if fx_load_record(base + i * itemsize, wide, &pos, &err) == 0:
             written = fx_write(&pos, cmode, emode, NULL, 0, buf)
             out[i] = _text_from(buf, written)
         elif mode == RAISE:

@@ -124,6 +124,12 @@ int fx_ep_keep(const fx_pos *pos, fx_ep_mode mode);
 int fx_check_record(fx_pos *pos, int max_width, fx_error *err);
 void fx_pos_to_rec8(const fx_pos *pos, fx_rec8 *rec);
 void fx_rec8_to_pos(const fx_rec8 *rec, fx_pos *pos);
+/* Store a parsed position as a record of the wide (96-byte) or 8x8 layout;
+ * a 10-wide position has no 8x8 record (FX_E_WIDE_ROW at `column`). */
+int fx_store_record(const fx_pos *pos, void *dest, int wide, size_t column,
+                    fx_error *err);
+/* Load and check a record of either layout (fx_check_record). */
+int fx_load_record(const void *src, int wide, fx_pos *pos, fx_error *err);
 
 /* write.c: write the text of *pos into out (at least FX_MAX_OUTPUT bytes);
  * when placement is non-NULL its bytes are copied instead of rebuilding the

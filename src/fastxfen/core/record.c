@@ -57,3 +57,30 @@ int fx_check_record(fx_pos *pos, int max_width, fx_error *err)
         pos->ep = FX_NONE;
     return 0;
 }
+
+int fx_store_record(const fx_pos *pos, void *dest, int wide, size_t column,
+                    fx_error *err)
+{
+    if (wide) {
+        memcpy(dest, pos, sizeof *pos);
+        return 0;
+    }
+    if (pos->width != 8) {
+        err->code = FX_E_WIDE_ROW;
+        err->field = FX_F_PLACEMENT;
+        err->column = column;
+        err->a = err->b = err->c = 0;
+        return -1;
+    }
+    fx_pos_to_rec8(pos, (fx_rec8 *)dest);
+    return 0;
+}
+
+int fx_load_record(const void *src, int wide, fx_pos *pos, fx_error *err)
+{
+    if (wide)
+        memcpy(pos, src, sizeof *pos);
+    else
+        fx_rec8_to_pos((const fx_rec8 *)src, pos);
+    return fx_check_record(pos, wide ? FX_MAX_WIDTH : 8, err);
+}

@@ -1,0 +1,346 @@
+# cython: language_level=3
+"""Bulk kernels: many rows in one buffer, read and written with the GIL released.
+
+Rows are described by two int64 arrays, ``starts`` and ``ends`` (byte offsets
+into one data buffer), whatever their source: a newline-separated buffer, an
+Arrow string column, a numpy ``S`` array.  A batch is cut into jobs of
+consecutive rows; each job runs in its own thread with the GIL released and
+keeps its own output and its own list of failed rows, and the results are
+joined in row order.
+"""
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from libc.stdint cimport int64_t, uint8_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memset
+
+cimport numpy as cnp
+
+from fastxfen._codec cimport (COERCE, IGNORE, RAISE, _castling_mode, _ep_mode, _error,
+                              _errors_mode, _record_errors)
+from fastxfen._core cimport *
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
+
+cnp.import_array()
+
+#: Rows per thread below which a batch is not split.
+MIN_ROWS_PER_THREAD = 65536
+
+cdef enum Task:
+    NORMALIZE, ENCODE, VALIDATE
+
+
+cdef struct Failure:
+    int64_t row
+    fx_error err
+
+
+cdef class Job:
+    """Rows [lo, hi) of a batch and what became of them."""
+    cdef const uint8_t *data
+    cdef const int64_t *starts
+    cdef const int64_t *ends
+    cdef const uint8_t *nulls   # 1 for a null row (Arrow), or NULL
+    cdef int64_t lo, hi
+    cdef int task, errors
+    cdef fx_castling_mode castling
+    cdef fx_ep_mode ep
+    cdef bint terminators       # copy each row's line terminator to the output
+    # normalize: text, and where each row's text ends in it
+    cdef uint8_t *out
+    cdef size_t out_len, out_cap
+    cdef int64_t *out_ends
+    # encode: the batch's record array
+    cdef char *records
+    cdef Py_ssize_t itemsize
+    cdef bint wide
+    # rows that failed, in order; with errors="raise" the job stops at the first
+    cdef Failure *failures
+    cdef size_t n_failures, failures_cap
+    cdef bint out_of_memory
+
+    def __dealloc__(self):
+        free(self.out)
+        free(self.out_ends)
+        free(self.failures)
+
+    def run(self):
+        with nogil:
+            self._run()
+
+    cdef int _grow_out(self, size_t extra) noexcept nogil:
+        cdef size_t cap = self.out_cap
+        cdef uint8_t *p
+        if self.out_len + extra <= cap:
+            return 0
+        while cap < self.out_len + extra:
+            cap = cap * 2 if cap else 1 << 16
+        p = <uint8_t *>realloc(self.out, cap)
+        if p == NULL:
+            return -1
+        self.out, self.out_cap = p, cap
+        return 0
+
+    cdef int _fail(self, int64_t row, fx_error *err) noexcept nogil:
+        cdef Failure *p
+        if self.n_failures == self.failures_cap:
+            self.failures_cap = self.failures_cap * 2 if self.failures_cap else 16
+            p = <Failure *>realloc(self.failures, self.failures_cap * sizeof(Failure))
+            if p == NULL:
+                return -1
+            self.failures = p
+        self.failures[self.n_failures].row = row
+        self.failures[self.n_failures].err = err[0]
+        self.n_failures += 1
+        return 0
+
+    cdef void _run(self) noexcept nogil:
+        cdef int64_t r, start, end, text_end
+        cdef fx_pos pos
+        cdef fx_span span
+        cdef fx_error err
+        cdef int rc
+        cdef const uint8_t *text
+        if self.task == NORMALIZE:
+            self.out_ends = <int64_t *>malloc((self.hi - self.lo + 1) * sizeof(int64_t))
+            if self.out_ends == NULL:
+                self.out_of_memory = True
+                return
+        for r in range(self.lo, self.hi):
+            if self.nulls != NULL and self.nulls[r]:
+                if self.task == NORMALIZE:
+                    self.out_ends[r - self.lo] = self.out_len
+                elif self.task == ENCODE:
+                    memset(self.records + r * self.itemsize, 0, self.itemsize)
+                continue
+            start, end = self.starts[r], self.ends[r]
+            text = self.data + start
+            text_end = end
+            if text_end > start and text[text_end - start - 1] == b'\n':
+                text_end -= 1
+                if text_end > start and text[text_end - start - 1] == b'\r':
+                    text_end -= 1
+            rc = fx_parse(text, <size_t>(text_end - start), &pos, &span, &err)
+            if rc == 0 and self.task == ENCODE:
+                rc = fx_store_record(&pos, self.records + r * self.itemsize, self.wide,
+                                     span.start, &err)
+            if rc != 0:
+                if self._fail(r, &err):
+                    self.out_of_memory = True
+                    return
+                if self.errors == RAISE:
+                    self.hi = r + 1
+                    return
+            if self.task == NORMALIZE:
+                if self._grow_out(FX_MAX_OUTPUT + <size_t>(end - start)):
+                    self.out_of_memory = True
+                    return
+                if rc == 0:
+                    self.out_len += fx_write(&pos, self.castling, self.ep, text + span.start,
+                                             span.len, self.out + self.out_len)
+                elif self.errors == IGNORE:
+                    memcpy(self.out + self.out_len, text, text_end - start)
+                    self.out_len += text_end - start
+                if self.terminators:
+                    memcpy(self.out + self.out_len, text + (text_end - start), end - text_end)
+                    self.out_len += end - text_end
+                self.out_ends[r - self.lo] = self.out_len
+            elif self.task == ENCODE and rc != 0:
+                memset(self.records + r * self.itemsize, 0, self.itemsize)
+
+
+cdef class Batch:
+    """Rows of one data buffer, cut into jobs."""
+    cdef object keep            # what owns the memory the pointers point into
+    cdef const uint8_t *data
+    cdef const int64_t *starts
+    cdef const int64_t *ends
+    cdef const uint8_t *nulls
+    cdef readonly int64_t n
+    cdef list jobs
+
+    cdef void _jobs(self, int task, int errors, int threads, castling, ep):
+        cdef Job job
+        cdef int64_t k, parts
+        if threads <= 0:
+            threads = os.cpu_count() or 1
+            parts = min(threads, max(1, self.n // MIN_ROWS_PER_THREAD))
+        else:
+            parts = max(1, min(threads, self.n))
+        self.jobs = []
+        for k in range(parts):
+            job = Job()
+            job.data, job.starts, job.ends = self.data, self.starts, self.ends
+            job.nulls = self.nulls
+            job.lo, job.hi = self.n * k // parts, self.n * (k + 1) // parts
+            job.task, job.errors = task, errors
+            if castling is not None:
+                job.castling = <fx_castling_mode>_castling_mode(castling)
+                job.ep = <fx_ep_mode>_ep_mode(ep)
+            self.jobs.append(job)
+
+    cdef _run(self):
+        cdef Job job
+        if len(self.jobs) == 1:
+            self.jobs[0].run()
+        else:
+            with ThreadPoolExecutor(len(self.jobs)) as pool:
+                list(pool.map(Job.run, self.jobs))
+        for job in self.jobs:
+            if job.out_of_memory:
+                raise MemoryError()
+
+    cdef object _text(self, int64_t row):
+        cdef int64_t start = self.starts[row], end = self.ends[row]
+        return PyBytes_FromStringAndSize(<const char *>self.data + start, end - start)
+
+    cdef list _failed_rows(self):
+        cdef Job job
+        cdef size_t k
+        return [job.failures[k].row for job in self.jobs for k in range(job.n_failures)]
+
+    cdef list _failures(self):
+        """(row, FenError) of every failed row, in row order."""
+        cdef Job job
+        cdef size_t k
+        cdef list out = []
+        for job in self.jobs:
+            for k in range(job.n_failures):
+                row = job.failures[k].row
+                out.append((row, _error(row, job.failures[k].err, self._text(row))))
+        return out
+
+    cdef _raise_first(self):
+        failures = self._failures()
+        if failures:
+            raise failures[0][1]
+
+    def normalize(self, castling, en_passant, errors, threads, bint terminators):
+        """Normalized text of every row: (data, int64 ends, failed rows)."""
+        cdef int mode = _errors_mode(errors)
+        cdef Job job
+        cdef size_t size = 0, at = 0
+        cdef int64_t k
+        self._jobs(NORMALIZE, mode, threads, castling, en_passant)
+        for job in self.jobs:
+            job.terminators = terminators
+        self._run()
+        if mode == RAISE:
+            self._raise_first()
+        for job in self.jobs:
+            size += job.out_len
+        data = PyBytes_FromStringAndSize(NULL, size)
+        ends = np.empty(self.n, np.int64)
+        cdef int64_t[::1] ends_view = ends
+        for job in self.jobs:
+            memcpy(PyBytes_AS_STRING(data) + at, job.out, job.out_len)
+            for k in range(job.hi - job.lo):
+                ends_view[job.lo + k] = job.out_ends[k] + at
+            at += job.out_len
+        failed = self._failed_rows() if mode != RAISE else []
+        return data, ends, failed
+
+    def encode(self, int width, errors, threads):
+        """Records of every row; failed rows get the null record."""
+        cdef int mode = _record_errors(errors)
+        cdef Job job
+        records = np.empty(self.n, POSITION_DTYPE_10x8 if width == 10 else POSITION_DTYPE)
+        self._jobs(ENCODE, mode, threads, None, None)
+        for job in self.jobs:
+            job.records = <char *>cnp.PyArray_DATA(records)
+            job.itemsize = records.itemsize
+            job.wide = width == 10
+        self._run()
+        if mode == RAISE:
+            self._raise_first()
+        return records
+
+    def validate(self, threads):
+        """None or the message of every row."""
+        self._jobs(VALIDATE, COERCE, threads, None, None)
+        self._run()
+        out = [None] * self.n
+        for row, failure in self._failures():
+            out[row] = f"{failure.location}: {failure.reason}"
+        return out
+
+
+cdef Batch _batch(object keep, const uint8_t *data, starts, ends, nulls=None):
+    cdef Batch b = Batch()
+    cdef const int64_t[::1] s = starts
+    cdef const int64_t[::1] e = ends
+    cdef const uint8_t[::1] z
+    if e.shape[0] != s.shape[0]:
+        raise ValueError("starts and ends differ in length")
+    b.keep = (keep, starts, ends, nulls)
+    b.data = data
+    b.n = s.shape[0]
+    b.starts = &s[0] if b.n else NULL
+    b.ends = &e[0] if b.n else NULL
+    if nulls is not None and b.n:
+        z = nulls
+        if z.shape[0] != b.n:
+            raise ValueError("nulls differs in length")
+        b.nulls = &z[0]
+    return b
+
+
+def lines(buffer):
+    """Batch of the lines of a newline-separated buffer (a final newline
+    ends the last line; it does not start another)."""
+    cdef const uint8_t[::1] view = _bytes_view(buffer)
+    arr = np.frombuffer(view, np.uint8) if view.shape[0] else np.empty(0, np.uint8)
+    newlines = np.flatnonzero(arr == 10)
+    ends = newlines + 1
+    if view.shape[0] and (not newlines.size or newlines[-1] != view.shape[0] - 1):
+        ends = np.append(ends, view.shape[0])
+    ends = ends.astype(np.int64)
+    starts = np.empty_like(ends)
+    if ends.size:
+        starts[0] = 0
+        starts[1:] = ends[:-1]
+    return _batch(view, &view[0] if view.shape[0] else NULL, starts, ends)
+
+
+def spans(data, starts, ends, nulls=None):
+    """Batch of rows data[starts[i]:ends[i]]; rows where nulls is 1 are null."""
+    cdef const uint8_t[::1] view = _bytes_view(data)
+    starts = np.ascontiguousarray(starts, np.int64)
+    ends = np.ascontiguousarray(ends, np.int64)
+    if starts.size and (starts.min() < 0 or ends.max() > view.shape[0]
+                        or (ends < starts).any()):
+        raise ValueError("row offsets outside the data buffer")
+    if nulls is not None:
+        nulls = np.ascontiguousarray(nulls, np.uint8)
+    return _batch(view, &view[0] if view.shape[0] else NULL, starts, ends, nulls)
+
+
+def fixed_width(data, ends, Py_ssize_t itemsize):
+    """Rows data[ends[i-1]:ends[i]] in slots of itemsize bytes, zero padded."""
+    cdef const uint8_t[::1] src = _bytes_view(data)
+    cdef const int64_t[::1] e = np.ascontiguousarray(ends, np.int64)
+    cdef Py_ssize_t i, n = e.shape[0]
+    cdef int64_t start = 0, length
+    out = bytearray(n * itemsize)
+    cdef uint8_t[::1] dst = out
+    with nogil:
+        for i in range(n):
+            length = e[i] - start
+            if length > itemsize:
+                length = itemsize
+            if length > 0:
+                memcpy(&dst[i * itemsize], &src[start], length)
+            start = e[i]
+    return out
+
+
+cdef _bytes_view(buffer):
+    view = memoryview(buffer)
+    if view.format not in ("B", "b", "c") or view.ndim != 1 or not view.c_contiguous:
+        view = memoryview(view.tobytes())
+    return view.cast("B") if view.format != "B" else view

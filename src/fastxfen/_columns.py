@@ -1,0 +1,131 @@
+"""Columns of text (numpy ``S``/``U`` arrays, pyarrow string arrays) as batches
+for the bulk kernels, and the kernels' results back as the same kind of column.
+Everything here works on whole buffers; nothing loops over rows in Python."""
+
+from __future__ import annotations
+
+import sys
+
+import numpy as np
+
+from fastxfen import _bulk
+
+__all__ = ["arrow_batches", "arrow_result", "is_arrow", "numpy_batch", "numpy_result"]
+
+
+# ---------------------------------------------------------------- numpy
+
+
+def numpy_batch(arr: np.ndarray):
+    """Batch of the rows of a numpy ``S`` or ``U`` array (any shape, C order)."""
+    flat = np.ascontiguousarray(arr.reshape(-1))
+    lengths = np.char.str_len(flat).astype(np.int64)
+    if arr.dtype.kind == "S":
+        step, data = flat.dtype.itemsize, flat.view(np.uint8)
+    else:
+        step = flat.dtype.itemsize // 4
+        chars = flat.view(np.uint32)
+        # Non-ASCII is never valid: a '?' stands in, one byte per character,
+        # so columns still count characters.
+        data = np.where(chars < 128, chars, ord("?")).astype(np.uint8)
+    starts = np.arange(flat.size, dtype=np.int64) * step
+    return _bulk.spans(data, starts, starts + lengths)
+
+
+def numpy_result(arr: np.ndarray, result, errors: str) -> np.ndarray:
+    """The normalized rows as an array of the input's kind and shape; a coerced
+    row is the empty string, an ignored row its input."""
+    data, ends, failed = result
+    lengths = np.diff(ends, prepend=0)
+    size = max(1, int(lengths.max()) if lengths.size else 1)
+    out = np.frombuffer(_bulk.fixed_width(data, ends, size), f"S{size}")
+    if arr.dtype.kind == "U":
+        out = out.astype(f"U{max(size, arr.dtype.itemsize // 4)}")
+        if failed and errors == "ignore":  # the stand-in was copied: put the input back
+            out[failed] = np.ascontiguousarray(arr.reshape(-1))[failed]
+    return out.reshape(arr.shape)
+
+
+# ---------------------------------------------------------------- arrow
+
+
+def is_arrow(obj) -> bool:
+    pa = sys.modules.get("pyarrow")
+    return pa is not None and isinstance(obj, (pa.Array, pa.ChunkedArray))
+
+
+def _chunks(obj) -> list:
+    import pyarrow as pa
+
+    return obj.chunks if isinstance(obj, pa.ChunkedArray) else [obj]
+
+
+def _readable(chunk):
+    """The chunk as string or large_string (string_view is cast)."""
+    import pyarrow as pa
+
+    kind = chunk.type
+    if pa.types.is_string(kind) or pa.types.is_large_string(kind):
+        return chunk
+    if hasattr(pa.types, "is_string_view") and pa.types.is_string_view(kind):
+        return chunk.cast(pa.large_string())
+    raise TypeError(f"expected an Arrow string column, got {kind}")
+
+
+def _batch(chunk):
+    import pyarrow as pa
+
+    chunk = _readable(chunk)
+    _, offsets, data = chunk.buffers()
+    width = np.int32 if pa.types.is_string(chunk.type) else np.int64
+    offs = np.frombuffer(offsets, width)[chunk.offset : chunk.offset + len(chunk) + 1]
+    nulls = None
+    if chunk.null_count:
+        nulls = chunk.is_null().to_numpy(zero_copy_only=False).astype(np.uint8)
+    return _bulk.spans(data if data is not None else b"", offs[:-1], offs[1:], nulls)
+
+
+def arrow_batches(obj) -> list:
+    """One batch per chunk of an Arrow array or chunked array."""
+    return [_batch(chunk) for chunk in _chunks(obj)]
+
+
+def _array(kind, result, nulls, errors):
+    import pyarrow as pa
+
+    data, ends, failed = result
+    readable = kind if not hasattr(pa.types, "is_string_view") else (
+        pa.large_string() if pa.types.is_string_view(kind) else kind
+    )
+    width = np.int32 if pa.types.is_string(readable) else np.int64
+    if width is np.int32 and len(data) > np.iinfo(np.int32).max:
+        raise OverflowError("output exceeds 2 GiB: use a large_string column")
+    offsets = np.concatenate([[0], ends]).astype(width)
+    missing = np.zeros(len(ends), bool) if nulls is None else nulls.astype(bool)
+    if errors == "coerce":
+        missing[failed] = True
+    validity = None
+    if missing.any():
+        validity = pa.py_buffer(np.packbits(~missing, bitorder="little"))
+    out = pa.Array.from_buffers(
+        readable,
+        len(ends),
+        [validity, pa.py_buffer(offsets), pa.py_buffer(data)],
+        null_count=int(missing.sum()),
+    )
+    return out if readable == kind else out.cast(kind)
+
+
+def arrow_result(obj, run, errors: str):
+    """Run a normalize kernel per chunk; the result has the input's type, null
+    where the input is null and, with errors="coerce", where a row failed."""
+    import pyarrow as pa
+
+    chunks = []
+    for chunk in _chunks(obj):
+        result = run(_batch(chunk))
+        nulls = chunk.is_null().to_numpy(zero_copy_only=False) if chunk.null_count else None
+        chunks.append(_array(chunk.type, result, nulls, errors))
+    if isinstance(obj, pa.ChunkedArray):
+        return pa.chunked_array(chunks, obj.type)
+    return chunks[0]
