@@ -3,7 +3,10 @@ kernel for that kind.  No per-row work happens here."""
 
 from __future__ import annotations
 
+from typing import Any, Iterable, Literal, Optional, Union, overload
+
 import numpy as np
+import numpy.typing as npt
 
 from fastxfen import _bulk, _codec
 from fastxfen._columns import arrow_batches, arrow_result, is_arrow, numpy_batch, numpy_result
@@ -13,8 +16,13 @@ __all__ = ["decode", "encode", "normalize", "validate"]
 
 _BUFFERS = (bytes, bytearray, memoryview)
 
+Castling = Literal["xfen", "shredder"]
+EnPassant = Literal["fen", "xfen", "legal"]
+Errors = Literal["raise", "coerce", "ignore"]
+Buffer = Union[bytes, bytearray, memoryview]
 
-def _threads(threads) -> int:
+
+def _threads(threads: Optional[int]) -> int:
     if threads is None:
         return 0  # auto: one thread per MIN_ROWS_PER_THREAD rows, up to the cores
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
@@ -22,11 +30,54 @@ def _threads(threads) -> int:
     return threads
 
 
-def _rows(fens) -> list:
+def _rows(fens: Iterable[Any]) -> list[Any]:
     return fens if isinstance(fens, list) else list(fens)
 
 
-def normalize(fens, *, castling="xfen", en_passant="xfen", errors="raise", threads=None):
+@overload
+def normalize(
+    fens: str,
+    *,
+    castling: Castling = ...,
+    en_passant: EnPassant = ...,
+    errors: Errors = ...,
+    threads: Optional[int] = ...,
+) -> str: ...
+@overload
+def normalize(
+    fens: Buffer,
+    *,
+    castling: Castling = ...,
+    en_passant: EnPassant = ...,
+    errors: Errors = ...,
+    threads: Optional[int] = ...,
+) -> bytes: ...
+@overload
+def normalize(
+    fens: np.ndarray,
+    *,
+    castling: Castling = ...,
+    en_passant: EnPassant = ...,
+    errors: Errors = ...,
+    threads: Optional[int] = ...,
+) -> np.ndarray: ...
+@overload
+def normalize(
+    fens: Iterable[str],
+    *,
+    castling: Castling = ...,
+    en_passant: EnPassant = ...,
+    errors: Errors = ...,
+    threads: Optional[int] = ...,
+) -> Any: ...
+def normalize(
+    fens: Any,
+    *,
+    castling: Castling = "xfen",
+    en_passant: EnPassant = "xfen",
+    errors: Errors = "raise",
+    threads: Optional[int] = None,
+) -> Any:
     """Canonical text of positions.
 
     ``fens`` is one ``str`` (gives a ``str``), an iterable of ``str`` (a
@@ -57,7 +108,13 @@ def normalize(fens, *, castling="xfen", en_passant="xfen", errors="raise", threa
     return _codec.normalize_rows(_rows(fens), castling, en_passant, errors)
 
 
-def encode(fens, *, width=8, errors="raise", threads=None):
+def encode(
+    fens: Any,
+    *,
+    width: int = 8,
+    errors: Literal["raise", "coerce"] = "raise",
+    threads: Optional[int] = None,
+) -> npt.NDArray[np.void]:
     """Records of positions (dtype ``POSITION_DTYPE``, or ``POSITION_DTYPE_10x8``
     with ``width=10``); always a 1-d array, of length 1 for one ``str``."""
     if width not in (8, 10) or isinstance(width, bool):
@@ -76,12 +133,22 @@ def encode(fens, *, width=8, errors="raise", threads=None):
     return _codec.encode_rows(_rows(fens), width, errors)
 
 
-def decode(records, *, castling="xfen", en_passant="xfen", errors="raise"):
+def decode(
+    records: Any,
+    *,
+    castling: Castling = "xfen",
+    en_passant: EnPassant = "xfen",
+    errors: Literal["raise", "coerce"] = "raise",
+) -> Any:
     """Text of records; a ``list`` (one ``str`` for a 0-d record)."""
     return _codec.decode_records(records, castling, en_passant, errors)
 
 
-def validate(fens, *, threads=None):
+@overload
+def validate(fens: str, *, threads: Optional[int] = ...) -> Optional[str]: ...
+@overload
+def validate(fens: Any, *, threads: Optional[int] = ...) -> list[Optional[str]]: ...
+def validate(fens: Any, *, threads: Optional[int] = None) -> Any:
     """Per row, ``None`` or ``"column C (field): reason"``; one ``str`` in gives
     one answer, anything else a ``list``."""
     if isinstance(fens, str):

@@ -204,8 +204,11 @@ cdef class Batch:
         cdef size_t k
         return [job.failures[k].row for job in self.jobs for k in range(job.n_failures)]
 
+    def failures(self):
+        """(row, FenError) of every row the last run rejected, in row order."""
+        return self._failures()
+
     cdef list _failures(self):
-        """(row, FenError) of every failed row, in row order."""
         cdef Job job
         cdef size_t k
         cdef list out = []

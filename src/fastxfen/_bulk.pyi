@@ -1,0 +1,26 @@
+"""GIL-free kernels over many rows of one data buffer."""
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from fastxfen._errors import FenError
+
+MIN_ROWS_PER_THREAD: int
+
+class Batch:
+    n: int
+    def normalize(
+        self, castling: str, en_passant: str, errors: str, threads: int, terminators: bool
+    ) -> tuple[bytes, npt.NDArray[np.int64], list[int]]: ...
+    def encode(self, width: int, errors: str, threads: int) -> npt.NDArray[np.void]: ...
+    def validate(self, threads: int) -> list[str | None]: ...
+    def failures(self) -> list[tuple[int, FenError]]: ...
+
+class Job:
+    def run(self) -> None: ...
+
+def lines(buffer: Any) -> Batch: ...
+def spans(data: Any, starts: Any, ends: Any, nulls: Any = ...) -> Batch: ...
+def fixed_width(data: Any, ends: Any, itemsize: int) -> bytearray: ...
