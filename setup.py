@@ -11,7 +11,7 @@ CORE = ["tables.c", "parse.c", "rules.c", "write.c", "record.c"]
 
 def compile_args():
     if sys.platform == "win32":
-        return ["/O2"], []
+        return ["/O2", "/std:c11"], []
     args = ["-O3", "-std=c11", "-Wall", "-Wno-unused-function"]
     link = []
     sanitize = os.environ.get("FASTXFEN_SANITIZE")
@@ -25,11 +25,13 @@ def compile_args():
 cflags, ldflags = compile_args()
 
 
-def extension(name):
-    """One extension module: its Cython glue plus the whole C core."""
+def extension(name, extra=()):
+    """One extension module: its Cython glue plus the whole C core and the
+    core files only it uses (`extra`)."""
     return Extension(
         f"fastxfen.{name}",
-        sources=[f"src/fastxfen/{name}.pyx"] + [f"src/fastxfen/core/{c}" for c in CORE],
+        sources=[f"src/fastxfen/{name}.pyx"]
+        + [f"src/fastxfen/core/{c}" for c in [*CORE, *extra]],
         include_dirs=["src/fastxfen/core", numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=cflags,
@@ -39,7 +41,7 @@ def extension(name):
 
 setup(
     ext_modules=cythonize(
-        [extension("_codec"), extension("_bulk")],
+        [extension("_codec"), extension("_bulk"), extension("_export", ["export.c"])],
         language_level=3,
         compiler_directives={
             "boundscheck": False,

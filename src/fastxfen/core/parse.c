@@ -130,48 +130,46 @@ static const uint32_t PLACEMENT[256] = {
 
 #define FAST_FAIL ((size_t)-1)
 
-/* The fast reader: the placement from s[i] into grid (zeroed; rank r of the
- * text at grid[r * 16], whatever the width), with no data-dependent branch
- * for pieces, digits and slashes: a digit writes one empty square, a slash
- * closes the rank.  Every rank's square count is kept and checked at the
- * end.  It only decides valid / not valid; FAST_FAIL sends the row to the
- * exact reader for the error.  Indexes are masked to the grid, so no input
- * writes outside it. */
+/* The fast reader: the placement from s[i] into grid (zeroed), in text order
+ * (a8 first).  When every rank is valid, a byte's square index is simply
+ * the number of squares before it, so there is no per-rank state: pieces
+ * and digits share one path (a digit writes an empty square), a slash
+ * advances nothing and only notes where its rank ended.  Rank widths, digit
+ * pairs and A/C on 8-wide boards are checked once at the end.  It only
+ * decides valid / not valid; FAST_FAIL sends the row to the exact reader
+ * for the error.  Indexes are masked to the grid, so no input writes
+ * outside it. */
 static size_t fast_placement(const uint8_t *s, size_t i, size_t end,
-                             uint8_t grid[FX_HEIGHT * 16], int *width)
+                             uint8_t grid[128], int *width)
 {
-    size_t cnt = 0, counts[FX_HEIGHT] = {0};
+    size_t at = 0, slashes = 0, ends[16] = {0};
     uint32_t acc = 0, prev = 0;
-    size_t rank = 0;
 
     for (; i < end; i++) {
         uint8_t c = s[i];
         uint32_t e = PLACEMENT[c];
         if (!e) {
             if (c == '0' && (prev & T_DIGIT) && s[i - 1] == '1') {
-                cnt += 9;  /* "10": the one is counted already */
-                counts[rank & 7] = cnt;
+                at += 9;  /* "10": the one is counted already */
                 continue;
             }
             if (IS_BLANK(c))
                 break;
             return FAST_FAIL;
         }
-        size_t slash = e >> T_SLASH_SHIFT;
-        grid[(rank & 7) * 16 + (cnt & 15)] = (uint8_t)e;
-        cnt += (e >> 8) & 0xFF;
-        counts[rank & 7] = cnt;
+        grid[at & 127] = (uint8_t)e;
+        at += (e >> 8) & 0xFF;
+        ends[slashes & 15] = at;
+        slashes += e >> T_SLASH_SHIFT;
         acc |= e & (prev | T_WIDE);  /* two digits in a row; A/C seen */
         prev = e;
-        rank += slash;
-        cnt &= slash - 1;
     }
-    size_t w = counts[0];
-    if (rank != FX_HEIGHT - 1 || (w != 8 && w != 10) || (acc & T_DIGIT)
-        || ((acc & T_WIDE) && w == 8))
+    size_t w = ends[0];
+    if (slashes != FX_HEIGHT - 1 || (w != 8 && w != 10) || at != FX_HEIGHT * w
+        || (acc & T_DIGIT) || ((acc & T_WIDE) && w == 8))
         return FAST_FAIL;
-    for (int r = 1; r < FX_HEIGHT; r++)
-        if (counts[r] != w)
+    for (size_t r = 1; r < FX_HEIGHT - 1; r++)
+        if (ends[r] != (r + 1) * w)
             return FAST_FAIL;
     *width = (int)w;
     return i;
@@ -301,12 +299,15 @@ int fx_parse(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
 
     memset(pos, 0, sizeof *pos);
     placement->start = i;
-    uint8_t fast[FX_HEIGHT * 16];
+    uint8_t fast[128];
     memset(fast, 0, sizeof fast);
     size_t j = fast_placement(s, i, end, fast, &width);
-    if (j != FAST_FAIL) {
+    if (j != FAST_FAIL && width == 8) {
         for (int r = 0; r < FX_HEIGHT; r++)
-            memcpy(pos->board + (FX_HEIGHT - 1 - r) * width, fast + r * 16, (size_t)width);
+            memcpy(pos->board + (FX_HEIGHT - 1 - r) * 8, fast + r * 8, 8);
+    } else if (j != FAST_FAIL) {
+        for (int r = 0; r < FX_HEIGHT; r++)
+            memcpy(pos->board + (FX_HEIGHT - 1 - r) * 10, fast + r * 10, 10);
     } else {
         /* The exact reader names the error; should it accept the field
          * after all, its board is used. */

@@ -1,26 +1,39 @@
 /* Castling repair and en-passant rules, acting on an fx_pos. */
 #include <string.h>
 
+#include "bits.h"
 #include "tables.h"
 
-static int highest_bit(uint32_t x) { return 31 - __builtin_clz(x); }
-static int lowest_bit(uint32_t x) { return __builtin_ctz(x); }
+static int highest_bit(uint32_t x) { return 31 - fx_clz32(x); }
+static int lowest_bit(uint32_t x) { return fx_ctz64(x); }
+
+/* Bytes of x equal to b, as the high bit of each byte (exact: no borrow
+ * between bytes). */
+static uint64_t bytes_equal(uint64_t x, uint8_t b)
+{
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full;
+    uint64_t y = x ^ (0x0101010101010101ull * b);
+    return ~(((y & low7) + low7) | y | low7);
+}
 
 /* Square of the color's king if it has exactly one, standing on its back
- * rank; -1 otherwise. */
+ * rank; -1 otherwise.  Eight squares per step. */
 static int castling_king(const fx_pos *pos, int color)
 {
-    size_t n = (size_t)pos->width * FX_HEIGHT;
+    int n = pos->width * FX_HEIGHT, count = 0, found = -1;
     uint8_t king = FX_KING_OF(color);
-    const uint8_t *first = memchr(pos->board, king, n);
-    if (!first)
+    for (int at = 0; at < n; at += 8) {
+        uint64_t word;
+        memcpy(&word, pos->board + at, 8);
+        uint64_t hits = bytes_equal(word, king);
+        if (hits) {
+            count += (int)(((hits >> 7) * 0x0101010101010101ull) >> 56);
+            found = at + fx_ctz64(hits) / 8;
+        }
+    }
+    if (count != 1 || found / pos->width != (color ? FX_HEIGHT - 1 : 0))
         return -1;
-    size_t sq = (size_t)(first - pos->board);
-    if (memchr(first + 1, king, n - sq - 1))
-        return -1;
-    if ((int)sq / pos->width != (color ? FX_HEIGHT - 1 : 0))
-        return -1;
-    return (int)sq;
+    return found;
 }
 
 /* Files of the color's rooks on its back rank, as a bit set. */
@@ -28,6 +41,12 @@ static uint32_t back_rank_rooks(const fx_pos *pos, int color)
 {
     const uint8_t *rank = pos->board + (color ? FX_HEIGHT - 1 : 0) * pos->width;
     uint8_t rook = FX_ROOK_OF(color);
+    if (pos->width == 8) {
+        uint64_t word;
+        memcpy(&word, rank, 8);
+        /* gather the high bit of each byte into one byte, file a lowest */
+        return (uint32_t)(((bytes_equal(word, rook) >> 7) * 0x0102040810204080ull) >> 56);
+    }
     uint32_t files = 0;
     for (int f = 0; f < pos->width; f++)
         files |= (uint32_t)(rank[f] == rook) << f;
@@ -36,9 +55,10 @@ static uint32_t back_rank_rooks(const fx_pos *pos, int color)
 
 /* Keep, of the candidate rook files, the outermost one with a rook on each
  * side of the king at king_file. */
-static void settle(fx_pos *pos, int color, int king_file, uint32_t candidates)
+static void settle(fx_pos *pos, int color, int king_file, uint32_t rooks,
+                   uint32_t candidates)
 {
-    uint32_t rights = candidates & back_rank_rooks(pos, color);
+    uint32_t rights = candidates & rooks;
     uint32_t h_side = rights & ~((2u << king_file) - 1);
     uint32_t a_side = rights & ((1u << king_file) - 1);
     pos->castling[2 * color] = h_side ? (uint8_t)highest_bit(h_side) : FX_NONE;
@@ -69,7 +89,7 @@ void fx_castling_from_flags(fx_pos *pos, const uint8_t *flags, size_t n)
                 candidates |= 1u << (lower - 'a');
             }
         }
-        settle(pos, color, kf, candidates);
+        settle(pos, color, kf, rooks, candidates);
     }
 }
 
@@ -86,7 +106,7 @@ void fx_repair_castling(fx_pos *pos)
         if (king < 0)
             pos->castling[2 * color] = pos->castling[2 * color + 1] = FX_NONE;
         else
-            settle(pos, color, king % pos->width, candidates);
+            settle(pos, color, king % pos->width, back_rank_rooks(pos, color), candidates);
     }
 }
 
