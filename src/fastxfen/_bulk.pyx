@@ -27,6 +27,7 @@ import numpy as np
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
 
 cnp.import_array()
+fx_init_tables()
 
 #: Rows per thread below which a batch is not split.
 MIN_ROWS_PER_THREAD = 65536

@@ -20,6 +20,7 @@ from fastxfen._errors import FenError
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
 
 cnp.import_array()
+fx_init_tables()
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object o)

@@ -51,6 +51,7 @@ cdef extern from "fx.h" nogil:
         size_t start
         size_t len
 
+    void fx_init_tables()
     int fx_parse(const uint8_t *text, size_t len, fx_pos *pos, fx_span *placement,
                  fx_error *err)
     size_t fx_write(const fx_pos *pos, fx_castling_mode castling, fx_ep_mode ep,

@@ -35,14 +35,6 @@ static int fail(fx_error *err, uint32_t code, uint32_t field, uint64_t column,
     return -1;
 }
 
-/* Is the 8-square word of the board starting at `at` all empty? */
-static inline int empty8(const uint8_t *at)
-{
-    uint64_t w;
-    memcpy(&w, at, sizeof w);
-    return w == 0;
-}
-
 static void clear_pos(fx_pos *pos, int width)
 {
     memset(pos, 0, sizeof *pos);
@@ -52,19 +44,116 @@ static void clear_pos(fx_pos *pos, int width)
     pos->fullmove = 1;
 }
 
+/* ------------------------------------------------------------ board words */
+
+#define ONES8 0x0101010101010101ull
+
+static inline uint64_t word_at(const uint8_t *at)
+{
+    uint64_t w;
+    memcpy(&w, at, sizeof w);
+    return w;
+}
+
+/* Bit k set when byte k of the (little-endian) word w is nonzero. */
+static inline uint64_t nonzero_bytes(uint64_t w)
+{
+    w |= w >> 4;
+    w |= w >> 2;
+    w |= w >> 1;
+    return ((w & ONES8) * 0x0102040810204080ull) >> 56;
+}
+
+static inline int little_endian(void)
+{
+    const uint16_t probe = 1;
+    return *(const uint8_t *)&probe;
+}
+
+/* Occupied squares of an 8x8 board, bit = square index. */
+static uint64_t occupancy8(const uint8_t *board)
+{
+    uint64_t occ = 0;
+    if (!little_endian()) {
+        for (int sq = 0; sq < SQUARES8; sq++)
+            occ |= (uint64_t)(board[sq] != 0) << sq;
+        return occ;
+    }
+    for (int r = 0; r < FX_HEIGHT; r++)
+        occ |= nonzero_bytes(word_at(board + 8 * r)) << (8 * r);
+    return occ;
+}
+
+/* How many squares of an 8x8 board hold `code`. */
+static int count_code8(const uint8_t *board, uint8_t code)
+{
+    int n = 0;
+    for (int sq = 0; sq < SQUARES8; sq++)
+        n += board[sq] == code;
+    return n;
+}
+
+/* Every byte of the 8x8 board is a piece code of 8x8 chess (0..12)? */
+static int codes_ok8(const uint8_t *board)
+{
+    uint64_t bad = 0;
+    for (int r = 0; r < FX_HEIGHT; r++) {
+        uint64_t w = word_at(board + 8 * r);
+        bad |= (w | (w + 0x7373737373737373ull)) & 0x8080808080808080ull;
+    }
+    return bad == 0;
+}
+
+/* Would fx_repair_castling leave these rights as they are?  Each right's
+ * rook stands on its back rank on the right side of the color's only king,
+ * which stands on that rank too. */
+static int castling_canonical8(const fx_pos *pos)
+{
+    for (int color = 0; color < 2; color++) {
+        uint8_t h = pos->castling[2 * color], a = pos->castling[2 * color + 1];
+        if (h == FX_NONE && a == FX_NONE)
+            continue;
+        const uint8_t *rank = pos->board + (color ? 56 : 0);
+        uint8_t king = FX_KING_OF(color), rook = FX_ROOK_OF(color);
+        int kf = 0;
+        while (kf < 8 && rank[kf] != king)
+            kf++;
+        if (kf == 8 || count_code8(pos->board, king) != 1)
+            return 0;
+        if (h != FX_NONE && (h >= 8 || h <= kf || rank[h] != rook))
+            return 0;
+        if (a != FX_NONE && (a >= 8 || a >= kf || rank[a] != rook))
+            return 0;
+    }
+    return 1;
+}
+
 /* ------------------------------------------------------------ records */
 
 int fx_x_load(const fx_x_records *recs, size_t i, fx_pos *pos, fx_error *err)
 {
     const uint8_t *src = recs->base + i * recs->stride;
-    if (recs->trusted && src[recs->wide ? FX_MAX_SQUARES : SQUARES8] != 0) {
-        if (recs->wide)
-            memcpy(pos, src, sizeof *pos);
-        else
-            fx_rec8_to_pos((const fx_rec8 *)src, pos);
-        return 0;
+    if (recs->wide) {
+        memcpy(pos, src, sizeof *pos);
+    } else {    /* fx_rec8_to_pos, inlined: this runs once per row */
+        memcpy(pos->board, src, SQUARES8);
+        memset(pos->board + SQUARES8, 0, FX_MAX_SQUARES - SQUARES8);
+        memcpy(&pos->width, src + SQUARES8, sizeof(fx_rec8) - SQUARES8);
     }
-    return fx_load_record(src, recs->wide, pos, err);
+    if (pos->width == 0)
+        return fx_check_record(pos, recs->wide ? FX_MAX_WIDTH : 8, err);
+    if (recs->trusted)
+        return 0;
+    /* The common case, an 8-wide record already in the state the reader
+     * leaves: checked here without the full repair.  Anything else takes
+     * fx_check_record, which reports or repairs it. */
+    if (pos->width == 8 && codes_ok8(pos->board)
+        && (!recs->wide || (word_at(pos->board + 64) | word_at(pos->board + 72)) == 0)
+        && pos->turn <= 1 && pos->prefix <= FX_PREFIX_M && pos->fullmove != 0
+        && (pos->ep == FX_NONE || (pos->ep < SQUARES8 && fx_ep_valid(pos)))
+        && castling_canonical8(pos))
+        return 0;
+    return fx_check_record(pos, recs->wide ? FX_MAX_WIDTH : 8, err);
 }
 
 static void store(const fx_pos *pos, uint8_t *dest, int wide)
@@ -108,15 +197,12 @@ static void default_castling(fx_pos *pos, const fx_x_defaults *d, size_t i)
 
 void fx_x_bitboards(const fx_pos *pos, uint64_t out[12])
 {
-    memset(out, 0, 12 * sizeof *out);
-    for (int r = 0; r < FX_HEIGHT; r++) {
-        const uint8_t *rank = pos->board + 8 * r;
-        if (empty8(rank))
-            continue;
-        for (int f = 0; f < 8; f++)
-            if (rank[f])
-                out[rank[f] - 1] |= 1ull << (8 * r + f);
+    uint64_t bb[FX_BK + 1] = {0};
+    for (uint64_t occ = occupancy8(pos->board); occ; occ &= occ - 1) {
+        int sq = lowest(occ);
+        bb[pos->board[sq]] |= 1ull << sq;
     }
+    memcpy(out, bb + 1, 12 * sizeof *out);
 }
 
 int fx_x_board_from_bitboards(const uint64_t bb[12], fx_pos *pos, fx_error *err)
@@ -333,14 +419,32 @@ void fx_x_planes_write(const fx_pos *pos, const fx_x_planes *s, uint8_t *out)
     const uint64_t one = one_bits(s);
     memset(out, 0, fx_x_planes_bytes(s));
 
-    for (int r = 0; r < FX_HEIGHT; r++) {
-        const uint8_t *rank = pos->board + r * w;
-        size_t row = (size_t)(flip ? FX_HEIGHT - 1 - r : r) * w;
-        if (w == 8 && empty8(rank))
-            continue;
-        for (int f = 0; f < w; f++)
-            if (rank[f])
-                put(out, plane_of[rank[f]] * plane + row + f, size, one);
+    if (w == 8) {
+        /* One store per piece, walking the occupied squares. */
+        const int mirror = flip ? 56 : 0;
+        uint64_t occ = occupancy8(pos->board);
+#define PIECES(T)                                                           \
+        for (; occ; occ &= occ - 1) {                                       \
+            int sq = lowest(occ);                                           \
+            T v = (T)one;                                                   \
+            memcpy(out + sizeof(T) * ((size_t)plane_of[pos->board[sq]] * 64 \
+                                      + (size_t)(sq ^ mirror)), &v, sizeof v); \
+        }
+        switch (size) {
+        case 1: PIECES(uint8_t) break;
+        case 2: PIECES(uint16_t) break;
+        case 4: PIECES(uint32_t) break;
+        default: PIECES(uint64_t) break;
+        }
+#undef PIECES
+    } else {
+        for (int r = 0; r < FX_HEIGHT; r++) {
+            const uint8_t *rank = pos->board + r * w;
+            size_t row = (size_t)(flip ? FX_HEIGHT - 1 - r : r) * w;
+            for (int f = 0; f < w; f++)
+                if (rank[f])
+                    put(out, plane_of[rank[f]] * plane + row + f, size, one);
+        }
     }
 
     size_t p = (size_t)piece_planes(s);
@@ -594,36 +698,25 @@ static int pack_board(const fx_pos *pos, int pushed, uint64_t rooks, int max_pie
 {
     uint8_t *nib = out + 8;
     const uint8_t black_king = pos->turn == FX_BLACK ? 15 : 11;
-    uint64_t occupied = 0;
+    const uint64_t occupied = occupancy8(pos->board);
     int k = 0;
     *black_kings = 0;
-    for (int r = 0; r < FX_HEIGHT; r++) {
-        const uint8_t *rank = pos->board + 8 * r;
-        if (empty8(rank))
-            continue;
-        for (int f = 0; f < 8; f++) {
-            uint8_t code = rank[f];
-            if (!code)
-                continue;
-            int sq = 8 * r + f;
-            uint8_t v;
-            occupied |= 1ull << sq;
-            if (sq == pushed)
-                v = 12;
-            else if ((rooks >> sq) & 1)
-                v = code == FX_WR ? 13 : 14;
-            else if (code == FX_BK) {
-                v = black_king;
-                ++*black_kings;
-            } else
-                v = NIBBLE[code];
-            if (k < max_pieces) {
-                if (k & 1)
-                    nib[k >> 1] |= (uint8_t)(v << 4);
-                else
-                    nib[k >> 1] = v;
-            }
-            k++;
+    for (uint64_t occ = occupied; occ; occ &= occ - 1, k++) {
+        int sq = lowest(occ);
+        uint8_t code = pos->board[sq], v = NIBBLE[code];
+        if (sq == pushed)
+            v = 12;
+        else if ((rooks >> sq) & 1)
+            v = code == FX_WR ? 13 : 14;
+        else if (code == FX_BK) {
+            v = black_king;
+            ++*black_kings;
+        }
+        if (k < max_pieces) {
+            if (k & 1)
+                nib[k >> 1] |= (uint8_t)(v << 4);
+            else
+                nib[k >> 1] = v;
         }
     }
     put_be64(out, occupied);

@@ -131,6 +131,9 @@ int fx_store_record(const fx_pos *pos, void *dest, int wide, size_t column,
 /* Load and check a record of either layout (fx_check_record). */
 int fx_load_record(const void *src, int wide, fx_pos *pos, fx_error *err);
 
+/* write.c: fx_init_tables must run once before the first fx_write. */
+void fx_init_tables(void);
+
 /* write.c: write the text of *pos into out (at least FX_MAX_OUTPUT bytes);
  * when placement is non-NULL its bytes are copied instead of rebuilding the
  * placement from the board.  Returns the length written. */

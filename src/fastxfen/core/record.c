@@ -29,6 +29,21 @@ static int reject(fx_error *err, fx_field field, size_t column, uint32_t value,
     return -1;
 }
 
+/* Every code of the first n squares <= limit and every byte after them 0;
+ * eight squares per step (n is a multiple of 8). */
+static int board_in_range(const uint8_t *board, int n, uint8_t limit)
+{
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full, high = ~low7;
+    const uint64_t bias = 0x0101010101010101ull * (uint8_t)(0x7F - limit);
+    uint64_t over = 0;
+    for (int at = 0; at < FX_MAX_SQUARES; at += 8) {
+        uint64_t word;
+        memcpy(&word, board + at, 8);
+        over |= at < n ? (((word & low7) + bias) | word) & high : word;
+    }
+    return over == 0;
+}
+
 int fx_check_record(fx_pos *pos, int max_width, fx_error *err)
 {
     int w = pos->width;
@@ -36,10 +51,12 @@ int fx_check_record(fx_pos *pos, int max_width, fx_error *err)
         return reject(err, FX_F_RECORD_WIDTH, 0, w, max_width);
     int n = w * FX_HEIGHT;
     uint8_t limit = w == 8 ? FX_BK : FX_BC;
-    for (int sq = 0; sq < FX_MAX_SQUARES; sq++) {
-        uint8_t code = pos->board[sq];
-        if (code > (sq < n ? limit : 0))
-            return reject(err, FX_F_RECORD_BOARD, sq, code, sq < n ? limit : 0);
+    if (!board_in_range(pos->board, n, limit)) {
+        for (int sq = 0; sq < FX_MAX_SQUARES; sq++) {
+            uint8_t code = pos->board[sq];
+            if (code > (sq < n ? limit : 0))
+                return reject(err, FX_F_RECORD_BOARD, sq, code, sq < n ? limit : 0);
+        }
     }
     if (pos->turn > 1)
         return reject(err, FX_F_RECORD_TURN, 0, pos->turn, 1);

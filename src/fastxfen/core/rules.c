@@ -65,6 +65,16 @@ static void settle(fx_pos *pos, int color, int king_file, uint32_t rooks,
     pos->castling[2 * color + 1] = a_side ? (uint8_t)lowest_bit(a_side) : FX_NONE;
 }
 
+/* The s/m prefix qualifies rights; with none left it is dropped, so equal
+ * text always gives equal records. */
+static void drop_lone_prefix(fx_pos *pos)
+{
+    uint32_t slots;
+    memcpy(&slots, pos->castling, 4);
+    if (slots == 0xFFFFFFFFu)
+        pos->prefix = FX_PREFIX_NONE;
+}
+
 void fx_castling_from_flags(fx_pos *pos, const uint8_t *flags, size_t n)
 {
     for (int color = 0; color < 2; color++) {
@@ -91,10 +101,17 @@ void fx_castling_from_flags(fx_pos *pos, const uint8_t *flags, size_t n)
         }
         settle(pos, color, kf, rooks, candidates);
     }
+    drop_lone_prefix(pos);
 }
 
 void fx_repair_castling(fx_pos *pos)
 {
+    uint32_t slots;
+    memcpy(&slots, pos->castling, 4);
+    if (slots == 0xFFFFFFFFu) {
+        pos->prefix = FX_PREFIX_NONE;
+        return;
+    }
     for (int color = 0; color < 2; color++) {
         int king = castling_king(pos, color);
         uint32_t candidates = 0;
@@ -108,6 +125,7 @@ void fx_repair_castling(fx_pos *pos)
         else
             settle(pos, color, king % pos->width, back_rank_rooks(pos, color), candidates);
     }
+    drop_lone_prefix(pos);
 }
 
 /* Geometry of the en-passant target: the side to move captures towards

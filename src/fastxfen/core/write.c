@@ -3,28 +3,61 @@
 
 #include "tables.h"
 
-static uint8_t *write_placement(const fx_pos *pos, uint8_t *o)
+/* Text of an 8-square rank for each occupancy mask (bit f = file f holds a
+ * piece): runs of empty squares as digits, each piece as 0x80 | its file. */
+static uint8_t rank_text[256][8];
+static uint8_t rank_len[256];
+
+void fx_init_tables(void)
 {
-    int w = pos->width;
-    for (int r = FX_HEIGHT - 1; r >= 0; r--) {
-        const uint8_t *rank = pos->board + r * w;
-        int run = 0;
-        for (int f = 0; f < w; f++) {
-            uint8_t code = rank[f];
-            if (code == FX_EMPTY) {
-                run++;
-                continue;
-            }
-            if (run) {
-                if (run == 10) {
-                    *o++ = '1';
-                    *o++ = '0';
-                } else {
-                    *o++ = (uint8_t)('0' + run);
-                }
+    for (int mask = 0; mask < 256; mask++) {
+        int n = 0, run = 0;
+        for (int f = 0; f < 8; f++) {
+            if (mask >> f & 1) {
+                if (run)
+                    rank_text[mask][n++] = (uint8_t)('0' + run);
+                rank_text[mask][n++] = (uint8_t)(0x80 | f);
                 run = 0;
+            } else {
+                run++;
             }
-            *o++ = (uint8_t)fx_piece_letter[code];
+        }
+        if (run)
+            rank_text[mask][n++] = (uint8_t)('0' + run);
+        rank_len[mask] = (uint8_t)n;
+    }
+}
+
+/* Bytes of x that are not 0, as a bit per byte (bit f = byte f). */
+static unsigned occupied(uint64_t x)
+{
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full;
+    uint64_t high = ((x & low7) + low7) | x;
+    return (unsigned)((((high >> 7) & 0x0101010101010101ull) * 0x0102040810204080ull) >> 56);
+}
+
+static uint8_t *write_rank8(const uint8_t *rank, uint8_t *o)
+{
+    uint64_t word;
+    memcpy(&word, rank, 8);
+    unsigned mask = occupied(word);
+    const uint8_t *t = rank_text[mask];
+    for (int j = 0; j < 8; j++) {  /* fixed trip count; unused bytes are overwritten */
+        uint8_t c = t[j];
+        uint8_t piece = (uint8_t)-(c >> 7);  /* 0xFF where the byte is a piece */
+        o[j] = (uint8_t)((fx_piece_letter[rank[c & 7]] & piece) | (c & ~piece));
+    }
+    return o + rank_len[mask];
+}
+
+static uint8_t *write_rank(const uint8_t *rank, int width, uint8_t *o)
+{
+    int run = 0;
+    for (int f = 0; f < width; f++) {
+        uint8_t code = rank[f];
+        if (code == FX_EMPTY) {
+            run++;
+            continue;
         }
         if (run == 10) {
             *o++ = '1';
@@ -32,8 +65,26 @@ static uint8_t *write_placement(const fx_pos *pos, uint8_t *o)
         } else if (run) {
             *o++ = (uint8_t)('0' + run);
         }
-        if (r)
-            *o++ = '/';
+        run = 0;
+        *o++ = (uint8_t)fx_piece_letter[code];
+    }
+    if (run == 10) {
+        *o++ = '1';
+        *o++ = '0';
+    } else if (run) {
+        *o++ = (uint8_t)('0' + run);
+    }
+    return o;
+}
+
+static uint8_t *write_placement(const fx_pos *pos, uint8_t *o)
+{
+    int w = pos->width;
+    for (int r = FX_HEIGHT - 1; r >= 0; r--) {
+        const uint8_t *rank = pos->board + r * w;
+        o = w == 8 ? write_rank8(rank, o) : write_rank(rank, w, o);
+        *o = '/';
+        o += r != 0;
     }
     return o;
 }
