@@ -326,12 +326,12 @@ def test_numbers_9_and_10(placement):
         ("10/10/10/10/10/10/10/PPPPPPPPP", r"rank 1 covers 9"),
         # ranks of different widths
         ("10/8/10/10/10/10/10/10", r"rank 7 covers 8 squares, expected 10"),
-        ("8/10/8/8/8/8/8/8", r"rank 7 covers more than 8"),
-        ("8/8/8/8/8/8/8/10", r"rank 1 covers more than 8"),
+        ("8/10/8/8/8/8/8/8", r"rank 7 covers 10 squares, expected 8"),
+        ("8/8/8/8/8/8/8/10", r"rank 1 covers 10 squares, expected 8"),
         ("10/10/10/10/10/10/10/8", r"rank 1 covers 8 squares, expected 10"),
         ("10/10/10/10/10/10/10/11", None),
         # "10" on an 8-wide board
-        ("rnbqkbnr/pppppppp/10/8/8/8/PPPPPPPP/RNBQKBNR", r"rank 6 covers more than 8"),
+        ("rnbqkbnr/pppppppp/10/8/8/8/PPPPPPPP/RNBQKBNR", r"rank 6 covers 10 squares, expected 8"),
         # adjacent numbers never add up to 10
         ("55/10/10/10/10/10/10/10", r"number directly follows"),
         ("10/10/10/10/10/10/10/91", r"number directly follows"),

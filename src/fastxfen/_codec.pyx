@@ -98,7 +98,7 @@ cdef str _reason(fx_error err, object text):
     if code == FX_E_ADJACENT_NUMBERS:
         return "a number directly follows another number"
     if code == FX_E_RANK_LONG:
-        return f"rank {a} covers more than {b} squares"
+        return f"rank {a} covers {b} squares, expected {c if c else '8 or 10'}"
     if code == FX_E_RANK_SHORT:
         return f"rank {a} covers {b} squares, expected {c}"
     if code == FX_E_FIRST_WIDTH:

@@ -68,7 +68,7 @@ typedef enum {
     FX_E_CHAR,            /* unexpected character (a = byte) */
     FX_E_ZERO,            /* '0' as an empty-square count */
     FX_E_ADJACENT_NUMBERS,/* a number directly after a number */
-    FX_E_RANK_LONG,       /* rank a covers more than b squares */
+    FX_E_RANK_LONG,       /* rank a reaches b squares, past width c (0: rank 8) */
     FX_E_RANK_SHORT,      /* rank a covers b squares, expected width */
     FX_E_FIRST_WIDTH,     /* rank 8 covers a squares, expected 8 or 10 */
     FX_E_RANK_COUNT,      /* a ranks, expected 8 */

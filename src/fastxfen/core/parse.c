@@ -48,7 +48,7 @@ static size_t read_placement(const uint8_t *s, size_t i, size_t end,
         uint8_t code = fx_piece_code[c];
         if (code) {
             if (cnt >= limit) {
-                fail(err, FX_E_RANK_LONG, FX_F_PLACEMENT, i, 8 - rank, limit, 0);
+                fail(err, FX_E_RANK_LONG, FX_F_PLACEMENT, i, 8 - rank, cnt + 1, *width);
                 return (size_t)-1;
             }
             if (code >= FX_WA) {
@@ -78,7 +78,7 @@ static size_t read_placement(const uint8_t *s, size_t i, size_t end,
             }
             cnt += n;
             if (cnt > limit) {
-                fail(err, FX_E_RANK_LONG, FX_F_PLACEMENT, i, 8 - rank, limit, 0);
+                fail(err, FX_E_RANK_LONG, FX_F_PLACEMENT, i, 8 - rank, cnt, *width);
                 return (size_t)-1;
             }
             prev_num = 1;

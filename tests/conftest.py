@@ -1,0 +1,39 @@
+"""Shared test setup: the hypothesis profile and a few fixtures.
+
+Every hypothesis test runs derandomized (the same examples on every run and
+machine) and without deadlines, because the oracles (python-chess) are slow
+and their speed varies."""
+
+import os
+import sys
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+settings.register_profile(
+    "fastxfen",
+    deadline=None,
+    derandomize=True,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
+                           HealthCheck.filter_too_much],
+)
+settings.load_profile("fastxfen")
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+START_FEN = START + " w KQkq - 0 1"
+CAPABLANCA = "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR"
+
+
+@pytest.fixture(scope="session")
+def fx():
+    import fastxfen
+
+    return fastxfen
+
+
+@pytest.fixture(scope="session")
+def start_fen():
+    return START_FEN
