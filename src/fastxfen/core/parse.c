@@ -125,23 +125,27 @@ static const uint32_t PLACEMENT[256] = {
     ['a'] = PIECE(FX_BA) | T_WIDE, ['c'] = PIECE(FX_BC) | T_WIDE,
     ['1'] = DIGIT(1), ['2'] = DIGIT(2), ['3'] = DIGIT(3), ['4'] = DIGIT(4),
     ['5'] = DIGIT(5), ['6'] = DIGIT(6), ['7'] = DIGIT(7), ['8'] = DIGIT(8),
-    ['9'] = DIGIT(9), ['/'] = T_SLASH,
+    ['/'] = T_SLASH,  /* '9' and "10" (10x8 only) take the slow branch */
 };
 
 #define FAST_FAIL ((size_t)-1)
 
-/* The fast reader: the placement from s[i] into grid (zeroed), in text order
- * (a8 first).  When every rank is valid, a byte's square index is simply
- * the number of squares before it, so there is no per-rank state: pieces
- * and digits share one path (a digit writes an empty square), a slash
- * advances nothing and only notes where its rank ended.  Rank widths, digit
- * pairs and A/C on 8-wide boards are checked once at the end.  It only
- * decides valid / not valid; FAST_FAIL sends the row to the exact reader
- * for the error.  Indexes are masked to the grid, so no input writes
- * outside it. */
+/* The fast reader: the placement from s[i] into grid, in text order (a8
+ * first).  When every rank is valid, a byte's square index is simply the
+ * number of squares before it, so there is no per-rank state: pieces and
+ * digits share one path, a slash advances nothing and only notes where its
+ * rank ended.  Each byte stores eight bytes at its square: its piece code
+ * (0 for a digit) then zeros, which empties a run of up to 8 squares; later
+ * bytes overwrite the excess, so a valid placement leaves every square
+ * written and the grid needs no clearing.  Rank widths, digit pairs and
+ * A/C on 8-wide boards are checked once at the end.  It only decides valid
+ * / not valid; FAST_FAIL sends the row to the exact reader for the error.
+ * Indexes are masked, so no input writes outside the grid. */
+#define GRID_BYTES (128 + 16)
 static size_t fast_placement(const uint8_t *s, size_t i, size_t end,
-                             uint8_t grid[128], int *width)
+                             uint8_t grid[GRID_BYTES], int *width)
 {
+    static const uint8_t zeros[16] = {0};
     size_t at = 0, slashes = 0, ends[16] = {0};
     uint32_t acc = 0, prev = 0;
 
@@ -149,15 +153,27 @@ static size_t fast_placement(const uint8_t *s, size_t i, size_t end,
         uint8_t c = s[i];
         uint32_t e = PLACEMENT[c];
         if (!e) {
+            /* '9' and the '0' of "10" only occur on 10-wide boards */
+            if (c == '9') {
+                memcpy(grid + (at & 127), zeros, 16);
+                at += 9;
+                ends[slashes & 15] = at;
+                acc |= prev & T_DIGIT;
+                prev = T_DIGIT;
+                continue;
+            }
             if (c == '0' && (prev & T_DIGIT) && s[i - 1] == '1') {
-                at += 9;  /* "10": the one is counted already */
+                memcpy(grid + (at & 127), zeros, 16);
+                at += 9;  /* the one is counted already */
+                ends[slashes & 15] = at;
                 continue;
             }
             if (IS_BLANK(c))
                 break;
             return FAST_FAIL;
         }
-        grid[at & 127] = (uint8_t)e;
+        uint64_t square = (uint8_t)e;
+        memcpy(grid + (at & 127), &square, 8);
         at += (e >> 8) & 0xFF;
         ends[slashes & 15] = at;
         slashes += e >> T_SLASH_SHIFT;
@@ -297,14 +313,13 @@ int fx_parse(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
     if (i == end)
         return fail(err, FX_E_TOO_FEW_FIELDS, FX_F_FIELDS, end, 0, 0, 0);
 
-    memset(pos, 0, sizeof *pos);
     placement->start = i;
-    uint8_t fast[128];
-    memset(fast, 0, sizeof fast);
+    uint8_t fast[GRID_BYTES];
     size_t j = fast_placement(s, i, end, fast, &width);
     if (j != FAST_FAIL && width == 8) {
         for (int r = 0; r < FX_HEIGHT; r++)
             memcpy(pos->board + (FX_HEIGHT - 1 - r) * 8, fast + r * 8, 8);
+        memset(pos->board + 64, 0, FX_MAX_SQUARES - 64);
     } else if (j != FAST_FAIL) {
         for (int r = 0; r < FX_HEIGHT; r++)
             memcpy(pos->board + (FX_HEIGHT - 1 - r) * 10, fast + r * 10, 10);
@@ -316,6 +331,7 @@ int fx_parse(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
         j = read_placement(s, i, end, grid, &width, err);
         if (j == (size_t)-1)
             return -1;
+        memset(pos->board, 0, sizeof pos->board);
         for (int r = 0; r < FX_HEIGHT; r++)
             memcpy(pos->board + (FX_HEIGHT - 1 - r) * width, grid + r * FX_MAX_WIDTH,
                    (size_t)width);
@@ -323,8 +339,11 @@ int fx_parse(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
     i = j;
     placement->len = i - placement->start;
     pos->width = (uint8_t)width;
+    pos->turn = FX_WHITE;
+    pos->prefix = FX_PREFIX_NONE;
     pos->ep = FX_NONE;
     memset(pos->castling, FX_NONE, sizeof pos->castling);
+    pos->halfmove = 0;
     pos->fullmove = 1;
 
     if (!next_field(s, &i, end, &start))
