@@ -144,10 +144,10 @@ cdef class Job:
                 if rc == 0:
                     self.out_len += fx_write(&pos, self.castling, self.ep, text + span.start,
                                              span.len, self.out + self.out_len)
-                elif self.errors == IGNORE:
+                elif self.errors == IGNORE and text_end > start:
                     memcpy(self.out + self.out_len, text, text_end - start)
                     self.out_len += text_end - start
-                if self.terminators:
+                if self.terminators and end > text_end:
                     memcpy(self.out + self.out_len, text + (text_end - start), end - text_end)
                     self.out_len += end - text_end
                 self.out_ends[r - self.lo] = self.out_len
@@ -242,7 +242,8 @@ cdef class Batch:
         ends = np.empty(self.n, np.int64)
         cdef int64_t[::1] ends_view = ends
         for job in self.jobs:
-            memcpy(PyBytes_AS_STRING(data) + at, job.out, job.out_len)
+            if job.out_len:
+                memcpy(PyBytes_AS_STRING(data) + at, job.out, job.out_len)
             for k in range(job.hi - job.lo):
                 ends_view[job.lo + k] = job.out_ends[k] + at
             at += job.out_len
@@ -282,7 +283,7 @@ cdef Batch _batch(object keep, const uint8_t *data, starts, ends, nulls=None):
     if e.shape[0] != s.shape[0]:
         raise ValueError("starts and ends differ in length")
     b.keep = (keep, starts, ends, nulls)
-    b.data = data
+    b.data = data if data != NULL else <const uint8_t *>b""  # never offset a NULL
     b.n = s.shape[0]
     b.starts = &s[0] if b.n else NULL
     b.ends = &e[0] if b.n else NULL
