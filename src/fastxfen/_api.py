@@ -31,7 +31,24 @@ def _threads(threads: Optional[int]) -> int:
 
 
 def _rows(fens: Iterable[Any]) -> list[Any]:
+    """Inputs read row by row (the GIL held): lists, iterables, object arrays."""
+    if isinstance(fens, np.ndarray):
+        return fens.ravel().tolist()
     return fens if isinstance(fens, list) else list(fens)
+
+
+def _batches(fens: Any, epd: bool) -> Optional[list[Any]]:
+    """Inputs read by the GIL-free kernels: one batch per buffer, numpy
+    ``S``/``U`` array or Arrow chunk; None for every other input.  (EPD
+    operations may hold any text, which the kernels' ASCII view of a ``U``
+    array cannot carry: such arrays go row by row.)"""
+    if isinstance(fens, _BUFFERS):
+        return [_bulk.lines(fens)]
+    if isinstance(fens, np.ndarray) and fens.dtype.kind in ("SU" if not epd else "S"):
+        return [numpy_batch(fens)]
+    if is_arrow(fens):
+        return arrow_batches(fens)
+    return None
 
 
 @overload
@@ -42,6 +59,7 @@ def normalize(
     en_passant: EnPassant = ...,
     errors: Errors = ...,
     threads: Optional[int] = ...,
+    epd: bool = ...,
 ) -> str: ...
 @overload
 def normalize(
@@ -51,6 +69,7 @@ def normalize(
     en_passant: EnPassant = ...,
     errors: Errors = ...,
     threads: Optional[int] = ...,
+    epd: bool = ...,
 ) -> bytes: ...
 @overload
 def normalize(
@@ -60,6 +79,7 @@ def normalize(
     en_passant: EnPassant = ...,
     errors: Errors = ...,
     threads: Optional[int] = ...,
+    epd: bool = ...,
 ) -> np.ndarray: ...
 @overload
 def normalize(
@@ -69,6 +89,7 @@ def normalize(
     en_passant: EnPassant = ...,
     errors: Errors = ...,
     threads: Optional[int] = ...,
+    epd: bool = ...,
 ) -> Any: ...
 def normalize(
     fens: Any,
@@ -77,6 +98,7 @@ def normalize(
     en_passant: EnPassant = "xfen",
     errors: Errors = "raise",
     threads: Optional[int] = None,
+    epd: bool = False,
 ) -> Any:
     """Canonical text of positions.
 
@@ -84,28 +106,31 @@ def normalize(
     ``list``), a newline-separated ``bytes``-like buffer (``bytes``, same
     layout), a numpy array of ``str``, ``bytes`` or objects (same kind and
     shape) or a pyarrow string array (same type, nulls kept).
+
+    With ``epd=True`` rows are EPD: the four position fields, then operations
+    (``bm Nf3; id "x";``) that are written back as they came; ``hmvc`` and
+    ``fmvn`` operations give the counters ``encode`` stores.
     """
     if isinstance(fens, str):
-        return _codec.normalize_rows([fens], castling, en_passant, errors)[0]
-    if isinstance(fens, _BUFFERS):
-        data, _, _ = _bulk.lines(fens).normalize(
-            castling, en_passant, errors, _threads(threads), True
-        )
-        return data
-    if isinstance(fens, np.ndarray):
-        if fens.dtype.kind == "O":
-            out = _codec.normalize_rows(fens.ravel().tolist(), castling, en_passant, errors)
+        return _codec.normalize_rows([fens], castling, en_passant, errors, epd)[0]
+    batches = _batches(fens, epd)
+    if batches is None:
+        out = _codec.normalize_rows(_rows(fens), castling, en_passant, errors, epd)
+        if not isinstance(fens, np.ndarray):
+            return out
+        if fens.dtype.kind == "O":  # same shape, None kept
             return np.array(out + [None], dtype=object)[:-1].reshape(fens.shape)
-        batch = numpy_batch(fens)
-        result = batch.normalize(castling, en_passant, errors, _threads(threads), False)
-        return numpy_result(fens, result, errors)
-    if is_arrow(fens):
-        return arrow_result(
-            fens,
-            lambda batch: batch.normalize(castling, en_passant, errors, _threads(threads), False),
-            errors,
-        )
-    return _codec.normalize_rows(_rows(fens), castling, en_passant, errors)
+        texts = ["" if text is None else text for text in out]
+        return np.array(texts, dtype=str if texts else fens.dtype).reshape(fens.shape)
+
+    def run(batch: Any, terminators: bool = False) -> Any:
+        return batch.normalize(castling, en_passant, errors, _threads(threads), terminators, epd)
+
+    if isinstance(fens, _BUFFERS):
+        return run(batches[0], True)[0]
+    if isinstance(fens, np.ndarray):
+        return numpy_result(fens, run(batches[0]), errors)
+    return arrow_result(fens, run, errors)
 
 
 def encode(
@@ -114,23 +139,21 @@ def encode(
     width: int = 8,
     errors: Literal["raise", "coerce"] = "raise",
     threads: Optional[int] = None,
+    epd: bool = False,
 ) -> npt.NDArray[np.void]:
     """Records of positions (dtype ``POSITION_DTYPE``, or ``POSITION_DTYPE_10x8``
     with ``width=10``); always a 1-d array, of length 1 for one ``str``."""
     if width not in (8, 10) or isinstance(width, bool):
         raise ValueError(f"width must be 8 or 10, not {width!r}")
     if isinstance(fens, str):
-        return _codec.encode_rows([fens], width, errors)
-    if isinstance(fens, _BUFFERS):
-        return _bulk.lines(fens).encode(width, errors, _threads(threads))
-    if isinstance(fens, np.ndarray) and fens.dtype.kind in "SU":
-        return numpy_batch(fens).encode(width, errors, _threads(threads))
-    if isinstance(fens, np.ndarray):
-        return _codec.encode_rows(fens.ravel().tolist(), width, errors)
-    if is_arrow(fens):
-        parts = [batch.encode(width, errors, _threads(threads)) for batch in arrow_batches(fens)]
-        return np.concatenate(parts) if parts else np.empty(0, record_dtype(width))
-    return _codec.encode_rows(_rows(fens), width, errors)
+        return _codec.encode_rows([fens], width, errors, epd)
+    batches = _batches(fens, epd)
+    if batches is None:
+        return _codec.encode_rows(_rows(fens), width, errors, epd)
+    parts = [batch.encode(width, errors, _threads(threads), epd) for batch in batches]
+    if len(parts) == 1:
+        return parts[0]
+    return np.concatenate(parts) if parts else np.empty(0, record_dtype(width))
 
 
 def decode(
@@ -145,20 +168,17 @@ def decode(
 
 
 @overload
-def validate(fens: str, *, threads: Optional[int] = ...) -> Optional[str]: ...
+def validate(fens: str, *, threads: Optional[int] = ..., epd: bool = ...) -> Optional[str]: ...
 @overload
-def validate(fens: Any, *, threads: Optional[int] = ...) -> list[Optional[str]]: ...
-def validate(fens: Any, *, threads: Optional[int] = None) -> Any:
+def validate(
+    fens: Any, *, threads: Optional[int] = ..., epd: bool = ...
+) -> list[Optional[str]]: ...
+def validate(fens: Any, *, threads: Optional[int] = None, epd: bool = False) -> Any:
     """Per row, ``None`` or ``"column C (field): reason"``; one ``str`` in gives
     one answer, anything else a ``list``."""
     if isinstance(fens, str):
-        return _codec.validate_rows([fens])[0]
-    if isinstance(fens, _BUFFERS):
-        return _bulk.lines(fens).validate(_threads(threads))
-    if isinstance(fens, np.ndarray) and fens.dtype.kind in "SU":
-        return numpy_batch(fens).validate(_threads(threads))
-    if isinstance(fens, np.ndarray):
-        return _codec.validate_rows(fens.ravel().tolist())
-    if is_arrow(fens):
-        return [m for batch in arrow_batches(fens) for m in batch.validate(_threads(threads))]
-    return _codec.validate_rows(_rows(fens))
+        return _codec.validate_rows([fens], epd)[0]
+    batches = _batches(fens, epd)
+    if batches is None:
+        return _codec.validate_rows(_rows(fens), epd)
+    return [m for batch in batches for m in batch.validate(_threads(threads), epd)]

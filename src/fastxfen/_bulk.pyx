@@ -52,6 +52,7 @@ cdef class Job:
     cdef fx_castling_mode castling
     cdef fx_ep_mode ep
     cdef bint terminators       # copy each row's line terminator to the output
+    cdef bint epd               # rows are EPD: operations instead of counters
     # normalize: text, and where each row's text ends in it
     cdef uint8_t *out
     cdef size_t out_len, out_cap
@@ -103,9 +104,10 @@ cdef class Job:
     cdef void _run(self) noexcept nogil:
         cdef int64_t r, start, end, text_end
         cdef fx_pos pos
-        cdef fx_span span
+        cdef fx_span span, ops
         cdef fx_error err
         cdef int rc
+        cdef size_t head
         cdef const uint8_t *text
         if self.task == NORMALIZE:
             self.out_ends = <int64_t *>malloc((self.hi - self.lo + 1) * sizeof(int64_t))
@@ -126,7 +128,10 @@ cdef class Job:
                 text_end -= 1
                 if text_end > start and text[text_end - start - 1] == b'\r':
                     text_end -= 1
-            rc = fx_parse(text, <size_t>(text_end - start), &pos, &span, &err)
+            if self.epd:
+                rc = fx_parse_epd(text, <size_t>(text_end - start), &pos, &span, &ops, &err)
+            else:
+                rc = fx_parse(text, <size_t>(text_end - start), &pos, &span, &err)
             if rc == 0 and self.task == ENCODE:
                 rc = fx_store_record(&pos, self.records + r * self.itemsize, self.wide,
                                      span.start, &err)
@@ -141,9 +146,17 @@ cdef class Job:
                 if self._grow_out(FX_MAX_OUTPUT + <size_t>(end - start)):
                     self.out_of_memory = True
                     return
-                if rc == 0:
+                if rc == 0 and not self.epd:
                     self.out_len += fx_write(&pos, self.castling, self.ep, text + span.start,
                                              span.len, self.out + self.out_len)
+                elif rc == 0:
+                    head = fx_write_epd(&pos, self.castling, self.ep, text + span.start,
+                                        span.len, self.out + self.out_len)
+                    self.out_len += head
+                    if ops.len:
+                        self.out[self.out_len] = b' '
+                        memcpy(self.out + self.out_len + 1, text + ops.start, ops.len)
+                        self.out_len += 1 + ops.len
                 elif self.errors == IGNORE and text_end > start:
                     memcpy(self.out + self.out_len, text, text_end - start)
                     self.out_len += text_end - start
@@ -165,7 +178,7 @@ cdef class Batch:
     cdef readonly int64_t n
     cdef list jobs
 
-    cdef void _jobs(self, int task, int errors, int threads, castling, ep):
+    cdef void _jobs(self, int task, int errors, int threads, castling, ep, bint epd):
         cdef Job job
         cdef int64_t k, parts
         if threads <= 0:
@@ -179,7 +192,7 @@ cdef class Batch:
             job.data, job.starts, job.ends = self.data, self.starts, self.ends
             job.nulls = self.nulls
             job.lo, job.hi = self.n * k // parts, self.n * (k + 1) // parts
-            job.task, job.errors = task, errors
+            job.task, job.errors, job.epd = task, errors, epd
             if castling is not None:
                 job.castling = <fx_castling_mode>_castling_mode(castling)
                 job.ep = <fx_ep_mode>_ep_mode(ep)
@@ -224,13 +237,14 @@ cdef class Batch:
         if failures:
             raise failures[0][1]
 
-    def normalize(self, castling, en_passant, errors, threads, bint terminators):
+    def normalize(self, castling, en_passant, errors, threads, bint terminators,
+                  bint epd=False):
         """Normalized text of every row: (data, int64 ends, failed rows)."""
         cdef int mode = _errors_mode(errors)
         cdef Job job
         cdef size_t size = 0, at = 0
         cdef int64_t k
-        self._jobs(NORMALIZE, mode, threads, castling, en_passant)
+        self._jobs(NORMALIZE, mode, threads, castling, en_passant, epd)
         for job in self.jobs:
             job.terminators = terminators
         self._run()
@@ -250,12 +264,12 @@ cdef class Batch:
         failed = self._failed_rows() if mode != RAISE else []
         return data, ends, failed
 
-    def encode(self, int width, errors, threads):
+    def encode(self, int width, errors, threads, bint epd=False):
         """Records of every row; failed rows get the null record."""
         cdef int mode = _record_errors(errors)
         cdef Job job
         records = np.empty(self.n, POSITION_DTYPE_10x8 if width == 10 else POSITION_DTYPE)
-        self._jobs(ENCODE, mode, threads, None, None)
+        self._jobs(ENCODE, mode, threads, None, None, epd)
         for job in self.jobs:
             job.records = <char *>cnp.PyArray_DATA(records)
             job.itemsize = records.itemsize
@@ -265,9 +279,9 @@ cdef class Batch:
             self._raise_first()
         return records
 
-    def validate(self, threads):
+    def validate(self, threads, bint epd=False):
         """None or the message of every row."""
-        self._jobs(VALIDATE, COERCE, threads, None, None)
+        self._jobs(VALIDATE, COERCE, threads, None, None, epd)
         self._run()
         out = [None] * self.n
         for row, failure in self._failures():

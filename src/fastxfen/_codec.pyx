@@ -69,7 +69,8 @@ cdef int _record_errors(value) except -1:
 
 _FIELDS = ("placement", "side", "castling", "en_passant", "halfmove", "fullmove",
            "fields", "record.board", "record.width", "record.turn", "record.prefix",
-           "record.ep", "record.castling", "record.halfmove", "record.fullmove")
+           "record.ep", "record.castling", "record.halfmove", "record.fullmove",
+           "operations")
 
 
 cdef str _char_at(object text, size_t column, uint32_t byte):
@@ -132,6 +133,8 @@ cdef str _reason(fx_error err, object text):
         return "more than 6 fields"
     if code == FX_E_WIDE_ROW:
         return "a 10-wide position needs encode(..., width=10)"
+    if code == FX_E_EPD_OPERATION:
+        return "EPD operation without its closing ';'"
     if code == FX_E_RECORD_VALUE:
         if err.field == FX_F_RECORD_WIDTH:
             if a == 0:
@@ -164,9 +167,21 @@ cdef inline Py_ssize_t _strip_line_end(const uint8_t *p, Py_ssize_t n) noexcept 
     return n
 
 
-cdef inline int _read_item(object item, Row *row, fx_pos *pos, fx_span *span,
-                           fx_error *err) except -2:
-    """Parse one list item: 0 read, -1 rejected (err set), 1 not a str."""
+cdef inline int _parse(const uint8_t *text, Py_ssize_t n, bint epd, fx_pos *pos,
+                       fx_span *span, fx_span *ops, fx_error *err) noexcept:
+    if epd:
+        return fx_parse_epd(text, n, pos, span, ops, err)
+    ops.start = ops.len = 0
+    return fx_parse(text, n, pos, span, err)
+
+
+cdef inline int _read_item(object item, bint epd, Row *row, fx_pos *pos, fx_span *span,
+                           fx_span *ops, fx_error *err) except -2:
+    """Parse one list item: 0 read, -1 rejected (err set), 1 not a str.
+
+    A non-ASCII row is read through an ASCII stand-in of the same length
+    ('?' for every other character): it is always rejected, except as EPD,
+    where operations may hold any text; row.text is then NULL."""
     cdef bytes stand_in
     if not PyUnicode_Check(item):
         return 1
@@ -174,14 +189,13 @@ cdef inline int _read_item(object item, Row *row, fx_pos *pos, fx_span *span,
         row.text = <const uint8_t *>PyUnicode_DATA(item)
         row.full = PyUnicode_GET_LENGTH(item)
         row.len = _strip_line_end(row.text, row.full)
-        return fx_parse(row.text, row.len, pos, span, err)
-    # Non-ASCII text is never valid.  Read an ASCII stand-in of the same
-    # length ('?' for every other character) to find where reading fails.
+        return _parse(row.text, row.len, epd, pos, span, ops, err)
     stand_in = (<str>item).encode("ascii", "replace")
     row.full = PyBytes_GET_SIZE(stand_in)
     row.len = _strip_line_end(<const uint8_t *>PyBytes_AS_STRING(stand_in), row.full)
     row.text = NULL
-    return fx_parse(<const uint8_t *>PyBytes_AS_STRING(stand_in), row.len, pos, span, err)
+    return _parse(<const uint8_t *>PyBytes_AS_STRING(stand_in), row.len, epd, pos, span,
+                  ops, err)
 
 
 cdef inline object _text_from(const uint8_t *buf, size_t n):
@@ -192,10 +206,14 @@ cdef inline object _text_from(const uint8_t *buf, size_t n):
 # ---------------------------------------------------------------- rows of str
 
 
-def normalize_rows(list rows, castling, en_passant, errors):
+def normalize_rows(list rows, castling, en_passant, errors, bint epd=False):
     """normalize() for a list of str."""
-    return _normalize_rows(rows, <fx_castling_mode>_castling_mode(castling),
-                           <fx_ep_mode>_ep_mode(en_passant), _errors_mode(errors))
+    cdef fx_castling_mode cmode = <fx_castling_mode>_castling_mode(castling)
+    cdef fx_ep_mode emode = <fx_ep_mode>_ep_mode(en_passant)
+    cdef int mode = _errors_mode(errors)
+    if epd:
+        return _normalize_epd_rows(rows, cmode, emode, mode)
+    return _normalize_rows(rows, cmode, emode, mode)
 
 
 cdef list _normalize_rows(list rows, fx_castling_mode cmode, fx_ep_mode emode, int errors):
@@ -203,14 +221,14 @@ cdef list _normalize_rows(list rows, fx_castling_mode cmode, fx_ep_mode emode, i
     cdef list out = [None] * n
     cdef Row row
     cdef fx_pos pos
-    cdef fx_span span
+    cdef fx_span span, ops
     cdef fx_error err
     cdef uint8_t buf[FX_MAX_OUTPUT]
     cdef size_t written
     cdef int rc
     for i in range(n):
         item = rows[i]
-        rc = _read_item(item, &row, &pos, &span, &err)
+        rc = _read_item(item, False, &row, &pos, &span, &ops, &err)
         if rc == 0:
             written = fx_write(&pos, cmode, emode, row.text + span.start, span.len, buf)
             if (<Py_ssize_t>written == row.full and type(item) is str
@@ -226,25 +244,54 @@ cdef list _normalize_rows(list rows, fx_castling_mode cmode, fx_ep_mode emode, i
     return out
 
 
-def validate_rows(list rows):
+cdef list _normalize_epd_rows(list rows, fx_castling_mode cmode, fx_ep_mode emode,
+                              int errors):
+    """EPD rows: the position fields rewritten, the operations kept as written."""
+    cdef Py_ssize_t i, n = len(rows)
+    cdef list out = [None] * n
+    cdef Row row
+    cdef fx_pos pos
+    cdef fx_span span, ops
+    cdef fx_error err
+    cdef uint8_t buf[FX_MAX_OUTPUT]
+    cdef size_t written
+    cdef int rc
+    for i in range(n):
+        item = rows[i]
+        rc = _read_item(item, True, &row, &pos, &span, &ops, &err)
+        if rc == 0:
+            # the placement is ASCII, so item's characters are its bytes
+            text = item[span.start:span.start + span.len]
+            written = fx_write_epd(&pos, cmode, emode, <const uint8_t *>b"", 0, buf)
+            head = text + _text_from(buf, written)
+            out[i] = head + " " + item[ops.start:ops.start + ops.len] if ops.len else head
+            continue
+        failure = _not_text(i, item) if rc == 1 else _error(i, err, item)
+        if errors == RAISE:
+            raise failure
+        out[i] = item if errors == IGNORE else None
+    return out
+
+
+def validate_rows(list rows, bint epd=False):
     """validate() for a list of str."""
     cdef Row row
     cdef fx_pos pos
-    cdef fx_span span
+    cdef fx_span span, ops
     cdef fx_error err
     cdef int rc
     cdef Py_ssize_t i, n = len(rows)
     cdef list out = [None] * n
     for i in range(n):
         item = rows[i]
-        rc = _read_item(item, &row, &pos, &span, &err)
+        rc = _read_item(item, epd, &row, &pos, &span, &ops, &err)
         if rc:
             failure = _not_text(i, item) if rc == 1 else _error(i, err, item)
             out[i] = f"{failure.location}: {failure.reason}"
     return out
 
 
-def encode_rows(list rows, int width, errors):
+def encode_rows(list rows, int width, errors, bint epd=False):
     """encode() for a list of str."""
     cdef int mode = _record_errors(errors)
     cdef Py_ssize_t i, n = len(rows)
@@ -254,12 +301,12 @@ def encode_rows(list rows, int width, errors):
     cdef Py_ssize_t itemsize = out.itemsize
     cdef Row row
     cdef fx_pos pos
-    cdef fx_span span
+    cdef fx_span span, ops
     cdef fx_error err
     cdef int rc
     for i in range(n):
         item = rows[i]
-        rc = _read_item(item, &row, &pos, &span, &err)
+        rc = _read_item(item, epd, &row, &pos, &span, &ops, &err)
         if rc == 0:
             rc = fx_store_record(&pos, base + i * itemsize, wide, span.start, &err)
             if rc == 0:

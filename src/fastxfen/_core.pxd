@@ -25,7 +25,8 @@ cdef extern from "fx.h" nogil:
         FX_F_PLACEMENT, FX_F_SIDE, FX_F_CASTLING, FX_F_EN_PASSANT,
         FX_F_HALFMOVE, FX_F_FULLMOVE, FX_F_FIELDS, FX_F_RECORD_BOARD,
         FX_F_RECORD_WIDTH, FX_F_RECORD_TURN, FX_F_RECORD_PREFIX, FX_F_RECORD_EP,
-        FX_F_RECORD_CASTLING, FX_F_RECORD_HALFMOVE, FX_F_RECORD_FULLMOVE
+        FX_F_RECORD_CASTLING, FX_F_RECORD_HALFMOVE, FX_F_RECORD_FULLMOVE,
+        FX_F_OPERATIONS
 
     ctypedef enum fx_code:
         FX_OK, FX_E_CHAR, FX_E_ZERO, FX_E_ADJACENT_NUMBERS, FX_E_RANK_LONG,
@@ -33,7 +34,7 @@ cdef extern from "fx.h" nogil:
         FX_E_SIDE, FX_E_CASTLING_DASH, FX_E_CASTLING_EMPTY_PREFIX,
         FX_E_CASTLING_TOO_MANY, FX_E_CASTLING_REPEAT, FX_E_FILE_OFF_BOARD,
         FX_E_EP_SQUARE, FX_E_DIGITS, FX_E_COUNTER_RANGE, FX_E_TOO_FEW_FIELDS,
-        FX_E_TOO_MANY_FIELDS, FX_E_WIDE_ROW, FX_E_RECORD_VALUE
+        FX_E_TOO_MANY_FIELDS, FX_E_WIDE_ROW, FX_E_RECORD_VALUE, FX_E_EPD_OPERATION
 
     ctypedef struct fx_error:
         uint32_t code
@@ -54,6 +55,10 @@ cdef extern from "fx.h" nogil:
     void fx_init_tables()
     int fx_parse(const uint8_t *text, size_t len, fx_pos *pos, fx_span *placement,
                  fx_error *err)
+    int fx_parse_epd(const uint8_t *text, size_t len, fx_pos *pos, fx_span *placement,
+                     fx_span *operations, fx_error *err)
+    size_t fx_write_epd(const fx_pos *pos, fx_castling_mode castling, fx_ep_mode ep,
+                        const uint8_t *placement, size_t placement_len, uint8_t *out)
     size_t fx_write(const fx_pos *pos, fx_castling_mode castling, fx_ep_mode ep,
                     const uint8_t *placement, size_t placement_len, uint8_t *out)
     int fx_check_record(fx_pos *pos, int max_width, fx_error *err)

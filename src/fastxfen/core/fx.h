@@ -58,7 +58,8 @@ typedef enum {
     FX_F_PLACEMENT = 0, FX_F_SIDE, FX_F_CASTLING, FX_F_EN_PASSANT,
     FX_F_HALFMOVE, FX_F_FULLMOVE, FX_F_FIELDS, FX_F_RECORD_BOARD,
     FX_F_RECORD_WIDTH, FX_F_RECORD_TURN, FX_F_RECORD_PREFIX, FX_F_RECORD_EP,
-    FX_F_RECORD_CASTLING, FX_F_RECORD_HALFMOVE, FX_F_RECORD_FULLMOVE
+    FX_F_RECORD_CASTLING, FX_F_RECORD_HALFMOVE, FX_F_RECORD_FULLMOVE,
+    FX_F_OPERATIONS
 } fx_field;
 
 /* Why a row was rejected.  Messages are built from these by the Python glue;
@@ -86,6 +87,7 @@ typedef enum {
     FX_E_TOO_MANY_FIELDS, /* more than 6 fields */
     FX_E_WIDE_ROW,        /* a 10-wide row for an 8x8 record */
     FX_E_RECORD_VALUE,    /* record value a out of range (b = limit) */
+    FX_E_EPD_OPERATION,   /* an EPD operation without its closing ';' */
     FX_E_RECORD_CODE_LIMIT
 } fx_code;
 
@@ -110,6 +112,12 @@ typedef struct {
  * -1 with *err filled. */
 int fx_parse(const uint8_t *text, size_t len, fx_pos *pos, fx_span *placement,
              fx_error *err);
+
+/* parse.c: read one EPD row: the four position fields, then operations,
+ * kept as text (*operations, possibly empty); hmvc / fmvn operations give
+ * the counters. */
+int fx_parse_epd(const uint8_t *text, size_t len, fx_pos *pos, fx_span *placement,
+                 fx_span *operations, fx_error *err);
 
 /* rules.c: castling flags (the bytes of the field, prefix excluded) to
  * repaired rights; repair of rights already given as rook files; en-passant
@@ -139,6 +147,9 @@ void fx_init_tables(void);
  * placement from the board.  Returns the length written. */
 size_t fx_write(const fx_pos *pos, fx_castling_mode castling, fx_ep_mode ep,
                 const uint8_t *placement, size_t placement_len, uint8_t *out);
+/* The same without the two counters (the position part of an EPD row). */
+size_t fx_write_epd(const fx_pos *pos, fx_castling_mode castling, fx_ep_mode ep,
+                    const uint8_t *placement, size_t placement_len, uint8_t *out);
 
 _Static_assert(sizeof(fx_pos) == 96, "fx_pos is the 96-byte public record");
 _Static_assert(sizeof(fx_rec8) == 80, "fx_rec8 is the 80-byte public record");

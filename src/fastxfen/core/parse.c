@@ -299,17 +299,15 @@ static int read_counter(const uint8_t *s, size_t j, size_t e, fx_field field,
     return 0;
 }
 
-int fx_parse(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
-             fx_error *err)
+/* Placement, side, castling and en passant from s[*i] (blanks around the
+ * row already cut off at end); *i ends just past the en-passant field. */
+static int read_position(const uint8_t *s, size_t *at, size_t end, fx_pos *pos,
+                         fx_span *placement, fx_error *err)
 {
     uint8_t grid[FX_MAX_SQUARES];
-    size_t i = 0, end = len, start;
+    size_t i = *at, start;
     int width = 0;
 
-    while (i < end && IS_BLANK(s[i]))
-        i++;
-    while (end > i && IS_BLANK(s[end - 1]))
-        end--;
     if (i == end)
         return fail(err, FX_E_TOO_FEW_FIELDS, FX_F_FIELDS, end, 0, 0, 0);
 
@@ -363,6 +361,29 @@ int fx_parse(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
         return fail(err, FX_E_TOO_FEW_FIELDS, FX_F_FIELDS, end, 3, 0, 0);
     if (read_ep(s, start, i, pos, err))
         return -1;
+    *at = i;
+    return 0;
+}
+
+/* The row without the blanks around it: [*start, *end). */
+static void trim(const uint8_t *s, size_t len, size_t *start, size_t *end)
+{
+    size_t i = 0, e = len;
+    while (i < e && IS_BLANK(s[i]))
+        i++;
+    while (e > i && IS_BLANK(s[e - 1]))
+        e--;
+    *start = i;
+    *end = e;
+}
+
+int fx_parse(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
+             fx_error *err)
+{
+    size_t i, end, start;
+    trim(s, len, &i, &end);
+    if (read_position(s, &i, end, pos, placement, err))
+        return -1;
 
     if (!next_field(s, &i, end, &start))
         return 0;
@@ -379,4 +400,60 @@ int fx_parse(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
     if (next_field(s, &i, end, &start))
         return fail(err, FX_E_TOO_MANY_FIELDS, FX_F_FIELDS, start, 0, 0, 0);
     return 0;
+}
+
+/* EPD operations: `opcode {operand} ;` ... with operands that may be quoted
+ * strings holding ';'.  The counters of hmvc / fmvn are read into pos. */
+static int read_operations(const uint8_t *s, size_t i, size_t end, fx_pos *pos,
+                           fx_error *err)
+{
+    while (i < end) {
+        while (i < end && IS_BLANK(s[i]))
+            i++;
+        if (i == end)
+            break;
+        size_t op = i;
+        while (i < end && !IS_BLANK(s[i]) && s[i] != ';')
+            i++;
+        size_t op_len = i - op;
+        while (i < end && IS_BLANK(s[i]))
+            i++;
+        size_t operand = i;
+        int quoted = 0;
+        while (i < end && (quoted || s[i] != ';')) {
+            quoted ^= s[i] == '"';
+            i++;
+        }
+        if (i == end)
+            return fail(err, FX_E_EPD_OPERATION, FX_F_OPERATIONS, op, 0, 0, 0);
+        size_t operand_end = i++;  /* past the ';' */
+        while (operand_end > operand && IS_BLANK(s[operand_end - 1]))
+            operand_end--;
+        if (op_len == 4 && (memcmp(s + op, "hmvc", 4) == 0 || memcmp(s + op, "fmvn", 4) == 0)) {
+            int half = s[op] == 'h';
+            fx_field field = half ? FX_F_HALFMOVE : FX_F_FULLMOVE;
+            if (operand == operand_end)
+                return fail(err, FX_E_DIGITS, field, operand, 0, 0, 0);
+            if (read_counter(s, operand, operand_end, field,
+                             half ? &pos->halfmove : &pos->fullmove, err))
+                return -1;
+            if (pos->fullmove == 0)
+                pos->fullmove = 1;
+        }
+    }
+    return 0;
+}
+
+int fx_parse_epd(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
+                 fx_span *operations, fx_error *err)
+{
+    size_t i, end, start;
+    trim(s, len, &i, &end);
+    if (read_position(s, &i, end, pos, placement, err))
+        return -1;
+    while (i < end && IS_BLANK(s[i]))
+        i++;
+    operations->start = i;
+    operations->len = end - i;
+    return read_operations(s, i, end, pos, err);
 }
