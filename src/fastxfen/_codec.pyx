@@ -90,6 +90,10 @@ cdef str _char_at(object text, size_t column, uint32_t byte):
     return f"character {ch!r} (U+{ord(ch):04X})"
 
 
+cdef str _squares(uint32_t n):
+    return "1 square" if n == 1 else f"{n} squares"
+
+
 cdef str _reason(fx_error err, object text):
     cdef uint32_t code = err.code, a = err.a, b = err.b, c = err.c
     if code == FX_E_CHAR:
@@ -99,11 +103,11 @@ cdef str _reason(fx_error err, object text):
     if code == FX_E_ADJACENT_NUMBERS:
         return "a number directly follows another number"
     if code == FX_E_RANK_LONG:
-        return f"rank {a} covers {b} squares, expected {c if c else '8 or 10'}"
+        return f"rank {a} covers {_squares(b)}, expected {c if c else '8 or 10'}"
     if code == FX_E_RANK_SHORT:
-        return f"rank {a} covers {b} squares, expected {c}"
+        return f"rank {a} covers {_squares(b)}, expected {c}"
     if code == FX_E_FIRST_WIDTH:
-        return f"rank 8 covers {a} squares, expected 8 or 10"
+        return f"rank 8 covers {_squares(a)}, expected 8 or 10"
     if code == FX_E_RANK_COUNT:
         return "more than 8 ranks" if a > 8 else f"{a} ranks, expected 8"
     if code == FX_E_WIDE_PIECE:

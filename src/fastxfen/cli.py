@@ -1,0 +1,1200 @@
+"""The ``fastxfen`` command: normalize, validate, encode and decode files of
+positions, streamed in chunks so that memory stays bounded whatever the input
+size.
+
+Text input is read ``--chunk-size`` bytes at a time.  Each read is cut after
+its last newline; the whole lines before the cut go to the library as one
+batch and the partial line after it is carried into the next read.  A running
+count of the lines already handed on turns a row index inside a batch into a
+1-based line number of the whole input.
+
+A line longer than ``MAX_LINE`` bytes cannot be a position; it is spooled to a
+temporary file (so memory stays bounded) and rejected as a row of its own.
+
+Reading (and decompressing) the next chunk runs in one background thread and
+writing (and compressing) the previous result in another, each holding at most
+one chunk, while the library converts the current chunk on its own threads.
+Under ``--errors raise`` a chunk is still converted in coerce mode, so that the
+rows before the first rejected one can be written before the run stops.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bz2
+import contextlib
+import gzip
+import io
+import lzma
+import mmap
+import os
+import queue
+import stat
+import struct
+import sys
+import tempfile
+import textwrap
+import threading
+import time
+import zlib
+
+import numpy as np
+
+from fastxfen import __version__, _bulk
+from fastxfen._api import decode as _decode_api
+from fastxfen._errors import FenError
+from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8, record_dtype
+
+__all__ = ["main"]
+
+EXIT_OK = 0  #: every row was accepted
+EXIT_REJECTED = 1  #: some rows were rejected (coerce, ignore, validate)
+EXIT_FAILED = 2  #: usage or I/O error, or a rejected row under --errors raise
+
+DEFAULT_CHUNK = 8 << 20
+#: Longest line read as a row (terminator included); also the largest chunk.
+MAX_LINE = 16 << 20
+#: Digits reserved in the .npy header for the record count (2**64 has 20).
+_COUNT_DIGITS = 20
+
+_COMPRESSED = {".gz": "gzip", ".bz2": "bzip2", ".xz": "xz", ".zst": "zstd"}
+_LONG_LINE_REASON = "line longer than {} bytes; not a position"
+_WIDE_ROW_HINT = "a 10-wide position needs --width 10"
+
+
+class CliError(Exception):
+    """Something the command cannot get past; ends it with exit status 2."""
+
+
+class Rejected(Exception):
+    """A row rejected under --errors raise: ``number`` is its 1-based line
+    (record, for decode) number in the whole input."""
+
+    def __init__(self, number: int, error: FenError, unit: str = "line") -> None:
+        super().__init__(f"{unit} {number}: {error.location}: {error.reason}")
+        self.number = number
+        self.error = error
+
+
+# ------------------------------------------------------------------ files
+
+
+def _compression(path: str | None) -> str | None:
+    if path is None or path == "-":
+        return None
+    return _COMPRESSED.get(os.path.splitext(path)[1].lower())
+
+
+def _zstandard():
+    try:
+        import zstandard
+    except ImportError:
+        raise CliError(
+            ".zst files need the zstandard package (pip install zstandard)"
+        ) from None
+    return zstandard
+
+
+def _stream_errors() -> tuple:
+    """What reading or writing a (compressed) stream raises on bad data or a
+    failing device."""
+    errors = [OSError, EOFError, lzma.LZMAError, zlib.error]
+    zstandard = sys.modules.get("zstandard")
+    if zstandard is not None:
+        errors.append(zstandard.ZstdError)
+    return tuple(errors)
+
+
+def _is_stdio(path: str | None) -> bool:
+    return path is None or path == "-"
+
+
+class Input:
+    """A byte stream read from a file (decompressed by its extension) or stdin."""
+
+    def __init__(self, path: str | None, stack: contextlib.ExitStack) -> None:
+        self.consumed = 0
+        self.size = None
+        self.regular = False  # a regular file, which can be memory-mapped
+        if _is_stdio(path):
+            self.name = "<stdin>"
+            self.raw = self.stream = sys.stdin.buffer
+            self.path = None
+            return
+        self.name = self.path = path
+        try:
+            self.raw = stack.enter_context(open(path, "rb"))
+            st = os.fstat(self.raw.fileno())
+        except OSError as exc:
+            raise CliError(f"cannot read {path}: {exc.strerror or exc}") from None
+        kind = _compression(path)
+        if kind is None:
+            self.stream = self.raw
+        elif kind == "gzip":
+            self.stream = stack.enter_context(gzip.GzipFile(fileobj=self.raw, mode="rb"))
+        elif kind == "bzip2":
+            self.stream = stack.enter_context(bz2.BZ2File(self.raw, "rb"))
+        elif kind == "xz":
+            self.stream = stack.enter_context(lzma.LZMAFile(self.raw, "rb"))
+        else:
+            zstd = _zstandard()
+            self.stream = stack.enter_context(
+                zstd.ZstdDecompressor().stream_reader(
+                    self.raw, read_across_frames=True, closefd=False
+                )
+            )
+        self.regular = stat.S_ISREG(st.st_mode) and kind is None
+        if stat.S_ISREG(st.st_mode) and st.st_size:
+            self.size = st.st_size
+
+    def read(self, n: int) -> bytes:
+        try:
+            data = self.stream.read(n)
+        except _stream_errors() as exc:
+            raise CliError(f"cannot read {self.name}: {exc}") from None
+        self.consumed += len(data)
+        return data
+
+    def readinto(self, buffer) -> int:
+        try:
+            n = self.stream.readinto(buffer)
+        except _stream_errors() as exc:
+            raise CliError(f"cannot read {self.name}: {exc}") from None
+        self.consumed += n
+        return n
+
+    def read_exactly(self, n: int) -> bytes:
+        """n bytes, fewer only at the end of the stream."""
+        parts, got = [], 0
+        while got < n:
+            data = self.read(n - got)
+            if not data:
+                break
+            parts.append(data)
+            got += len(data)
+        return parts[0] if len(parts) == 1 else b"".join(parts)
+
+    def position(self) -> int:
+        """Bytes of the file read so far (compressed bytes for a compressed
+        file), for the progress bar."""
+        if self.size is not None:
+            try:
+                return self.raw.tell()
+            except (OSError, ValueError):
+                pass
+        return self.consumed
+
+
+class _Background(threading.Thread):
+    """Calls ``write`` in a thread of its own, so that writing (and
+    compressing) one chunk overlaps the work on the next.  One buffer at a
+    time: ``put`` waits until the previous one is written.  An error is raised
+    in the main thread, at the next ``put`` or at ``finish``."""
+
+    def __init__(self, write) -> None:
+        super().__init__(name="fastxfen-writer", daemon=True)
+        self._write = write
+        self._queue: queue.Queue = queue.Queue()
+        self._idle = threading.Semaphore(1)
+        self._error = None
+        self._failed = False
+        self.start()
+
+    def run(self) -> None:
+        while True:
+            data = self._queue.get()
+            if data is None:
+                return
+            if not self._failed:
+                try:
+                    self._write(data)
+                except BaseException as exc:  # handed to the main thread
+                    self._error, self._failed = exc, True
+            del data
+            self._idle.release()
+
+    def _check(self) -> None:
+        error, self._error = self._error, None
+        if error is not None:
+            raise error
+
+    def put(self, data) -> None:
+        self._idle.acquire()
+        if self._error is not None:
+            self._idle.release()  # nothing is queued: finish must not wait
+            self._check()
+        self._queue.put(data)
+
+    def finish(self) -> None:
+        self._idle.acquire()
+        self._queue.put(None)
+        self.join()
+        self._check()
+
+
+class Output:
+    """A byte stream written to a file (compressed by its extension) or stdout;
+    with ``background``, written from a thread of its own."""
+
+    def __init__(self, path: str | None, background: bool = False, level=None) -> None:
+        self.kind = _compression(path)
+        self.background = None
+        self._open(path, level)
+        if background:
+            self.background = _Background(self._write)
+
+    def _open(self, path: str | None, level) -> None:
+        if _is_stdio(path):
+            self.name = "<stdout>"
+            self.raw = self.stream = sys.stdout.buffer
+            self.is_stdout = True
+            return
+        self.is_stdout = False
+        self.name = path
+        if self.kind == "zstd":
+            zstd = _zstandard()
+        try:
+            self.raw = open(path, "wb")
+        except OSError as exc:
+            raise CliError(f"cannot write {path}: {exc.strerror or exc}") from None
+        if self.kind is None:
+            self.stream = self.raw
+        elif self.kind == "gzip":
+            self.stream = gzip.GzipFile(fileobj=self.raw, mode="wb",
+                                        compresslevel=6 if level is None else level)
+        elif self.kind == "bzip2":
+            self.stream = bz2.BZ2File(self.raw, "wb", compresslevel=9 if level is None else level)
+        elif self.kind == "xz":
+            self.stream = lzma.LZMAFile(self.raw, "wb", preset=level)
+        else:
+            self.stream = zstd.ZstdCompressor(level=3 if level is None else level).stream_writer(
+                self.raw, closefd=False)
+
+    @property
+    def seekable(self) -> bool:
+        """Whether the bytes written land in a file that can be rewritten."""
+        if self.is_stdout or self.kind is not None:
+            return False
+        try:
+            return self.raw.seekable()
+        except (OSError, ValueError):
+            return False
+
+    def write(self, data) -> None:
+        """Write ``data``, which must not change afterwards."""
+        if self.background is not None:
+            self.background.put(data)
+        else:
+            self._write(data)
+
+    def _write(self, data) -> None:
+        try:
+            self.stream.write(data)
+        except BrokenPipeError:
+            raise
+        except _stream_errors() as exc:
+            raise CliError(f"cannot write {self.name}: {exc}") from None
+
+    def drain(self) -> None:
+        """Wait for the background writes; later writes happen in place."""
+        background, self.background = self.background, None
+        if background is not None:
+            background.finish()
+
+    def close(self) -> None:
+        self.drain()
+        try:
+            if self.is_stdout:
+                self.raw.flush()
+                return
+            try:
+                if self.stream is not self.raw:
+                    self.stream.close()
+            finally:
+                self.raw.close()
+        except BrokenPipeError:
+            raise
+        except _stream_errors() as exc:
+            raise CliError(f"cannot write {self.name}: {exc}") from None
+
+
+def _same_file(a: str | None, b: str | None) -> bool:
+    if _is_stdio(a) or _is_stdio(b):
+        return False
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return os.path.abspath(a) == os.path.abspath(b)
+
+
+# ------------------------------------------------------------------ .npy
+
+
+def _npy_header(dtype: np.dtype, count: int) -> bytes:
+    """A version 1.0 .npy header for ``count`` records, padded to the size
+    that the largest count needs, so the final count can be written over it."""
+    descr = np.lib.format.dtype_to_descr(dtype)
+
+    def text(n):
+        return "{'descr': " + repr(descr) + f", 'fortran_order': False, 'shape': ({n},), }}"
+
+    longest = len(text(10**_COUNT_DIGITS - 1))
+    size = -(-(10 + longest + 1) // 64) * 64  # magic, version, length, text, '\n'
+    body = text(count)
+    body += " " * (size - 10 - len(body) - 1) + "\n"
+    return b"\x93NUMPY\x01\x00" + struct.pack("<H", size - 10) + body.encode("latin1")
+
+
+class NpyWriter:
+    """Records appended to a .npy file whose header is rewritten with the final
+    count at the end; a target that cannot seek back (stdout, a compressed
+    file) gets the records spooled to a temporary file first."""
+
+    def __init__(self, output: Output, dtype: np.dtype) -> None:
+        self.output = output
+        self.dtype = dtype
+        self.count = 0
+        if output.seekable:
+            self.spool = None
+            self.output.write(_npy_header(dtype, 0))
+        else:
+            self.spool = tempfile.TemporaryFile(prefix="fastxfen-")
+
+    def write(self, records: np.ndarray) -> None:
+        if not len(records):
+            return
+        data = memoryview(np.ascontiguousarray(records)).cast("B")
+        if self.spool is None:
+            self.output.write(data)
+        else:
+            try:
+                self.spool.write(data)
+            except OSError as exc:
+                raise CliError(f"cannot write a temporary file: {exc}") from None
+        self.count += len(records)
+
+    def close(self) -> None:
+        self.output.drain()
+        if self.spool is None:
+            try:
+                self.output.stream.flush()
+                self.output.raw.seek(0)
+            except OSError as exc:
+                raise CliError(f"cannot write {self.output.name}: {exc}") from None
+            self.output.write(_npy_header(self.dtype, self.count))
+            return
+        self.output.write(_npy_header(self.dtype, self.count))
+        self.spool.seek(0)
+        while True:
+            data = self.spool.read(DEFAULT_CHUNK)
+            if not data:
+                break
+            self.output.write(data)
+        self.spool.close()
+
+
+class _Reader:
+    """The ``read`` numpy's header functions call, on top of Input."""
+
+    def __init__(self, read_exactly) -> None:
+        self.read = read_exactly
+
+
+def _read_npy_header(source: Input):
+    """(dtype, count) from the header at the start of a .npy stream."""
+    fmt = np.lib.format
+    fp = _Reader(source.read_exactly)
+    try:
+        version = fmt.read_magic(fp)
+        if version == (1, 0):
+            shape, fortran, dtype = fmt.read_array_header_1_0(fp)
+        elif version == (2, 0):
+            shape, fortran, dtype = fmt.read_array_header_2_0(fp)
+        else:
+            raise ValueError(f"unsupported .npy format version {version[0]}.{version[1]}")
+    except (ValueError, SyntaxError) as exc:
+        raise CliError(f"{source.name} is not a .npy file of records: {exc}") from None
+    if dtype != POSITION_DTYPE and dtype != POSITION_DTYPE_10x8:
+        raise CliError(
+            f"{source.name} holds {dtype}, not fastxfen position records "
+            "(POSITION_DTYPE or POSITION_DTYPE_10x8)"
+        )
+    if fortran and len(shape) > 1:
+        raise CliError(f"{source.name} holds a Fortran-ordered array; expected records in C order")
+    count = 1
+    for n in shape:
+        count *= n
+    return dtype, count
+
+
+# ------------------------------------------------------------------ text input
+
+
+class LongLine:
+    """A line over MAX_LINE bytes, kept in a temporary file."""
+
+    def __init__(self, file, size: int, terminator: bytes) -> None:
+        self.file = file
+        self.size = size
+        self.terminator = terminator
+
+    def copy_to(self, write, terminator: bool = True) -> None:
+        self.file.seek(0)
+        left = self.size - (0 if terminator else len(self.terminator))
+        while left > 0:
+            data = self.file.read(min(left, DEFAULT_CHUNK))
+            write(data)
+            left -= len(data)
+
+    def close(self) -> None:
+        self.file.close()
+
+
+def _spool_long_line(data: bytes, read, chunk_size: int):
+    """The line that starts ``data`` (which holds no newline) as a LongLine,
+    and what follows its newline."""
+    spool = tempfile.TemporaryFile(prefix="fastxfen-")
+    spool.write(data)
+    size, last = len(data), data[-1:]
+    while True:
+        more = read(chunk_size)
+        if not more:
+            return LongLine(spool, size, b""), b""
+        cut = more.find(b"\n")
+        if cut < 0:
+            spool.write(more)
+            size, last = size + len(more), more[-1:]
+            continue
+        spool.write(more[: cut + 1])
+        size += cut + 1
+        before = more[cut - 1: cut] if cut else last
+        return LongLine(spool, size, b"\r\n" if before == b"\r" else b"\n"), more[cut + 1:]
+
+
+def text_chunks(source, chunk_size: int):
+    """Yield the input as buffers of whole lines (a final line may lack its
+    newline) and LongLine objects, in input order."""
+    max_line = MAX_LINE
+    # A line inside one read is at most chunk_size long, so only a line that
+    # began in an earlier read needs its length checked.
+    chunk_size = min(chunk_size, max_line)
+    carry = b""
+    while True:
+        # A fresh buffer per chunk (the previous one may still be in use),
+        # read into directly after the carried partial line: no copy.
+        kept = len(carry)
+        buf = bytearray(kept + chunk_size)
+        buf[:kept] = carry
+        got = source.readinto(memoryview(buf)[kept:])
+        if not got:
+            if carry:
+                yield carry
+            return
+        end = kept + got
+        begin = 0
+        if kept:  # the first line began in an earlier read: is it too long?
+            first = buf.find(b"\n", 0, end) + 1
+            if not first:
+                if end > max_line:
+                    line, rest = _spool_long_line(bytes(buf[:end]), source.read, chunk_size)
+                    yield line
+                    # rest came from one read: its whole lines are short
+                    cut = rest.rfind(b"\n") + 1
+                    if cut:
+                        yield rest[:cut]
+                    carry = rest[cut:]  # as always, no newline in carry
+                else:
+                    carry = bytes(buf[:end])
+                continue
+            if first > max_line:
+                yield LongLine(io.BytesIO(buf[:first]), first,
+                               b"\r\n" if buf[first - 2: first - 1] == b"\r" else b"\n")
+                begin = first
+        cut = buf.rfind(b"\n", begin, end) + 1
+        if cut:
+            yield memoryview(buf)[begin:cut]
+        else:
+            cut = begin
+        carry = bytes(buf[cut:end])
+
+
+def prefetch(items):
+    """The items of an iterator, each produced in a thread of its own while
+    the caller works on the one before, so that reading (and decompressing)
+    overlaps the work.  At most two items are alive at once if the caller
+    drops each before asking for the next.  Errors are raised here, in order."""
+    slot: queue.Queue = queue.Queue()
+    wanted = threading.Semaphore(0)
+    stop = threading.Event()
+
+    def work() -> None:
+        try:
+            while True:
+                wanted.acquire()
+                if stop.is_set():
+                    return
+                item = next(items, StopIteration)
+                slot.put((True, item))
+                if item is StopIteration:
+                    return
+                del item
+        except BaseException as exc:  # handed to the consumer
+            slot.put((False, exc))
+
+    thread = threading.Thread(target=work, name="fastxfen-reader", daemon=True)
+    thread.start()
+    wanted.release()
+    try:
+        while True:
+            ok, item = slot.get()
+            if not ok:
+                raise item
+            if item is StopIteration:
+                return
+            wanted.release()  # produce the next one while this one is used
+            yield item
+            item = None
+    finally:
+        stop.set()
+        wanted.release()
+
+
+def _line_of(chunk, newlines: np.ndarray, row: int) -> bytes:
+    """Row ``row`` of a chunk, without its terminator."""
+    start = int(newlines[row - 1]) + 1 if row else 0
+    if row < len(newlines):
+        end = int(newlines[row])
+        if end > start and chunk[end - 1] == 13:
+            end -= 1
+    else:
+        end = len(chunk)
+    return bytes(chunk[start:end])
+
+
+def _newlines(chunk) -> np.ndarray:
+    return np.flatnonzero(np.frombuffer(chunk, np.uint8) == 10)
+
+
+def _long_line_error() -> FenError:
+    return FenError(0, MAX_LINE, "input", _LONG_LINE_REASON.format(MAX_LINE))
+
+
+# ------------------------------------------------------------------ reporting
+
+
+class Rejects:
+    """The --rejects file: one TSV line per rejected row."""
+
+    def __init__(self, path: str | None) -> None:
+        self.output = Output(path) if path else None
+
+    def add(self, number: int, error: FenError, original) -> None:
+        """original: the row's bytes, or a LongLine."""
+        if self.output is None:
+            return
+        reason = error.reason.replace("\t", " ").replace("\n", " ")
+        self.output.write(f"{number}\t{error.column}\t{error.field}\t{reason}\t".encode())
+        if isinstance(original, LongLine):
+            original.copy_to(self.output.write, terminator=False)
+        else:
+            self.output.write(original)
+        self.output.write(b"\n")
+
+    def close(self) -> None:
+        if self.output is not None:
+            self.output.close()
+
+
+class Progress:
+    """A tqdm bar on stderr when it is a terminal, else nothing."""
+
+    def __init__(self, enabled: bool, total=None, unit: str = "B") -> None:
+        self.bar = None
+        self.at = 0
+        if not enabled:
+            return
+        try:
+            isatty = sys.stderr.isatty()
+        except (AttributeError, ValueError):
+            isatty = False
+        if not isatty:
+            return
+        try:
+            from tqdm import tqdm
+        except ImportError:
+            return
+        self.bar = tqdm(total=total, unit=unit, unit_scale=True, unit_divisor=1024
+                        if unit == "B" else 1000, dynamic_ncols=True, leave=False,
+                        file=sys.stderr)
+
+    def to(self, position: int) -> None:
+        if self.bar is not None and position > self.at:
+            self.bar.update(position - self.at)
+            self.at = position
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+
+
+class Stats:
+    def __init__(self, command: str) -> None:
+        self.command = command
+        self.read = 0
+        self.written = 0
+        self.rejected = 0
+        self.started = time.perf_counter()
+
+    def summary(self, errors: str | None, stopped_at: int | None, unit: str) -> str:
+        seconds = max(time.perf_counter() - self.started, 1e-9)
+        parts = [f"{self.read:,} rows read"]
+        if self.command != "validate":
+            parts.append(f"{self.written:,} written")
+        rejected = f"{self.rejected:,} rejected"
+        if self.rejected and stopped_at is None:
+            rejected += {
+                "coerce": " (written as null records)" if self.command == "encode"
+                else " (written as empty lines)",
+                "ignore": " (passed through unchanged)",
+            }.get(errors, "")
+        parts.append(rejected)
+        text = f"fastxfen {self.command}: " + ", ".join(parts)
+        if stopped_at is not None:
+            text += f"; stopped at {unit} {stopped_at}"
+        return text + f" in {seconds:.2f} s ({self.read / seconds:,.0f} positions/s)"
+
+
+# ------------------------------------------------------------------ commands
+
+
+def _threads(args, rows: int) -> int:
+    if args.threads:
+        return args.threads
+    # Auto: one thread per 16384 rows, up to the cores (0 = the library's own
+    # choice, which splits only much larger batches than a chunk holds).
+    return max(1, min(os.cpu_count() or 1, rows // 16384))
+
+
+def _fix_reason(error: FenError) -> FenError:
+    if error.reason.startswith("a 10-wide position needs encode("):
+        return FenError(error.index, error.column, error.field, _WIDE_ROW_HINT)
+    return error
+
+
+class TextJob:
+    """Runs one text command over the chunks of the input.  A subclass gives
+    ``run`` (the library call on a batch), ``emit`` (write the first rows of
+    its result) and ``on_long_line``."""
+
+    def __init__(self, args, stats: Stats, rejects: Rejects) -> None:
+        self.args = args
+        self.stats = stats
+        self.rejects = rejects
+        self.errors = getattr(args, "errors", None)
+        self.raise_mode = self.errors == "raise"
+
+    def reject(self, number: int, error: FenError, original) -> None:
+        self.stats.rejected += 1
+        self.rejects.add(number, error, original)
+        if self.raise_mode:
+            raise Rejected(number, error)
+
+    def chunk(self, chunk, line: int) -> int:
+        """Handle a buffer of whole lines, the first being line ``line + 1``;
+        return the number of rows."""
+        batch = _bulk.lines(chunk)
+        n = batch.n
+        self.stats.read += n
+        # Always run in coerce mode: under --errors raise the rows before the
+        # first rejected one are still written, and the batch is not run twice.
+        result = self.run(batch, n)
+        failures = batch.failures()
+        upto = failures[0][0] if failures and self.raise_mode else n
+        self.emit(result, upto)
+        self.stats.written += upto
+        if failures:
+            newlines = _newlines(chunk)
+            for row, error in failures:
+                self.reject(line + row + 1, _fix_reason(error), _line_of(chunk, newlines, row))
+        self.after_chunk()
+        return n
+
+    def after_chunk(self) -> None:
+        pass
+
+    def long_line(self, item: LongLine, line: int) -> None:
+        self.stats.read += 1
+        try:
+            if not self.raise_mode:
+                self.on_long_line(item)
+                self.stats.written += 1
+            self.reject(line + 1, _long_line_error(), item)
+        finally:
+            item.close()
+
+
+class NormalizeJob(TextJob):
+    def __init__(self, args, stats, rejects, output: Output) -> None:
+        super().__init__(args, stats, rejects)
+        self.output = output
+
+    def run(self, batch, n):
+        a = self.args
+        errors = "coerce" if self.raise_mode else a.errors
+        return batch.normalize(a.castling, a.en_passant, errors, _threads(a, n), True, a.epd)
+
+    def emit(self, result, upto):
+        data, ends, _ = result
+        if upto == len(ends):
+            self.output.write(data)
+        elif upto:
+            self.output.write(memoryview(data)[: int(ends[upto - 1])])
+
+    def on_long_line(self, item):
+        if self.errors == "ignore":
+            item.copy_to(self.output.write)
+        else:
+            self.output.write(item.terminator)
+
+
+class ValidateJob(TextJob):
+    def __init__(self, args, stats, rejects, output: Output) -> None:
+        super().__init__(args, stats, rejects)
+        self.output = output
+        self.messages: list = []
+
+    def run(self, batch, n):
+        return batch.validate(_threads(self.args, n), self.args.epd)
+
+    def emit(self, result, upto):
+        pass
+
+    def reject(self, number, error, original):
+        self.messages.append(f"{number}: {error.location}: {error.reason}\n")
+        super().reject(number, error, original)
+
+    def after_chunk(self):
+        if self.messages:
+            self.output.write("".join(self.messages).encode())
+            self.messages = []
+
+    def on_long_line(self, item):
+        pass
+
+    def long_line(self, item, line):
+        super().long_line(item, line)
+        self.after_chunk()
+
+
+class EncodeJob(TextJob):
+    def __init__(self, args, stats, rejects, writer: NpyWriter) -> None:
+        super().__init__(args, stats, rejects)
+        self.writer = writer
+
+    def run(self, batch, n):
+        return batch.encode(self.args.width, "coerce", _threads(self.args, n), self.args.epd)
+
+    def emit(self, records, upto):
+        self.writer.write(records[:upto])
+
+    def on_long_line(self, item):
+        self.writer.write(np.zeros(1, self.writer.dtype))
+
+
+def _run_text(args, job_type, output_kind: str) -> int:
+    stats = Stats(args.command)
+    with contextlib.ExitStack() as stack:
+        source = Input(args.input, stack)
+        if source.path is None and sys.stdin.isatty() and not args.quiet:
+            print("fastxfen: reading positions from the terminal (end with Ctrl-D)",
+                  file=sys.stderr)
+        output = _open_output(args, stack, binary=output_kind == "npy")
+        rejects = Rejects(args.rejects)
+        stack.callback(rejects.close)
+        if output_kind == "npy":
+            writer = NpyWriter(output, record_dtype(args.width))
+            stack.callback(writer.close)
+            job = job_type(args, stats, rejects, writer)
+        else:
+            job = job_type(args, stats, rejects, output)
+        progress = Progress(not args.quiet, source.size)
+        stack.callback(progress.close)
+        line = 0
+        stopped = None
+        try:
+            chunks = prefetch(text_chunks(source, args.chunk_size))
+            stack.callback(chunks.close)
+            for item in chunks:
+                if isinstance(item, LongLine):
+                    job.long_line(item, line)
+                    line += 1
+                else:
+                    line += job.chunk(item, line)
+                item = None  # let the chunk go before the next one is asked for
+                progress.to(source.position())
+        except Rejected as exc:
+            stopped = exc
+            stats.read = exc.number  # the rows up to the rejected one
+    # Everything is closed (and the .npy header final) before reporting.
+    return _finish(args, stats, stopped, "line")
+
+
+def _finish(args, stats: Stats, stopped, unit: str) -> int:
+    if not args.quiet:
+        print(stats.summary(getattr(args, "errors", None),
+                            stopped.number if stopped else None, unit), file=sys.stderr)
+    if stopped is not None:
+        print(f"fastxfen: error: {stopped}", file=sys.stderr)
+        if not args.quiet:
+            print("fastxfen: --errors raise stops at the first rejected row; "
+                  "--errors coerce keeps going and --rejects FILE lists every rejected row",
+                  file=sys.stderr)
+        return EXIT_FAILED
+    return EXIT_REJECTED if stats.rejected else EXIT_OK
+
+
+def _open_output(args, stack, binary: bool) -> Output:
+    for other, what in ((args.input, "input"), (getattr(args, "rejects", None), "--rejects")):
+        if other and args.output and _same_file(args.output, other):
+            raise CliError(f"the output {args.output} is also the {what}")
+    if args.rejects and _same_file(args.rejects, args.input):
+        raise CliError(f"the --rejects file {args.rejects} is also the input")
+    if args.rejects and _is_stdio(args.rejects) and _is_stdio(args.output):
+        raise CliError("the output and --rejects cannot both go to stdout")
+    if binary and _is_stdio(args.output):
+        try:
+            tty = sys.stdout.isatty()
+        except (AttributeError, ValueError):
+            tty = False
+        if tty:
+            raise CliError("refusing to write binary .npy records to a terminal; "
+                           "use -o FILE.npy or redirect stdout")
+    level = args.level
+    if level is not None:
+        kind = _compression(args.output)
+        top = {"gzip": 9, "bzip2": 9, "xz": 9, "zstd": 22}.get(kind)
+        if top is None:
+            raise CliError("--level applies to a compressed OUT (.gz, .bz2, .xz, .zst)")
+        if not (1 if kind == "bzip2" else 0) <= level <= top:
+            raise CliError(f"--level for {kind} is between {1 if kind == 'bzip2' else 0} "
+                           f"and {top}, not {level}")
+    output = Output(args.output, background=True, level=level)
+    stack.callback(output.close)
+    return output
+
+
+def _record_chunks(args, source: Input, stack, progress_factory):
+    """(dtype, count, iterator of record arrays) of the .npy input; a plain
+    file is memory-mapped, anything else is read as a stream."""
+    dtype, count = _read_npy_header(source)
+    rows = max(1, args.chunk_size // dtype.itemsize)
+    progress = progress_factory(count)
+    stack.callback(progress.close)
+    if source.regular:
+        offset = source.raw.tell()
+        if os.fstat(source.raw.fileno()).st_size < offset + count * dtype.itemsize:
+            raise CliError(f"{source.name} is truncated: its header announces "
+                           f"{count:,} records")
+        if count == 0:
+            return dtype, count, iter(())
+
+        def mapped():
+            mm = mmap.mmap(source.raw.fileno(), 0, access=mmap.ACCESS_READ)
+            try:
+                records = np.ndarray((count,), dtype, buffer=mm, offset=offset)
+                released = 0
+                for lo in range(0, count, rows):
+                    yield records[lo: lo + rows]
+                    progress.to(min(count, lo + rows))
+                    # Drop the pages already decoded, so that resident memory
+                    # stays one chunk however large the file is.
+                    done = (offset + min(count, lo + rows) * dtype.itemsize)
+                    done -= done % mmap.PAGESIZE
+                    if done > released and hasattr(mm, "madvise") and hasattr(
+                            mmap, "MADV_DONTNEED"):
+                        mm.madvise(mmap.MADV_DONTNEED, released, done - released)
+                        released = done
+                del records
+            finally:
+                with contextlib.suppress(BufferError):
+                    mm.close()
+
+        return dtype, count, mapped()
+
+    def streamed():
+        done = 0
+        while done < count:
+            want = min(rows, count - done)
+            data = source.read_exactly(want * dtype.itemsize)
+            if len(data) < want * dtype.itemsize:
+                raise CliError(f"{source.name} is truncated: its header announces "
+                               f"{count:,} records")
+            yield np.frombuffer(data, dtype)
+            done += want
+            progress.to(done)
+
+    return dtype, count, streamed()
+
+
+def _record_error(record: np.ndarray) -> FenError:
+    """Why ``decode`` rejects this one record (an array of length 1)."""
+    try:
+        _decode_api(record)
+    except FenError as exc:
+        return FenError(0, exc.column, exc.field, exc.reason)
+    raise AssertionError("a record rejected once was accepted the second time")
+
+
+def cmd_decode(args) -> int:
+    stats = Stats("decode")
+    raise_mode = args.errors == "raise"
+    stopped = None
+    with contextlib.ExitStack() as stack:
+        source = Input(args.input, stack)
+        output = _open_output(args, stack, binary=False)
+        rejects = Rejects(args.rejects)
+        stack.callback(rejects.close)
+        _, _, chunks = _record_chunks(
+            args, source, stack, lambda total: Progress(not args.quiet, total, "rows"))
+        done = 0
+        try:
+            for records in chunks:
+                n = len(records)
+                stats.read += n
+                texts = _decode_api(records, castling=args.castling,
+                                    en_passant=args.en_passant, errors="coerce")
+                bad = [i for i, t in enumerate(texts) if t is None]
+                keep = bad[0] if raise_mode and bad else n
+                out = "\n".join("" if t is None else t for t in texts[:keep])
+                if keep:
+                    output.write((out + "\n").encode("ascii"))
+                stats.written += keep
+                for i in bad:
+                    error = _record_error(records[i: i + 1])
+                    stats.rejected += 1
+                    rejects.add(done + i + 1, error, records[i: i + 1].tobytes().hex().encode())
+                    if raise_mode:
+                        raise Rejected(done + i + 1, error, "record")
+                done += n
+        except Rejected as exc:
+            stopped = exc
+            stats.read = exc.number
+    return _finish(args, stats, stopped, "record")
+
+
+def cmd_normalize(args) -> int:
+    return _run_text(args, NormalizeJob, "text")
+
+
+def cmd_validate(args) -> int:
+    return _run_text(args, ValidateJob, "text")
+
+
+def cmd_encode(args) -> int:
+    return _run_text(args, EncodeJob, "npy")
+
+
+# ------------------------------------------------------------------ arguments
+
+
+def _size(text: str) -> int:
+    units = {"k": 1 << 10, "m": 1 << 20}
+    scale = units.get(text[-1:].lower(), 1)
+    number = text[:-1] if scale != 1 else text
+    try:
+        value = int(number) * scale
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (try 8M)") from None
+    if not 1 <= value <= MAX_LINE:
+        raise argparse.ArgumentTypeError(
+            f"must be between 1 byte and {MAX_LINE >> 20}M, not {text}")
+    return value
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number, not {text!r}")
+    return value
+
+
+EPILOG = """\
+files:
+  INPUT and -o OUT may be '-' (the default) for stdin and stdout. Names ending
+  in .gz, .bz2 or .xz are decompressed when read and compressed when written;
+  .zst too when the zstandard package is installed.
+
+exit status:
+    0  every row was accepted
+    1  some rows were rejected (--errors coerce or ignore, or validate found bad rows)
+    2  usage error, unreadable input or unwritable output, or a row rejected
+       under --errors raise (the message names its line, column, field and reason)
+  130  interrupted
+"""
+
+ROWS_HELP = """\
+rows:
+  One position per line; a line may end in \\n or \\r\\n, and the last one may
+  lack its newline. Output row i belongs to input row i, in input order. Line
+  numbers are 1-based over the whole input; columns are 0-based byte offsets
+  into the line.
+"""
+
+
+def _parser() -> argparse.ArgumentParser:
+    def fmt(prog):
+        return argparse.RawDescriptionHelpFormatter(prog, max_help_position=28)
+
+    def para(text):
+        return textwrap.fill(" ".join(text.split()), 79)
+
+    parser = argparse.ArgumentParser(
+        prog="fastxfen",
+        description=para(
+            "Read and write chess positions in FEN, X-FEN and Shredder-FEN (8x8 and "
+            "10x8 boards), streaming files of any size in bounded memory."
+        ),
+        epilog=EPILOG,
+        formatter_class=fmt,
+    )
+    parser.add_argument("--version", action="version", version=f"fastxfen {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    def command(name, summary, description, epilog, run):
+        p = commands.add_parser(name, help=summary, description=para(description),
+                                epilog=epilog, formatter_class=fmt)
+        p.set_defaults(run=run)
+        return p
+
+    def common(p, input_help, output_help, threads=True):
+        p.add_argument("input", nargs="?", default="-", metavar="INPUT", help=input_help)
+        p.add_argument("-o", "--output", default="-", metavar="OUT", help=output_help)
+        p.add_argument(
+            "--rejects", metavar="FILE",
+            help="write one tab-separated line per rejected row: line number, column, "
+            "field, reason, and the row exactly as read (without its line terminator)"
+            if threads else
+            "write one tab-separated line per rejected record: record number, column, "
+            "field, reason, and the record's bytes in hex")
+        if threads:
+            p.add_argument(
+                "--epd", action="store_true",
+                help="rows are EPD: the four position fields then operations "
+                "('bm Nf3; id \"x\";'), which are kept byte for byte; hmvc/fmvn "
+                "operations give the counters")
+            p.add_argument(
+                "--threads", type=_positive, metavar="N",
+                help="threads per chunk (default: one per 16384 rows of a chunk, up to "
+                "the number of CPUs)")
+        p.add_argument(
+            "--chunk-size", type=_size, default=DEFAULT_CHUNK, metavar="BYTES",
+            help="read the input this many bytes at a time (suffix K or M; default 8M, "
+            "at most 16M); memory use grows with it")
+        p.add_argument(
+            "--level", type=int, metavar="N",
+            help="compression level of a compressed OUT (default: the format's usual "
+            "one: gzip 6, bzip2 9, xz 6, zstd 3; gzip 1 is several times faster)")
+        p.add_argument("-q", "--quiet", action="store_true",
+                       help="no progress bar and no summary on stderr")
+
+    def modes(p):
+        p.add_argument(
+            "--castling", choices=("xfen", "shredder"), default="xfen",
+            help="castling field style: 'xfen' writes KQkq, using a rook's file letter "
+            "only where K or Q would name another rook; 'shredder' always writes rook "
+            "files, e.g. HAha (default: xfen)")
+        p.add_argument(
+            "--en-passant", choices=("fen", "xfen", "legal"), default="xfen",
+            help="which valid en-passant targets to keep: 'fen' every one, 'xfen' only "
+            "when a pawn can capture, 'legal' only when such a capture is legal "
+            "(default: xfen)")
+
+    text_epilog = ROWS_HELP + "\n" + EPILOG
+    text_input = "FEN text, one position per line (default: stdin)"
+
+    p = command(
+        "normalize", "rewrite positions in canonical form",
+        "Rewrite every position in canonical form: castling rights and en-passant "
+        "targets checked against the board, counters without leading zeros, single "
+        "spaces between fields. Each line keeps its own terminator.",
+        text_epilog, cmd_normalize)
+    common(p, text_input, "where to write the text (default: stdout)")
+    modes(p)
+    p.add_argument(
+        "--errors", choices=("raise", "coerce", "ignore"), default="raise",
+        help="what to do with a row that cannot be read: 'raise' stops at the first "
+        "one (exit status 2); 'coerce' writes an empty line in its place; 'ignore' "
+        "copies it unchanged; with coerce or ignore the exit status is 1 if any row "
+        "was rejected (default: raise)")
+
+    p = command(
+        "validate", "report the rows that cannot be read",
+        "Check every row. Prints 'LINE: column C (field): reason' for each bad row "
+        "and nothing for good ones; the exit status is 1 if any row is bad.",
+        text_epilog, cmd_validate)
+    common(p, text_input, "where to write the messages (default: stdout)")
+    p.set_defaults(errors=None)
+
+    p = command(
+        "encode", "turn positions into .npy records",
+        "Turn positions into fixed-size records (fastxfen.POSITION_DTYPE, 80 bytes, "
+        "or POSITION_DTYPE_10x8, 96 bytes) in a .npy file that numpy.load(..., "
+        "mmap_mode='r') can map. The header holds the final count, so writing to "
+        "stdout or to a compressed file first spools the records to a temporary "
+        "file.",
+        text_epilog, cmd_encode)
+    common(p, text_input, "the .npy file to write (default: stdout, never a terminal)")
+    p.add_argument(
+        "--width", type=int, choices=(8, 10), default=8,
+        help="8: 80-byte records, 10-wide rows rejected; 10: 96-byte records holding "
+        "8x8 and 10x8 positions (default: 8)")
+    p.add_argument(
+        "--errors", choices=("raise", "coerce"), default="raise",
+        help="'raise' stops at the first row that cannot be read (exit status 2); "
+        "'coerce' writes the null record (width 0) in its place, and the exit status "
+        "is 1 if any row was rejected (default: raise)")
+
+    p = command(
+        "decode", "turn .npy records back into text",
+        "Write the canonical text of each record of a .npy file written by 'fastxfen "
+        "encode' (or numpy.save of fastxfen records), one line per record. A plain "
+        "file is memory-mapped and read a chunk at a time.",
+        EPILOG, cmd_decode)
+    common(p, "a .npy file of records (default: stdin)",
+           "where to write the text (default: stdout)", threads=False)
+    modes(p)
+    p.add_argument(
+        "--errors", choices=("raise", "coerce"), default="raise",
+        help="'raise' stops at the first invalid record (exit status 2); 'coerce' "
+        "writes an empty line in its place (the null record of 'encode --errors "
+        "coerce' is invalid), and the exit status is 1 if any record was rejected "
+        "(default: raise)")
+    return parser
+
+
+def main(argv=None) -> int:
+    """Run the command line ``argv`` (default: sys.argv[1:]); return the exit status."""
+    parser = _parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else EXIT_FAILED
+    try:
+        return args.run(args)
+    except CliError as exc:
+        print(f"fastxfen: error: {exc}", file=sys.stderr)
+        return EXIT_FAILED
+    except BrokenPipeError:
+        # The reader went away (e.g. `| head`): stop quietly, and keep Python
+        # from complaining when it flushes stdout at exit.
+        with contextlib.suppress(OSError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_FAILED
+    except KeyboardInterrupt:
+        print("fastxfen: interrupted", file=sys.stderr)
+        return 130
