@@ -2,11 +2,23 @@
 
 from fastxfen._api import decode, encode, normalize, validate
 from fastxfen.chess960 import chess960_fen, chess960_number
+from fastxfen.export import (
+    PLANE_EXTRAS,
+    BinaryColumn,
+    from_bitboards,
+    from_planes,
+    pack,
+    to_bitboards,
+    to_planes,
+    unpack,
+)
 from fastxfen._errors import FenError
 from fastxfen._records import PIECE_CODES, POSITION_DTYPE, POSITION_DTYPE_10x8, record_dtype
 
 __all__ = [
+    "BinaryColumn",
     "FenError",
+    "PLANE_EXTRAS",
     "PIECE_CODES",
     "chess960_fen",
     "chess960_number",
@@ -14,8 +26,14 @@ __all__ = [
     "POSITION_DTYPE_10x8",
     "decode",
     "encode",
+    "from_bitboards",
+    "from_planes",
     "normalize",
+    "pack",
     "record_dtype",
+    "to_bitboards",
+    "to_planes",
+    "unpack",
     "validate",
 ]
 __version__ = "0.1.0"

@@ -1,0 +1,67 @@
+"""GIL-free export kernels: records to bitboards, plane tensors and packed
+formats, and back (used by fastxfen.export)."""
+
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+EXTRAS: tuple[str, ...]
+EXTRA_PLANES: dict[str, int]
+MAX_EXTRA: int
+LICHESS_MAX: int
+LICHESS_READ_MAX: int
+STOCKFISH_SIZE: int
+
+class Defaults:
+    def __init__(
+        self,
+        n: int,
+        turn: npt.NDArray[np.uint8] | None = ...,
+        files: npt.NDArray[np.uint8] | None = ...,
+        flags: bytes | None = ...,
+        ep: npt.NDArray[np.uint8] | None = ...,
+        halfmove: npt.NDArray[np.uint32] | None = ...,
+        fullmove: npt.NDArray[np.uint32] | None = ...,
+    ) -> None: ...
+
+def plane_count(width: int, extra: tuple[str, ...]) -> int: ...
+def bitboards(
+    recs: npt.NDArray[np.void], trusted: bool, errors: str, out: npt.NDArray[np.uint64]
+) -> npt.NDArray[np.uint64]: ...
+def planes(
+    recs: npt.NDArray[np.void],
+    trusted: bool,
+    width: int,
+    flip: bool,
+    dtype: np.dtype[Any],
+    en_passant: str,
+    extra: tuple[str, ...],
+    errors: str,
+    out: npt.NDArray[Any],
+) -> npt.NDArray[Any]: ...
+def stockfish_pack(
+    recs: npt.NDArray[np.void], trusted: bool, en_passant: str, errors: str,
+    out: npt.NDArray[np.uint8],
+) -> npt.NDArray[np.uint8]: ...
+def lichess_pack(
+    recs: npt.NDArray[np.void], trusted: bool, en_passant: str, errors: str
+) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.bool_] | None]: ...
+def from_bitboards(
+    bb: npt.NDArray[np.uint64], defaults: Defaults, errors: str
+) -> npt.NDArray[np.void]: ...
+def from_planes(
+    tensors: npt.NDArray[Any],
+    width: int,
+    flip: bool,
+    extra: tuple[str, ...],
+    defaults: Defaults,
+    errors: str,
+) -> npt.NDArray[np.void]: ...
+def lichess_unpack(
+    data: Any, starts: npt.NDArray[np.int64], ends: npt.NDArray[np.int64],
+    nulls: npt.NDArray[np.uint8] | None, errors: str,
+) -> npt.NDArray[np.void]: ...
+def stockfish_unpack(
+    rows: npt.NDArray[np.uint8], defaults: Defaults, errors: str
+) -> npt.NDArray[np.void]: ...

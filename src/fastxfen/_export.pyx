@@ -1,0 +1,434 @@
+# cython: language_level=3
+"""Glue between fastxfen.export and the export kernels (core/export.c).
+
+Every function here takes arrays that export.py has already checked and
+shaped, runs one C batch kernel over all rows with the GIL released and, when
+a row fails with errors="raise", builds the FenError for it.  Nothing here
+loops over rows in Python.
+"""
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
+from libc.string cimport memcpy
+
+cimport numpy as cnp
+
+from fastxfen._codec cimport COERCE, RAISE, _ep_mode, _error, _record_errors
+from fastxfen._core cimport fx_ep_mode, fx_error, fx_pos, fx_rec8
+
+import numpy as np
+
+from fastxfen._errors import FenError
+from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
+
+cnp.import_array()
+
+
+cdef extern from "export.h" nogil:
+    enum:
+        FX_X_E_WIDTH, FX_X_E_OVERLAP, FX_X_E_VALUE, FX_X_E_NOT_CONSTANT,
+        FX_X_E_COUNTER, FX_X_E_ROOK_MARK, FX_X_E_EP_MARKS, FX_X_E_PREFIX,
+        FX_X_E_TOO_MANY, FX_X_E_NO_BLACK_KING, FX_X_E_CASTLING_ROOK, FX_X_E_NIBBLE,
+        FX_X_E_VARINT, FX_X_E_RANGE, FX_X_E_VARIANT, FX_X_E_TRAILING, FX_X_E_LENGTH
+        FX_X_F_BITBOARDS, FX_X_F_PLANES, FX_X_F_LICHESS, FX_X_F_STOCKFISH
+        FX_X_BOOL, FX_X_UINT, FX_X_INT, FX_X_FLOAT
+        FX_X_TURN, FX_X_CASTLING, FX_X_CASTLING_ROOKS, FX_X_EN_PASSANT,
+        FX_X_HALFMOVE, FX_X_HALFMOVE_SCALED, FX_X_EXTRA_KINDS
+        FX_X_MAX_EXTRA
+        FX_X_LICHESS_MAX
+        FX_X_LICHESS_READ_MAX
+        FX_X_STOCKFISH_SIZE
+
+    ctypedef struct fx_x_planes:
+        uint8_t width, flip, kind, size, ep_mode, n_extra
+        uint8_t extra[6]
+
+    ctypedef struct fx_x_records:
+        const uint8_t *base
+        size_t stride
+        int wide
+        int trusted
+
+    ctypedef struct fx_x_defaults:
+        const uint8_t *turn
+        size_t turn_step
+        const uint8_t *files
+        size_t files_step
+        const uint8_t *flags
+        size_t n_flags
+        const uint8_t *ep
+        size_t ep_step
+        const uint32_t *halfmove
+        size_t halfmove_step
+        const uint32_t *fullmove
+        size_t fullmove_step
+
+    size_t fx_x_plane_count(const fx_x_planes *spec)
+    size_t fx_x_planes_bytes(const fx_x_planes *spec)
+    int64_t fx_x_bitboards_batch(const fx_x_records *recs, size_t n, uint64_t *out,
+                                 int coerce, fx_error *err)
+    int64_t fx_x_planes_batch(const fx_x_records *recs, size_t n, const fx_x_planes *spec,
+                              uint8_t *out, int coerce, fx_error *err)
+    int64_t fx_x_stockfish_pack_batch(const fx_x_records *recs, size_t n, fx_ep_mode ep,
+                                      uint8_t *out, int coerce, fx_error *err)
+    int64_t fx_x_lichess_pack_batch(const fx_x_records *recs, size_t n, fx_ep_mode ep,
+                                    uint8_t *data, int64_t *ends, uint8_t *valid,
+                                    int coerce, fx_error *err)
+    int64_t fx_x_from_bitboards_batch(const uint64_t *bb, size_t n, const fx_x_defaults *d,
+                                      uint8_t *records, int coerce, fx_error *err)
+    int64_t fx_x_from_planes_batch(const uint8_t *planes, size_t n, const fx_x_planes *spec,
+                                   const fx_x_defaults *d, uint8_t *records, int wide,
+                                   int coerce, fx_error *err)
+    int64_t fx_x_lichess_unpack_batch(const uint8_t *data, const int64_t *starts,
+                                      const int64_t *ends, const uint8_t *nulls, size_t n,
+                                      uint8_t *records, int coerce, fx_error *err)
+    int64_t fx_x_stockfish_unpack_batch(const uint8_t *data, size_t n,
+                                        const fx_x_defaults *d, uint8_t *records,
+                                        int coerce, fx_error *err)
+
+
+assert POSITION_DTYPE.itemsize == sizeof(fx_rec8)
+assert POSITION_DTYPE_10x8.itemsize == sizeof(fx_pos)
+
+#: Names of the extra planes, in the order of their kernel codes.
+EXTRAS = ("turn", "castling", "castling_rooks", "en_passant", "halfmove",
+          "halfmove_scaled")
+#: Planes each extra takes.
+EXTRA_PLANES = {"turn": 1, "castling": 4, "castling_rooks": 1, "en_passant": 1,
+                "halfmove": 1, "halfmove_scaled": 1}
+#: Most extras one tensor can have (each at most once).
+MAX_EXTRA = FX_X_MAX_EXTRA
+#: Longest lichess element this module writes, and reads.
+LICHESS_MAX = FX_X_LICHESS_MAX
+LICHESS_READ_MAX = FX_X_LICHESS_READ_MAX
+#: Bytes of one Stockfish compressed position.
+STOCKFISH_SIZE = FX_X_STOCKFISH_SIZE
+
+#: Rows per lichess packing step (bounds the scratch buffer).
+cdef Py_ssize_t LICHESS_CHUNK = 1 << 18
+
+cdef str _LETTERS = "PNBRQKpnbrqkACac"
+cdef dict _KINDS = {"b": FX_X_BOOL, "u": FX_X_UINT, "i": FX_X_INT, "f": FX_X_FLOAT}
+
+# ---------------------------------------------------------------- messages
+
+
+cdef str _square(Py_ssize_t index, int width=8):
+    return "abcdefghij"[index % width] + str(index // width + 1)
+
+
+cdef str _coords(Py_ssize_t column, int width):
+    """`[rank r, file f]` (tensor indices) of a flat element index in one tensor."""
+    cdef Py_ssize_t rest = column % (8 * width)
+    return f"[rank {rest // width}, file {rest % width}]"
+
+
+cdef str _element(Py_ssize_t column, int width):
+    """`plane p [rank r, file f]` of a flat element index inside one tensor."""
+    return f"plane {column // (8 * width)} {_coords(column, width)}"
+
+
+cdef object _fail(Py_ssize_t index, fx_error err, int width, object tensor, str fmt,
+                  str hint):
+    """The FenError of a failed row (tensor: that row's planes, or None)."""
+    cdef uint32_t code = err.code, a = err.a, b = err.b
+    cdef str field
+    if err.field < FX_X_F_BITBOARDS and code < FX_X_E_WIDTH:
+        return _error(index, err, None)
+    field = {FX_X_F_BITBOARDS: "bitboards", FX_X_F_PLANES: "planes",
+             FX_X_F_LICHESS: "lichess", FX_X_F_STOCKFISH: "stockfish"}.get(
+                 err.field, None)
+    if field is None:
+        field = ("record.width", "record.turn", "record.prefix", "record.castling",
+                 "record.board")[
+            (FX_X_E_WIDTH, FX_X_E_NO_BLACK_KING, FX_X_E_PREFIX, FX_X_E_CASTLING_ROOK,
+             FX_X_E_TOO_MANY).index(code)]
+    if code == FX_X_E_WIDTH:
+        reason = f"a {a}-wide position, expected {b}-wide{hint}"
+    elif code == FX_X_E_OVERLAP and field == "bitboards":
+        reason = (f"bitboards {a} ({_LETTERS[a]}) and {b} ({_LETTERS[b]}) both set "
+                  f"square {_square(err.column)}")
+    elif code == FX_X_E_OVERLAP:
+        reason = f"planes {a} and {b} both set {_coords(err.column, width)}"
+    elif code == FX_X_E_VALUE:
+        value = tensor.reshape(-1)[err.column].item() if tensor is not None else "?"
+        reason = f"{_element(err.column, width)} holds {value!r}, expected 0 or 1"
+    elif code == FX_X_E_NOT_CONSTANT:
+        reason = (f"plane {a} must hold one value throughout; "
+                  f"{_element(err.column, width)} differs")
+    elif code == FX_X_E_COUNTER:
+        value = tensor.reshape(-1)[err.column].item() if tensor is not None else "?"
+        reason = f"plane {a} holds {value!r}, which is no halfmove clock"
+    elif code == FX_X_E_ROOK_MARK:
+        reason = (f"{_element(err.column, width)} marks a castling rook off the back "
+                  "ranks (rank index 0 or 7)")
+    elif code == FX_X_E_EP_MARKS and field == "planes":
+        reason = f"plane {a} marks a second en-passant square at {_element(err.column, width)}"
+    elif code == FX_X_E_EP_MARKS:
+        reason = f"a second en-passant pawn (nibble 12), on {_square(a)}"
+    elif code == FX_X_E_PREFIX:
+        reason = (f"castling prefix {'sm'[a - 1]!r} cannot be stored in the {fmt} "
+                  "format")
+    elif code == FX_X_E_TOO_MANY and field == "stockfish":
+        reason = f"{a} occupied squares; the format holds at most {b} pieces"
+    elif code == FX_X_E_TOO_MANY:
+        reason = f"{a} pieces; the {fmt} format holds at most {b}"
+    elif code == FX_X_E_NO_BLACK_KING:
+        reason = (f"black to move without a black king: the {fmt} format keeps the "
+                  "side to move on the black king")
+    elif code == FX_X_E_CASTLING_ROOK:
+        reason = (f"castling right of the rook on file {chr(97 + a)}: the {fmt} format "
+                  "stores only rights of corner rooks (a1, h1, a8, h8)")
+    elif code == FX_X_E_NIBBLE:
+        where = ("an en-passant pawn stands on rank 4 or 5" if a == 12
+                 else "a castling rook stands in a corner" if field == "stockfish"
+                 else "a castling rook stands on its back rank")
+        reason = f"nibble {a} on {_square(b)} ({where})"
+    elif code == FX_X_E_VARINT:
+        reason = "counter longer than 5 bytes"
+    elif code == FX_X_E_RANGE:
+        reason = f"{'halfmove clock' if a == 0 else 'fullmove number'} exceeds 4294967295"
+    elif code == FX_X_E_VARIANT:
+        reason = f"variant byte {a} is not standard chess (0, 2 or 3)"
+    elif code == FX_X_E_TRAILING:
+        reason = f"unexpected byte 0x{a:02X} after the last field"
+    elif code == FX_X_E_LENGTH:
+        reason = f"{a} bytes; a position takes at most {b}"
+    else:
+        reason = f"internal error code {code}"
+    return FenError(index, err.column, field, reason)
+
+# ---------------------------------------------------------------- inputs
+
+
+cdef fx_x_records _records(cnp.ndarray recs, bint trusted):
+    cdef fx_x_records r
+    r.base = <const uint8_t *>cnp.PyArray_DATA(recs)
+    r.stride = recs.itemsize
+    r.wide = recs.dtype == POSITION_DTYPE_10x8
+    r.trusted = trusted
+    return r
+
+
+cdef fx_x_planes _spec(int width, bint flip, object dtype, int ep_mode, tuple extra) except *:
+    cdef fx_x_planes s
+    cdef int k
+    s.width = width
+    s.flip = flip
+    s.kind = _KINDS[dtype.kind]
+    s.size = dtype.itemsize
+    s.ep_mode = ep_mode
+    s.n_extra = len(extra)
+    for k in range(len(extra)):
+        s.extra[k] = EXTRAS.index(extra[k])
+    return s
+
+
+def plane_count(int width, tuple extra):
+    """Planes of one tensor: the piece planes and then the extras."""
+    return (16 if width == 10 else 12) + sum(EXTRA_PLANES[name] for name in extra)
+
+
+cdef class Defaults:
+    """Values of the fields the input does not give, each one shared (a
+    length-1 array) or one per row; None when not given."""
+    cdef object keep
+    cdef fx_x_defaults d
+
+    def __init__(self, Py_ssize_t n, turn=None, files=None, bytes flags=None, ep=None,
+                 halfmove=None, fullmove=None):
+        cdef const uint8_t[::1] u8
+        cdef const uint32_t[::1] u32
+        self.keep = (turn, files, flags, ep, halfmove, fullmove)
+        if turn is not None:
+            u8 = turn
+            self.d.turn = &u8[0]
+            self.d.turn_step = u8.shape[0] > 1
+        if files is not None:
+            u8 = files
+            self.d.files = &u8[0]
+            self.d.files_step = u8.shape[0] > 4
+        if flags is not None:
+            self.d.flags = <const uint8_t *>(<char *>flags)
+            self.d.n_flags = len(flags)
+        if ep is not None:
+            u8 = ep
+            self.d.ep = &u8[0]
+            self.d.ep_step = u8.shape[0] > 1
+        if halfmove is not None:
+            u32 = halfmove
+            self.d.halfmove = &u32[0]
+            self.d.halfmove_step = u32.shape[0] > 1
+        if fullmove is not None:
+            u32 = fullmove
+            self.d.fullmove = &u32[0]
+            self.d.fullmove_step = u32.shape[0] > 1
+
+# ---------------------------------------------------------------- records -> arrays
+
+
+def bitboards(cnp.ndarray recs, bint trusted, errors, cnp.ndarray out):
+    """(N, 12) uint64 bitboards of flat contiguous records into out."""
+    cdef int coerce = _record_errors(errors) == COERCE
+    cdef fx_x_records r = _records(recs, trusted)
+    cdef size_t n = recs.shape[0]
+    cdef uint64_t *dest = <uint64_t *>cnp.PyArray_DATA(out)
+    cdef fx_error err
+    cdef int64_t failed
+    with nogil:
+        failed = fx_x_bitboards_batch(&r, n, dest, coerce, &err)
+    if failed >= 0:
+        raise _fail(failed, err, 8, None, "bitboard",
+                    " (bitboards hold 8x8 positions only)")
+    return out
+
+
+def planes(cnp.ndarray recs, bint trusted, int width, bint flip, object dtype, en_passant,
+           tuple extra, errors, cnp.ndarray out):
+    """Plane tensors of flat contiguous records into out (N, C, 8, width)."""
+    cdef int coerce = _record_errors(errors) == COERCE
+    cdef fx_x_records r = _records(recs, trusted)
+    cdef fx_x_planes s = _spec(width, flip, dtype, _ep_mode(en_passant), extra)
+    cdef size_t n = recs.shape[0]
+    cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
+    cdef fx_error err
+    cdef int64_t failed
+    with nogil:
+        failed = fx_x_planes_batch(&r, n, &s, dest, coerce, &err)
+    if failed >= 0:
+        hint = (" (to_planes(..., width=10) gives 16 planes of 8x10)" if width == 8
+                else " (to_planes(..., width=8) takes 8-wide positions)")
+        raise _fail(failed, err, width, None, "planes", hint)
+    return out
+
+
+def stockfish_pack(cnp.ndarray recs, bint trusted, en_passant, errors, cnp.ndarray out):
+    """(N, 24) uint8 Stockfish compressed positions into out."""
+    cdef int coerce = _record_errors(errors) == COERCE
+    cdef fx_ep_mode ep = <fx_ep_mode>_ep_mode(en_passant)
+    cdef fx_x_records r = _records(recs, trusted)
+    cdef size_t n = recs.shape[0]
+    cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
+    cdef fx_error err
+    cdef int64_t failed
+    with nogil:
+        failed = fx_x_stockfish_pack_batch(&r, n, ep, dest, coerce, &err)
+    if failed >= 0:
+        raise _fail(failed, err, 8, None, "stockfish", " (the format holds 8x8 positions)")
+    return out
+
+
+def lichess_pack(cnp.ndarray recs, bint trusted, en_passant, errors):
+    """Lichess binary FEN of every record: (data uint8, offsets int64 of
+    length N + 1, valid uint8 or None when every row is valid)."""
+    cdef int coerce = _record_errors(errors) == COERCE
+    cdef fx_ep_mode ep = <fx_ep_mode>_ep_mode(en_passant)
+    cdef fx_x_records r = _records(recs, trusted)
+    cdef Py_ssize_t n = recs.shape[0], lo, hi, size = 0
+    cdef cnp.ndarray offsets = np.empty(n + 1, np.int64)
+    cdef cnp.ndarray valid = np.empty(n, np.uint8)
+    cdef cnp.ndarray scratch = np.empty(min(n, LICHESS_CHUNK) * LICHESS_MAX, np.uint8)
+    cdef int64_t *ends = <int64_t *>cnp.PyArray_DATA(offsets)
+    cdef uint8_t *ok = <uint8_t *>cnp.PyArray_DATA(valid)
+    cdef uint8_t *buf = <uint8_t *>cnp.PyArray_DATA(scratch)
+    cdef fx_error err
+    cdef int64_t failed = -1, k, chunk_len
+    parts = []
+    ends[0] = 0
+    for lo in range(0, n, LICHESS_CHUNK):
+        hi = min(n, lo + LICHESS_CHUNK)
+        r.base = <const uint8_t *>cnp.PyArray_DATA(recs) + lo * r.stride
+        with nogil:
+            failed = fx_x_lichess_pack_batch(&r, hi - lo, ep, buf, ends + lo + 1,
+                                             ok + lo, coerce, &err)
+            if failed < 0:
+                chunk_len = ends[hi]
+                for k in range(lo + 1, hi + 1):
+                    ends[k] += size
+        if failed >= 0:
+            raise _fail(lo + failed, err, 8, None, "lichess",
+                        " (the format holds 8x8 positions)")
+        parts.append(scratch[:chunk_len].copy())
+        size += chunk_len
+    data = np.concatenate(parts) if len(parts) > 1 else (
+        parts[0] if parts else np.empty(0, np.uint8))
+    return data, offsets, (None if valid.all() else valid.view(bool))
+
+# ---------------------------------------------------------------- arrays -> records
+
+
+def from_bitboards(cnp.ndarray bb, Defaults defaults, errors):
+    """Records (POSITION_DTYPE) of (N, 12) uint64 contiguous bitboards."""
+    cdef int coerce = _record_errors(errors) == COERCE
+    cdef size_t n = bb.shape[0]
+    cdef cnp.ndarray out = np.empty(n, POSITION_DTYPE)
+    cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
+    cdef const uint64_t *src = <const uint64_t *>cnp.PyArray_DATA(bb)
+    cdef fx_error err
+    cdef int64_t failed
+    with nogil:
+        failed = fx_x_from_bitboards_batch(src, n, &defaults.d, dest, coerce, &err)
+    if failed >= 0:
+        raise _fail(failed, err, 8, None, "bitboard", "")
+    return out
+
+
+def from_planes(cnp.ndarray tensors, int width, bint flip, tuple extra, Defaults defaults,
+                errors):
+    """Records of (N, C, 8, width) contiguous plane tensors: POSITION_DTYPE for
+    width 8, POSITION_DTYPE_10x8 for width 10."""
+    cdef int coerce = _record_errors(errors) == COERCE
+    cdef fx_x_planes s = _spec(width, flip, tensors.dtype, 0, extra)
+    cdef size_t n = tensors.shape[0]
+    cdef bint wide = width == 10
+    cdef cnp.ndarray out = np.empty(n, POSITION_DTYPE_10x8 if wide else POSITION_DTYPE)
+    cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
+    cdef const uint8_t *src = <const uint8_t *>cnp.PyArray_DATA(tensors)
+    cdef fx_error err
+    cdef int64_t failed
+    with nogil:
+        failed = fx_x_from_planes_batch(src, n, &s, &defaults.d, dest, wide, coerce, &err)
+    if failed >= 0:
+        raise _fail(failed, err, width, tensors[failed], "planes", "")
+    return out
+
+
+def lichess_unpack(data, starts, ends, nulls, errors):
+    """Records of lichess elements data[starts[i]:ends[i]] (null rows: the
+    null record)."""
+    cdef int coerce = _record_errors(errors) == COERCE
+    cdef const uint8_t[::1] raw = data
+    cdef const int64_t[::1] s = starts
+    cdef const int64_t[::1] e = ends
+    cdef const uint8_t[::1] z
+    cdef const uint8_t *zp = NULL
+    cdef size_t n = s.shape[0]
+    cdef cnp.ndarray out = np.empty(n, POSITION_DTYPE)
+    cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
+    cdef const uint8_t *base = &raw[0] if raw.shape[0] else <const uint8_t *>b""
+    cdef fx_error err
+    cdef int64_t failed = -1
+    if nulls is not None and n:
+        z = nulls
+        zp = &z[0]
+    if n:
+        with nogil:
+            failed = fx_x_lichess_unpack_batch(base, &s[0], &e[0], zp, n, dest, coerce,
+                                               &err)
+    if failed >= 0:
+        raise _fail(failed, err, 8, None, "lichess", "")
+    return out
+
+
+def stockfish_unpack(cnp.ndarray rows, Defaults defaults, errors):
+    """Records of (N, 24) uint8 contiguous Stockfish compressed positions."""
+    cdef int coerce = _record_errors(errors) == COERCE
+    cdef size_t n = rows.shape[0]
+    cdef cnp.ndarray out = np.empty(n, POSITION_DTYPE)
+    cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
+    cdef const uint8_t *src = <const uint8_t *>cnp.PyArray_DATA(rows)
+    cdef fx_error err
+    cdef int64_t failed
+    with nogil:
+        failed = fx_x_stockfish_unpack_batch(src, n, &defaults.d, dest, coerce, &err)
+    if failed >= 0:
+        raise _fail(failed, err, 8, None, "stockfish", "")
+    return out

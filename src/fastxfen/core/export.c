@@ -1,0 +1,1182 @@
+/* Training-data export: positions to and from bitboards, planes, the lichess
+ * binary FEN and Stockfish's 24-byte compressed position.  See export.h for
+ * the interface and docs/export.md for the formats. */
+#include <math.h>
+#include <string.h>
+
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#endif
+
+#include "bits.h"
+#include "export.h"
+#include "tables.h"
+
+#define SQUARES8 64
+
+static inline int lowest(uint64_t b) { return fx_ctz64(b); }
+
+static inline int count(uint64_t b)
+{
+    b -= (b >> 1) & 0x5555555555555555ull;
+    b = (b & 0x3333333333333333ull) + ((b >> 2) & 0x3333333333333333ull);
+    b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((b * 0x0101010101010101ull) >> 56);
+}
+
+static int fail(fx_error *err, uint32_t code, uint32_t field, uint64_t column,
+                uint32_t a, uint32_t b)
+{
+    err->code = code;
+    err->field = field;
+    err->column = column;
+    err->a = a;
+    err->b = b;
+    err->c = 0;
+    return -1;
+}
+
+static void clear_pos(fx_pos *pos, int width)
+{
+    memset(pos, 0, sizeof *pos);
+    pos->width = (uint8_t)width;
+    pos->ep = FX_NONE;
+    memset(pos->castling, FX_NONE, sizeof pos->castling);
+    pos->fullmove = 1;
+}
+
+/* ------------------------------------------------------------ board words */
+
+#define ONES8 0x0101010101010101ull
+
+static inline uint64_t word_at(const uint8_t *at)
+{
+    uint64_t w;
+    memcpy(&w, at, sizeof w);
+    return w;
+}
+
+/* Bit k set when byte k of the (little-endian) word w is nonzero. */
+static inline uint64_t nonzero_bytes(uint64_t w)
+{
+    w |= w >> 4;
+    w |= w >> 2;
+    w |= w >> 1;
+    return ((w & ONES8) * 0x0102040810204080ull) >> 56;
+}
+
+/* Occupied squares of an 8x8 board, bit = square index. */
+static uint64_t occupancy8(const uint8_t *board)
+{
+    uint64_t occ = 0;
+    for (int r = 0; r < FX_HEIGHT; r++)
+        occ |= nonzero_bytes(word_at(board + 8 * r)) << (8 * r);
+    return occ;
+}
+
+/* How many squares of an 8x8 board hold `code`. */
+static int count_code8(const uint8_t *board, uint8_t code)
+{
+    int n = 0;
+    for (int sq = 0; sq < SQUARES8; sq++)
+        n += board[sq] == code;
+    return n;
+}
+
+/* Every byte of the 8x8 board is a piece code of 8x8 chess (0..12)? */
+static int codes_ok8(const uint8_t *board)
+{
+    uint64_t bad = 0;
+    for (int r = 0; r < FX_HEIGHT; r++) {
+        uint64_t w = word_at(board + 8 * r);
+        bad |= (w | (w + 0x7373737373737373ull)) & 0x8080808080808080ull;
+    }
+    return bad == 0;
+}
+
+/* Bit b of every square's code, as four bitboards (bit = square index). */
+static void code_bits8(const uint8_t *board, uint64_t bits[4])
+{
+#if defined(__SSE2__) || defined(_M_X64)
+    for (int b = 0; b < 4; b++)
+        bits[b] = 0;
+    for (int q = 0; q < 4; q++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(board + 16 * q));
+        /* Shifting 16-bit lanes left by 7 - b puts bit b of each byte in
+         * that byte's top bit, which movemask collects. */
+        bits[0] |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_slli_epi16(v, 7)) << (16 * q);
+        bits[1] |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_slli_epi16(v, 6)) << (16 * q);
+        bits[2] |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_slli_epi16(v, 5)) << (16 * q);
+        bits[3] |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_slli_epi16(v, 4)) << (16 * q);
+    }
+#else
+    for (int b = 0; b < 4; b++) {
+        bits[b] = 0;
+        for (int sq = 0; sq < SQUARES8; sq++)
+            bits[b] |= (uint64_t)((board[sq] >> b) & 1) << sq;
+    }
+#endif
+}
+
+/* The 12 piece bitboards of an 8x8 board whose codes are all 0..12
+ * (index code - 1). */
+static void board_bitboards8(const uint8_t *board, uint64_t bb[12])
+{
+    uint64_t b[4];
+    code_bits8(board, b);
+    /* Squares by the low two bits of the code, and by the high two. */
+    const uint64_t low[4] = {~b[0] & ~b[1], b[0] & ~b[1], ~b[0] & b[1], b[0] & b[1]};
+    const uint64_t high[4] = {~b[2] & ~b[3], b[2] & ~b[3], ~b[2] & b[3], b[2] & b[3]};
+    for (int code = 1; code <= 12; code++)
+        bb[code - 1] = low[code & 3] & high[code >> 2];
+}
+
+/* A bitboard seen from the other side: rank r becomes rank 7 - r. */
+static inline uint64_t mirror(uint64_t b)
+{
+    b = ((b >> 8) & 0x00FF00FF00FF00FFull) | ((b & 0x00FF00FF00FF00FFull) << 8);
+    b = ((b >> 16) & 0x0000FFFF0000FFFFull) | ((b & 0x0000FFFF0000FFFFull) << 16);
+    return (b >> 32) | (b << 32);
+}
+
+/* SPREAD[x]: byte k is bit k of x (0 or 1). */
+#define SPREAD_BIT(x, k) ((uint64_t)(((x) >> (k)) & 1) << (8 * (k)))
+#define SPREAD_ONE(x)                                                          \
+    (SPREAD_BIT(x, 0) | SPREAD_BIT(x, 1) | SPREAD_BIT(x, 2) | SPREAD_BIT(x, 3) \
+     | SPREAD_BIT(x, 4) | SPREAD_BIT(x, 5) | SPREAD_BIT(x, 6) | SPREAD_BIT(x, 7))
+#define SPREAD_2(x) SPREAD_ONE(x), SPREAD_ONE((x) + 1)
+#define SPREAD_4(x) SPREAD_2(x), SPREAD_2((x) + 2)
+#define SPREAD_8(x) SPREAD_4(x), SPREAD_4((x) + 4)
+#define SPREAD_16(x) SPREAD_8(x), SPREAD_8((x) + 8)
+#define SPREAD_32(x) SPREAD_16(x), SPREAD_16((x) + 16)
+#define SPREAD_64(x) SPREAD_32(x), SPREAD_32((x) + 32)
+#define SPREAD_128(x) SPREAD_64(x), SPREAD_64((x) + 64)
+static const uint64_t SPREAD[256] = {SPREAD_128(0u), SPREAD_128(128u)};
+
+/* Does the position hold any castling right? */
+static int any_right(const fx_pos *pos)
+{
+    uint32_t slots;
+    memcpy(&slots, pos->castling, sizeof slots);
+    return slots != 0xFFFFFFFFu;
+}
+
+/* Would fx_repair_castling leave these rights as they are?  Each right's
+ * rook stands on its back rank on the right side of the color's only king,
+ * which stands on that rank too. */
+static int castling_canonical8(const fx_pos *pos)
+{
+    for (int color = 0; color < 2; color++) {
+        uint8_t h = pos->castling[2 * color], a = pos->castling[2 * color + 1];
+        if (h == FX_NONE && a == FX_NONE)
+            continue;
+        const uint8_t *rank = pos->board + (color ? 56 : 0);
+        uint8_t king = FX_KING_OF(color), rook = FX_ROOK_OF(color);
+        int kf = 0;
+        while (kf < 8 && rank[kf] != king)
+            kf++;
+        if (kf == 8 || count_code8(pos->board, king) != 1)
+            return 0;
+        if (h != FX_NONE && (h >= 8 || h <= kf || rank[h] != rook))
+            return 0;
+        if (a != FX_NONE && (a >= 8 || a >= kf || rank[a] != rook))
+            return 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------ records */
+
+int fx_x_load(const fx_x_records *recs, size_t i, fx_pos *pos, fx_error *err)
+{
+    const uint8_t *src = recs->base + i * recs->stride;
+    if (recs->wide) {
+        memcpy(pos, src, sizeof *pos);
+    } else {    /* fx_rec8_to_pos, inlined: this runs once per row */
+        memcpy(pos->board, src, SQUARES8);
+        memset(pos->board + SQUARES8, 0, FX_MAX_SQUARES - SQUARES8);
+        memcpy(&pos->width, src + SQUARES8, sizeof(fx_rec8) - SQUARES8);
+    }
+    if (pos->width == 0)
+        return fx_check_record(pos, recs->wide ? FX_MAX_WIDTH : 8, err);
+    if (recs->trusted)
+        return 0;
+    /* The common case, an 8-wide record already in the state the reader
+     * leaves: checked here without the full repair.  Anything else takes
+     * fx_check_record, which reports or repairs it. */
+    if (pos->width == 8 && codes_ok8(pos->board)
+        && (!recs->wide || (word_at(pos->board + 64) | word_at(pos->board + 72)) == 0)
+        && pos->turn <= 1 && pos->fullmove != 0
+        && (pos->prefix == FX_PREFIX_NONE || (pos->prefix <= FX_PREFIX_M && any_right(pos)))
+        && (pos->ep == FX_NONE || (pos->ep < SQUARES8 && fx_ep_valid(pos)))
+        && castling_canonical8(pos))
+        return 0;
+    return fx_check_record(pos, recs->wide ? FX_MAX_WIDTH : 8, err);
+}
+
+static void store(const fx_pos *pos, uint8_t *dest, int wide)
+{
+    if (wide)
+        memcpy(dest, pos, sizeof *pos);
+    else
+        fx_pos_to_rec8(pos, (fx_rec8 *)dest);
+}
+
+static int need_width(const fx_pos *pos, int width, fx_error *err)
+{
+    if (pos->width == width)
+        return 0;
+    return fail(err, FX_X_E_WIDTH, FX_F_RECORD_WIDTH, 0, pos->width, (uint32_t)width);
+}
+
+/* ------------------------------------------------------------ defaults */
+
+static void defaults_before(fx_pos *pos, const fx_x_defaults *d, size_t i)
+{
+    if (d->turn)
+        pos->turn = d->turn[i * d->turn_step];
+    if (d->ep)
+        pos->ep = d->ep[i * d->ep_step];
+    if (d->halfmove)
+        pos->halfmove = d->halfmove[i * d->halfmove_step];
+    if (d->fullmove)
+        pos->fullmove = d->fullmove[i * d->fullmove_step];
+}
+
+static void default_castling(fx_pos *pos, const fx_x_defaults *d, size_t i)
+{
+    if (d->files)
+        memcpy(pos->castling, d->files + 4 * i * d->files_step, 4);
+    else
+        fx_castling_from_flags(pos, d->flags, d->flags ? d->n_flags : 0);
+}
+
+/* ------------------------------------------------------------ bitboards */
+
+void fx_x_bitboards(const fx_pos *pos, uint64_t out[12])
+{
+    board_bitboards8(pos->board, out);
+}
+
+int fx_x_board_from_bitboards(const uint64_t bb[12], fx_pos *pos, fx_error *err)
+{
+    uint64_t seen = 0;
+    memset(pos->board, 0, sizeof pos->board);
+    pos->width = 8;
+    for (int k = 0; k < 12; k++) {
+        uint64_t clash = seen & bb[k];
+        if (clash) {
+            int sq = lowest(clash);
+            int first = 0;
+            while (!((bb[first] >> sq) & 1))
+                first++;
+            return fail(err, FX_X_E_OVERLAP, FX_X_F_BITBOARDS, (uint64_t)sq,
+                        (uint32_t)first, (uint32_t)k);
+        }
+        seen |= bb[k];
+        for (uint64_t b = bb[k]; b; b &= b - 1)
+            pos->board[lowest(b)] = (uint8_t)(k + 1);
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------ planes: values */
+
+/* Bits of 1 in the element type. */
+static uint64_t one_bits(const fx_x_planes *s)
+{
+    if (s->kind != FX_X_FLOAT)
+        return 1;
+    return s->size == 2 ? 0x3C00u : s->size == 4 ? 0x3F800000u : 0x3FF0000000000000ull;
+}
+
+/* IEEE half of a finite v >= 0, rounded to nearest even, saturated at the
+ * largest finite half (65504). */
+static uint16_t half_bits(double v)
+{
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    int exp = (int)((b >> 52) & 0x7FF) - 1023;
+    uint64_t mant = (b & ((1ull << 52) - 1)) | (1ull << 52);
+    if (v == 0.0)
+        return 0;
+    if (v >= 65504.0)
+        return 0x7BFF;
+    int shift = exp >= -14 ? 42 : 42 + (-14 - exp);
+    if (shift > 60)
+        return 0;
+    uint64_t sig = mant >> shift, rest = mant & ((1ull << shift) - 1);
+    uint64_t half = 1ull << (shift - 1);
+    if (rest > half || (rest == half && (sig & 1)))
+        sig++;
+    if (exp < -14)
+        return (uint16_t)sig;   /* subnormal; 1024 is the smallest normal */
+    int e = exp + 15;
+    if (sig == 2048) {
+        sig = 1024;
+        e++;
+    }
+    if (e >= 31)
+        return 0x7BFF;
+    return (uint16_t)((e << 10) | (sig & 0x3FF));
+}
+
+static double half_value(uint16_t h)
+{
+    int e = (h >> 10) & 0x1F, m = h & 0x3FF;
+    double v;
+    if (e == 0)
+        v = m / 16777216.0;                 /* m * 2^-24 */
+    else if (e == 31)
+        v = m ? HUGE_VAL - HUGE_VAL : HUGE_VAL;
+    else {
+        v = (1024 + m) / 1024.0;
+        for (int k = e - 15; k > 0; k--) v *= 2;
+        for (int k = e - 15; k < 0; k++) v /= 2;
+    }
+    return (h & 0x8000) ? -v : v;
+}
+
+/* Bits of v >= 0 in the element type; integers saturate at their largest
+ * value (1 for bool) and are truncated toward zero. */
+static uint64_t value_bits(double v, const fx_x_planes *s)
+{
+    if (s->kind == FX_X_FLOAT) {
+        if (s->size == 2)
+            return half_bits(v);
+        if (s->size == 4) {
+            float f = (float)v;
+            uint32_t u;
+            memcpy(&u, &f, sizeof u);
+            return u;
+        }
+        uint64_t u;
+        memcpy(&u, &v, sizeof u);
+        return u;
+    }
+    double top = s->kind == FX_X_BOOL ? 1.0
+               : s->kind == FX_X_INT ? (double)((1ull << (8 * s->size - 1)) - 1)
+               : s->size == 8 ? 18446744073709549568.0
+               : (double)((1ull << (8 * s->size)) - 1);
+    if (v >= top)
+        return s->kind == FX_X_UINT && s->size == 8 ? ~0ull : (uint64_t)top;
+    return (uint64_t)v;
+}
+
+/* The element at `at` as a double. */
+static double element(const uint8_t *at, const fx_x_planes *s)
+{
+    switch (s->size) {
+    case 1:
+        return s->kind == FX_X_INT ? (double)(int8_t)at[0] : (double)at[0];
+    case 2: {
+        uint16_t u;
+        memcpy(&u, at, 2);
+        if (s->kind == FX_X_FLOAT)
+            return half_value(u);
+        return s->kind == FX_X_INT ? (double)(int16_t)u : (double)u;
+    }
+    case 4: {
+        uint32_t u;
+        memcpy(&u, at, 4);
+        if (s->kind == FX_X_FLOAT) {
+            float f;
+            memcpy(&f, &u, 4);
+            return f;
+        }
+        return s->kind == FX_X_INT ? (double)(int32_t)u : (double)u;
+    }
+    default: {
+        uint64_t u;
+        memcpy(&u, at, 8);
+        if (s->kind == FX_X_FLOAT) {
+            double d;
+            memcpy(&d, &u, 8);
+            return d;
+        }
+        return s->kind == FX_X_INT ? (double)(int64_t)u : (double)u;
+    }
+    }
+}
+
+static inline void put(uint8_t *out, size_t index, unsigned size, uint64_t bits)
+{
+    switch (size) {
+    case 1:
+        out[index] = (uint8_t)bits;
+        break;
+    case 2: {
+        uint16_t v = (uint16_t)bits;
+        memcpy(out + 2 * index, &v, 2);
+        break;
+    }
+    case 4: {
+        uint32_t v = (uint32_t)bits;
+        memcpy(out + 4 * index, &v, 4);
+        break;
+    }
+    default:
+        memcpy(out + 8 * index, &bits, 8);
+    }
+}
+
+static void fill(uint8_t *out, size_t first, size_t count, unsigned size, uint64_t bits)
+{
+    if (bits == 0)
+        return;     /* the tensor is cleared before anything is written */
+    if (size == 1) {
+        memset(out + first, (int)bits, count);
+        return;
+    }
+    for (size_t k = 0; k < count; k++)
+        put(out, first + k, size, bits);
+}
+
+/* ------------------------------------------------------------ planes: layout */
+
+/* Piece code -> plane, as seen from white and with colors swapped. */
+static const uint8_t PLANE_OF[2][FX_CODE_LIMIT] = {
+    {0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15},
+    {0, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 14, 15, 12, 13},
+};
+/* Plane -> piece code, the inverse of PLANE_OF. */
+static const uint8_t CODE_OF[2][16] = {
+    {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16},
+    {7, 8, 9, 10, 11, 12, 1, 2, 3, 4, 5, 6, 15, 16, 13, 14},
+};
+
+static int piece_planes(const fx_x_planes *s) { return s->width == 10 ? 16 : 12; }
+
+static int extra_planes(uint8_t kind) { return kind == FX_X_CASTLING ? 4 : 1; }
+
+size_t fx_x_plane_count(const fx_x_planes *s)
+{
+    size_t n = (size_t)piece_planes(s);
+    for (int k = 0; k < s->n_extra; k++)
+        n += (size_t)extra_planes(s->extra[k]);
+    return n;
+}
+
+size_t fx_x_planes_bytes(const fx_x_planes *s)
+{
+    return fx_x_plane_count(s) * FX_HEIGHT * s->width * s->size;
+}
+
+/* One 8x8 plane from a bitboard (bit i = element i).  Bytes are written
+ * whole, eight at a time; wider elements are written into a plane that the
+ * caller has cleared, one store per set bit. */
+static void plane_from_bits(uint8_t *dst, uint64_t bits, const fx_x_planes *s, uint64_t one)
+{
+    if (s->size == 1) {
+        for (int r = 0; r < FX_HEIGHT; r++)
+            memcpy(dst + 8 * r, &SPREAD[(bits >> (8 * r)) & 0xFF], sizeof(uint64_t));
+        return;
+    }
+    for (; bits; bits &= bits - 1)
+        put(dst, (size_t)lowest(bits), s->size, one);
+}
+
+static void plane_of_value(uint8_t *dst, size_t count, unsigned size, uint64_t bits)
+{
+    if (size == 1) {
+        memset(dst, (int)(bits & 0xFF), count);
+        return;
+    }
+    for (size_t k = 0; k < count; k++)
+        put(dst, k, size, bits);
+}
+
+/* Bitboard of the squares of the rooks that hold castling rights. */
+static uint64_t castling_rook_bits8(const fx_pos *pos)
+{
+    uint64_t marks = 0;
+    for (int slot = 0; slot < 4; slot++)
+        if (pos->castling[slot] != FX_NONE)
+            marks |= 1ull << ((slot >= FX_BLACK_H ? 56 : 0) + pos->castling[slot]);
+    return marks;
+}
+
+/* 8x8 tensors: every plane is written whole from a bitboard or a value, so
+ * the output is never cleared first. */
+static void planes_write8(const fx_pos *pos, const fx_x_planes *s, uint8_t *out)
+{
+    const unsigned size = s->size;
+    const size_t step = (size_t)SQUARES8 * size;
+    const int flip = s->flip && pos->turn == FX_BLACK;
+    const uint64_t one = one_bits(s);
+    uint64_t bb[12];
+    board_bitboards8(pos->board, bb);
+    if (size > 1)
+        memset(out, 0, fx_x_planes_bytes(s));
+    for (int p = 0; p < 12; p++) {
+        uint64_t b = flip ? mirror(bb[(p + 6) % 12]) : bb[p];
+        plane_from_bits(out + p * step, b, s, one);
+    }
+    uint8_t *o = out + 12 * step;
+    for (int k = 0; k < s->n_extra; k++) {
+        uint64_t bits;
+        switch (s->extra[k]) {
+        case FX_X_TURN:
+            plane_of_value(o, SQUARES8, size, pos->turn == FX_BLACK ? one : 0);
+            break;
+        case FX_X_CASTLING:
+            for (int j = 0; j < 4; j++)
+                plane_of_value(o + j * step, SQUARES8, size,
+                               pos->castling[flip ? j ^ 2 : j] != FX_NONE ? one : 0);
+            break;
+        case FX_X_CASTLING_ROOKS:
+            bits = castling_rook_bits8(pos);
+            plane_from_bits(o, flip ? mirror(bits) : bits, s, one);
+            break;
+        case FX_X_EN_PASSANT:
+            bits = fx_ep_keep(pos, (fx_ep_mode)s->ep_mode) ? 1ull << pos->ep : 0;
+            plane_from_bits(o, flip ? mirror(bits) : bits, s, one);
+            break;
+        case FX_X_HALFMOVE:
+            plane_of_value(o, SQUARES8, size, value_bits((double)pos->halfmove, s));
+            break;
+        case FX_X_HALFMOVE_SCALED: {
+            uint32_t h = pos->halfmove < 100 ? pos->halfmove : 100;
+            plane_of_value(o, SQUARES8, size, value_bits(h / 100.0, s));
+            break;
+        }
+        }
+        o += (size_t)extra_planes(s->extra[k]) * step;
+    }
+}
+
+void fx_x_planes_write(const fx_pos *pos, const fx_x_planes *s, uint8_t *out)
+{
+    if (s->width == 8) {
+        planes_write8(pos, s, out);
+        return;
+    }
+    const int w = s->width;
+    const size_t plane = (size_t)FX_HEIGHT * w;
+    const unsigned size = s->size;
+    const int flip = s->flip && pos->turn == FX_BLACK;
+    const uint8_t *plane_of = PLANE_OF[flip];
+    const uint64_t one = one_bits(s);
+    memset(out, 0, fx_x_planes_bytes(s));
+
+    for (int r = 0; r < FX_HEIGHT; r++) {
+        const uint8_t *rank = pos->board + r * w;
+        size_t row = (size_t)(flip ? FX_HEIGHT - 1 - r : r) * w;
+        for (int f = 0; f < w; f++)
+            if (rank[f])
+                put(out, plane_of[rank[f]] * plane + row + f, size, one);
+    }
+
+    size_t p = (size_t)piece_planes(s);
+    for (int k = 0; k < s->n_extra; k++) {
+        switch (s->extra[k]) {
+        case FX_X_TURN:
+            if (pos->turn == FX_BLACK)
+                fill(out, p * plane, plane, size, one);
+            break;
+        case FX_X_CASTLING:
+            for (int j = 0; j < 4; j++)
+                if (pos->castling[flip ? j ^ 2 : j] != FX_NONE)
+                    fill(out, (p + j) * plane, plane, size, one);
+            break;
+        case FX_X_CASTLING_ROOKS:
+            for (int slot = 0; slot < 4; slot++) {
+                uint8_t f = pos->castling[slot];
+                if (f == FX_NONE)
+                    continue;
+                int r = slot >= FX_BLACK_H ? FX_HEIGHT - 1 : 0;
+                put(out, p * plane + (size_t)(flip ? FX_HEIGHT - 1 - r : r) * w + f, size, one);
+            }
+            break;
+        case FX_X_EN_PASSANT:
+            if (fx_ep_keep(pos, (fx_ep_mode)s->ep_mode)) {
+                int r = pos->ep / w, f = pos->ep % w;
+                put(out, p * plane + (size_t)(flip ? FX_HEIGHT - 1 - r : r) * w + f, size, one);
+            }
+            break;
+        case FX_X_HALFMOVE:
+            fill(out, p * plane, plane, size, value_bits((double)pos->halfmove, s));
+            break;
+        case FX_X_HALFMOVE_SCALED: {
+            uint32_t h = pos->halfmove < 100 ? pos->halfmove : 100;
+            fill(out, p * plane, plane, size, value_bits(h / 100.0, s));
+            break;
+        }
+        }
+        p += (size_t)extra_planes(s->extra[k]);
+    }
+}
+
+/* One plane that must hold a single value throughout: the value, or -1 with
+ * err set (column = first element that differs). */
+static int constant(const uint8_t *in, size_t first, size_t count, const fx_x_planes *s,
+                    int plane_index, double *value, fx_error *err)
+{
+    double v = element(in + first * s->size, s);
+    for (size_t k = 1; k < count; k++)
+        if (element(in + (first + k) * s->size, s) != v)
+            return fail(err, FX_X_E_NOT_CONSTANT, FX_X_F_PLANES, first + k,
+                        (uint32_t)plane_index, 0);
+    if (v != v)
+        return fail(err, FX_X_E_NOT_CONSTANT, FX_X_F_PLANES, first, (uint32_t)plane_index, 0);
+    *value = v;
+    return 0;
+}
+
+static int flag_plane(const uint8_t *in, size_t first, size_t count, const fx_x_planes *s,
+                      int plane_index, int *on, fx_error *err)
+{
+    double v;
+    if (constant(in, first, count, s, plane_index, &v, err))
+        return -1;
+    if (v != 0.0 && v != 1.0)
+        return fail(err, FX_X_E_VALUE, FX_X_F_PLANES, first, (uint32_t)plane_index, 0);
+    *on = v == 1.0;
+    return 0;
+}
+
+/* Element `index` must be 0 or 1: that, or -1 with err set. */
+static int bit_at(const uint8_t *in, size_t index, const fx_x_planes *s, int plane_index,
+                  fx_error *err)
+{
+    const uint8_t *at = in + index * s->size;
+    if (s->kind != FX_X_FLOAT && s->size == 1 && at[0] <= 1)
+        return at[0];
+    double v = element(at, s);
+    if (v == 0.0)
+        return 0;
+    if (v == 1.0)
+        return 1;
+    return fail(err, FX_X_E_VALUE, FX_X_F_PLANES, index, (uint32_t)plane_index, 0);
+}
+
+int fx_x_planes_read(const uint8_t *in, const fx_x_planes *s, fx_pos *pos,
+                     unsigned *given, fx_error *err)
+{
+    const int w = s->width;
+    const size_t plane = (size_t)FX_HEIGHT * w;
+    const int pieces = piece_planes(s);
+    uint8_t flags[4 + 2 * FX_MAX_WIDTH];
+    size_t n_flags = 0;
+    int on;
+    *given = 0;
+
+    /* The turn first: it says whether the board is mirrored. */
+    size_t p = (size_t)pieces;
+    for (int k = 0; k < s->n_extra; p += (size_t)extra_planes(s->extra[k]), k++) {
+        if (s->extra[k] != FX_X_TURN)
+            continue;
+        if (flag_plane(in, p * plane, plane, s, (int)p, &on, err))
+            return -1;
+        pos->turn = (uint8_t)on;
+        *given |= 1u << FX_X_TURN;
+    }
+    const int flip = s->flip && pos->turn == FX_BLACK;
+    const uint8_t *code_of = CODE_OF[flip];
+    const uint8_t *plane_of = PLANE_OF[flip];
+
+    memset(pos->board, 0, sizeof pos->board);
+    pos->width = (uint8_t)w;
+    for (int k = 0; k < pieces; k++) {
+        const uint8_t *at = in + (size_t)k * plane * s->size;
+        for (size_t i = 0; i < plane; i++) {
+            int bit;
+            if (s->size == 1 && s->kind != FX_X_FLOAT && at[i] == 0)
+                continue;
+            bit = bit_at(in, k * plane + i, s, k, err);
+            if (bit < 0)
+                return -1;
+            if (!bit)
+                continue;
+            int r = (int)(i / w), f = (int)(i % w);
+            int sq = (flip ? FX_HEIGHT - 1 - r : r) * w + f;
+            if (pos->board[sq])
+                return fail(err, FX_X_E_OVERLAP, FX_X_F_PLANES, k * plane + i,
+                            plane_of[pos->board[sq]], (uint32_t)k);
+            pos->board[sq] = code_of[k];
+        }
+    }
+
+    p = (size_t)pieces;
+    for (int k = 0; k < s->n_extra; p += (size_t)extra_planes(s->extra[k]), k++) {
+        switch (s->extra[k]) {
+        case FX_X_CASTLING:
+            for (int j = 0; j < 4; j++) {
+                if (flag_plane(in, (p + j) * plane, plane, s, (int)(p + j), &on, err))
+                    return -1;
+                if (on)
+                    flags[n_flags++] = (uint8_t)"KQkq"[flip ? j ^ 2 : j];
+            }
+            *given |= 1u << FX_X_CASTLING;
+            break;
+        case FX_X_CASTLING_ROOKS:
+            for (size_t i = 0; i < plane; i++) {
+                int bit = bit_at(in, p * plane + i, s, (int)p, err);
+                if (bit < 0)
+                    return -1;
+                if (!bit)
+                    continue;
+                int r = (int)(i / w), f = (int)(i % w);
+                if (r != 0 && r != FX_HEIGHT - 1)
+                    return fail(err, FX_X_E_ROOK_MARK, FX_X_F_PLANES, p * plane + i,
+                                (uint32_t)p, 0);
+                int black = (r == FX_HEIGHT - 1) != flip;
+                if (n_flags < sizeof flags)
+                    flags[n_flags++] = (uint8_t)((black ? 'a' : 'A') + f);
+            }
+            *given |= 1u << FX_X_CASTLING_ROOKS;
+            break;
+        case FX_X_EN_PASSANT:
+            pos->ep = FX_NONE;
+            for (size_t i = 0; i < plane; i++) {
+                int bit = bit_at(in, p * plane + i, s, (int)p, err);
+                if (bit < 0)
+                    return -1;
+                if (!bit)
+                    continue;
+                if (pos->ep != FX_NONE)
+                    return fail(err, FX_X_E_EP_MARKS, FX_X_F_PLANES, p * plane + i,
+                                (uint32_t)p, 0);
+                int r = (int)(i / w), f = (int)(i % w);
+                pos->ep = (uint8_t)((flip ? FX_HEIGHT - 1 - r : r) * w + f);
+            }
+            *given |= 1u << FX_X_EN_PASSANT;
+            break;
+        case FX_X_HALFMOVE:
+        case FX_X_HALFMOVE_SCALED: {
+            double v;
+            if (constant(in, p * plane, plane, s, (int)p, &v, err))
+                return -1;
+            if (s->extra[k] == FX_X_HALFMOVE_SCALED) {
+                if (!(v >= 0.0 && v <= 1.0))
+                    return fail(err, FX_X_E_COUNTER, FX_X_F_PLANES, p * plane, (uint32_t)p, 0);
+                v = (double)(uint32_t)(v * 100.0 + 0.5);
+            }
+            if (!(v >= 0.0 && v <= (double)FX_MAX_COUNTER) || v != (double)(uint32_t)v)
+                return fail(err, FX_X_E_COUNTER, FX_X_F_PLANES, p * plane, (uint32_t)p, 0);
+            pos->halfmove = (uint32_t)v;
+            *given |= 1u << s->extra[k];
+            break;
+        }
+        }
+    }
+    if (*given & ((1u << FX_X_CASTLING) | (1u << FX_X_CASTLING_ROOKS)))
+        fx_castling_from_flags(pos, flags, n_flags);
+    return 0;
+}
+
+/* ------------------------------------------------------------ packed boards */
+
+/* Nibble of a piece code by side to move, before the special values 12..14. */
+static const uint8_t NIBBLE[2][13] = {
+    {0, 0, 2, 4, 6, 8, 10, 1, 3, 5, 7, 9, 11},   /* white to move */
+    {0, 0, 2, 4, 6, 8, 10, 1, 3, 5, 7, 9, 15},   /* black to move: k is 15 */
+};
+/* Piece code of nibbles 0..11. */
+static const uint8_t NIBBLE_CODE[12] = {
+    FX_WP, FX_BP, FX_WN, FX_BN, FX_WB, FX_BB, FX_WR, FX_BR, FX_WQ, FX_BQ, FX_WK, FX_BK};
+
+static void put_be64(uint8_t *out, uint64_t v)
+{
+    for (int k = 7; k >= 0; k--, v >>= 8)
+        out[k] = (uint8_t)v;
+}
+
+static uint64_t get_be64(const uint8_t *in)
+{
+    uint64_t v = 0;
+    for (int k = 0; k < 8; k++)
+        v = v << 8 | in[k];
+    return v;
+}
+
+/* Square of the pawn that made the stored en-passant target, or -1. */
+static int pushed_pawn(const fx_pos *pos, fx_ep_mode mode)
+{
+    if (!fx_ep_keep(pos, mode))
+        return -1;
+    return pos->turn == FX_WHITE ? pos->ep - 8 : pos->ep + 8;
+}
+
+/* Occupancy (8 bytes, big-endian) and then one nibble per piece in square
+ * order, low nibble first.  Writes at most max_pieces nibbles and returns
+ * the number of pieces. */
+static int pack_board(const fx_pos *pos, int pushed, uint64_t rooks, int max_pieces,
+                      uint8_t *out, int *black_kings)
+{
+    /* Nibbles are gathered sixteen at a time in a word (the first in the low
+     * bits, which is the byte order of the format on a little-endian
+     * machine) and stored a word at a time, at most max_pieces of them: the
+     * caller has room for whole words up to out + 8 + max_pieces / 2. */
+    uint8_t *nib = out + 8;
+    const uint8_t *nibble = NIBBLE[pos->turn == FX_BLACK];
+    const uint64_t occupied = occupancy8(pos->board);
+    const uint64_t special = rooks | (pushed >= 0 ? 1ull << pushed : 0);
+    uint64_t word = 0;
+    int k = 0, kings = 0;
+    for (uint64_t occ = occupied; occ; occ &= occ - 1, k++) {
+        int sq = lowest(occ);
+        uint8_t code = pos->board[sq];
+        uint64_t v = nibble[code];
+        kings += code == FX_BK;
+        if ((special >> sq) & 1)
+            v = sq == pushed ? 12 : code == FX_WR ? 13 : 14;
+        word |= v << (4 * (k & 15));
+        if ((k & 15) == 15) {
+            if (k < max_pieces)
+                memcpy(nib + 8 * (k >> 4), &word, sizeof word);
+            word = 0;
+        }
+    }
+    if ((k & 15) && k < max_pieces)
+        memcpy(nib + 8 * (k >> 4), &word, sizeof word);
+    put_be64(out, occupied);
+    *black_kings = kings;
+    return k;
+}
+
+static size_t put_leb128(uint8_t *out, uint64_t v)
+{
+    size_t n = 0;
+    while (v > 127) {
+        out[n++] = (uint8_t)(v | 128);
+        v >>= 7;
+    }
+    out[n++] = (uint8_t)v;
+    return n;
+}
+
+static int check_prefix(const fx_pos *pos, fx_error *err)
+{
+    if (pos->prefix != FX_PREFIX_NONE && any_right(pos))
+        return fail(err, FX_X_E_PREFIX, FX_F_RECORD_PREFIX, 0, pos->prefix, 0);
+    return 0;
+}
+
+int fx_x_lichess_pack(const fx_pos *pos, fx_ep_mode ep, uint8_t *out, fx_error *err)
+{
+    int black_kings;
+    if (need_width(pos, 8, err) || check_prefix(pos, err))
+        return -1;
+    int n = pack_board(pos, pushed_pawn(pos, ep), castling_rook_bits8(pos), 64, out, &black_kings);
+    size_t len = 8 + (size_t)(n + 1) / 2;
+    uint64_t ply = 2 * (uint64_t)(pos->fullmove - 1) + pos->turn;
+    int broken_turn = pos->turn == FX_BLACK && black_kings == 0;
+    if (pos->halfmove > 0 || ply > 1 || broken_turn)
+        len += put_leb128(out + len, pos->halfmove);
+    if (ply > 1 || broken_turn)
+        len += put_leb128(out + len, ply);
+    while (len && out[len - 1] == 0)
+        len--;
+    return (int)len;
+}
+
+/* Read a little-endian base-128 number of at most 5 bytes at *at. */
+static int get_leb128(const uint8_t *in, size_t *at, uint64_t *value, fx_error *err)
+{
+    uint64_t v = 0;
+    size_t start = *at;
+    for (int k = 0; k < 5; k++) {
+        uint8_t byte = in[(*at)++];
+        v |= (uint64_t)(byte & 127) << (7 * k);
+        if (!(byte & 128)) {
+            *value = v;
+            return 0;
+        }
+    }
+    return fail(err, FX_X_E_VARINT, FX_X_F_LICHESS, start, 0, 0);
+}
+
+/* Unpack the nibbles of the pieces (both formats); castling rook files are
+ * collected as castling flags. */
+static int unpack_board(const uint8_t *in, fx_pos *pos, int stockfish, uint8_t *flags,
+                        size_t *n_flags, fx_error *err)
+{
+    const uint32_t field = stockfish ? FX_X_F_STOCKFISH : FX_X_F_LICHESS;
+    uint64_t occupied = get_be64(in);
+    int k = 0;
+    *n_flags = 0;
+    for (uint64_t b = occupied; b; b &= b - 1, k++) {
+        int sq = lowest(b), rank = sq / 8;
+        size_t at = 8 + (size_t)(k >> 1);
+        uint8_t v = (k & 1) ? in[at] >> 4 : in[at] & 15;
+        if (v < 12) {
+            pos->board[sq] = NIBBLE_CODE[v];
+            continue;
+        }
+        switch (v) {
+        case 12:
+            if (rank != 3 && rank != 4)
+                return fail(err, FX_X_E_NIBBLE, field, at, v, (uint32_t)sq);
+            if (pos->ep != FX_NONE)
+                return fail(err, FX_X_E_EP_MARKS, field, at, (uint32_t)sq, 0);
+            pos->board[sq] = rank == 3 ? FX_WP : FX_BP;
+            pos->ep = (uint8_t)(rank == 3 ? sq - 8 : sq + 8);
+            break;
+        case 13:
+        case 14: {
+            int black = v == 14;
+            int ok = stockfish ? (sq == (black ? 56 : 0) || sq == (black ? 63 : 7))
+                               : rank == (black ? FX_HEIGHT - 1 : 0);
+            if (!ok)
+                return fail(err, FX_X_E_NIBBLE, field, at, v, (uint32_t)sq);
+            pos->board[sq] = black ? FX_BR : FX_WR;
+            flags[(*n_flags)++] = (uint8_t)((black ? 'a' : 'A') + sq % 8);
+            break;
+        }
+        default:
+            pos->board[sq] = FX_BK;
+            pos->turn = FX_BLACK;
+        }
+    }
+    return k;
+}
+
+/* Bring an unpacked position to the state the text reader leaves: castling
+ * flags settled against the board, an invalid en-passant target dropped.
+ * Every other field is in range by construction, so this is what
+ * fx_check_record would do. */
+static void settle_unpacked(fx_pos *pos, const uint8_t *flags, size_t n_flags)
+{
+    if (n_flags)
+        fx_castling_from_flags(pos, flags, n_flags);
+    if (pos->ep != FX_NONE && !fx_ep_valid(pos))
+        pos->ep = FX_NONE;
+}
+
+int fx_x_lichess_unpack(const uint8_t *in, size_t len, fx_pos *pos, fx_error *err)
+{
+    /* Missing bytes at the end read as zero. */
+    uint8_t buf[FX_X_LICHESS_READ_MAX + 16];
+    uint8_t flags[16];
+    size_t n_flags, at;
+    uint64_t halfmove, ply;
+    if (len > FX_X_LICHESS_READ_MAX)
+        return fail(err, FX_X_E_LENGTH, FX_X_F_LICHESS, FX_X_LICHESS_READ_MAX,
+                    (uint32_t)(len > 0xFFFFFFFFu ? 0xFFFFFFFFu : len), FX_X_LICHESS_READ_MAX);
+    memset(buf, 0, sizeof buf);
+    if (len)
+        memcpy(buf, in, len);
+    clear_pos(pos, 8);
+    int n = unpack_board(buf, pos, 0, flags, &n_flags, err);
+    if (n < 0)
+        return -1;
+    at = 8 + (size_t)(n + 1) / 2;
+    size_t start = at;
+    if (get_leb128(buf, &at, &halfmove, err))
+        return -1;
+    if (halfmove > FX_MAX_COUNTER)
+        return fail(err, FX_X_E_RANGE, FX_X_F_LICHESS, start, 0, 0);
+    start = at;
+    if (get_leb128(buf, &at, &ply, err))
+        return -1;
+    if (ply / 2 + 1 > FX_MAX_COUNTER)
+        return fail(err, FX_X_E_RANGE, FX_X_F_LICHESS, start, 1, 0);
+    uint8_t variant = buf[at];
+    if (variant != 0 && variant != 2 && variant != 3)
+        return fail(err, FX_X_E_VARIANT, FX_X_F_LICHESS, at, variant, 0);
+    for (at++; at < len; at++)
+        if (buf[at])
+            return fail(err, FX_X_E_TRAILING, FX_X_F_LICHESS, at, buf[at], 0);
+    pos->halfmove = (uint32_t)halfmove;
+    pos->fullmove = (uint32_t)(ply / 2 + 1);
+    if (ply & 1)
+        pos->turn = FX_BLACK;
+    settle_unpacked(pos, flags, n_flags);
+    return 0;
+}
+
+int fx_x_stockfish_pack(const fx_pos *pos, fx_ep_mode ep, uint8_t *out, fx_error *err)
+{
+    int black_kings;
+    if (need_width(pos, 8, err) || check_prefix(pos, err))
+        return -1;
+    for (int slot = 0; slot < 4; slot++) {
+        uint8_t f = pos->castling[slot];
+        if (f != FX_NONE && f != 0 && f != 7)
+            return fail(err, FX_X_E_CASTLING_ROOK, FX_F_RECORD_CASTLING, (uint64_t)slot, f, 0);
+    }
+    memset(out, 0, FX_X_STOCKFISH_SIZE);
+    int n = pack_board(pos, pushed_pawn(pos, ep), castling_rook_bits8(pos), 32, out, &black_kings);
+    if (n > 32)
+        return fail(err, FX_X_E_TOO_MANY, FX_F_RECORD_BOARD, 0, (uint32_t)n, 32);
+    if (pos->turn == FX_BLACK && black_kings == 0)
+        return fail(err, FX_X_E_NO_BLACK_KING, FX_F_RECORD_TURN, 0, 0, 0);
+    return 0;
+}
+
+int fx_x_stockfish_unpack(const uint8_t *in, fx_pos *pos, fx_error *err)
+{
+    uint8_t flags[16];
+    size_t n_flags;
+    uint64_t occupied = get_be64(in);
+    int n = count(occupied);
+    clear_pos(pos, 8);
+    if (n > 32)
+        return fail(err, FX_X_E_TOO_MANY, FX_X_F_STOCKFISH, 0, (uint32_t)n, 32);
+    if (unpack_board(in, pos, 1, flags, &n_flags, err) < 0)
+        return -1;
+    settle_unpacked(pos, flags, n_flags);
+    return 0;
+}
+
+/* ------------------------------------------------------------ batches */
+
+#define FAILED(i)                                  \
+    do {                                           \
+        if (!coerce)                               \
+            return (int64_t)(i);                   \
+    } while (0)
+
+int64_t fx_x_bitboards_batch(const fx_x_records *recs, size_t n, uint64_t *out,
+                             int coerce, fx_error *err)
+{
+    fx_pos pos;
+    for (size_t i = 0; i < n; i++) {
+        if (fx_x_load(recs, i, &pos, err) || need_width(&pos, 8, err)) {
+            memset(out + 12 * i, 0, 12 * sizeof *out);
+            FAILED(i);
+            continue;
+        }
+        fx_x_bitboards(&pos, out + 12 * i);
+    }
+    return -1;
+}
+
+int64_t fx_x_planes_batch(const fx_x_records *recs, size_t n, const fx_x_planes *spec,
+                          uint8_t *out, int coerce, fx_error *err)
+{
+    fx_pos pos;
+    size_t bytes = fx_x_planes_bytes(spec);
+    for (size_t i = 0; i < n; i++) {
+        if (fx_x_load(recs, i, &pos, err) || need_width(&pos, spec->width, err)) {
+            memset(out + bytes * i, 0, bytes);
+            FAILED(i);
+            continue;
+        }
+        fx_x_planes_write(&pos, spec, out + bytes * i);
+    }
+    return -1;
+}
+
+int64_t fx_x_stockfish_pack_batch(const fx_x_records *recs, size_t n, fx_ep_mode ep,
+                                  uint8_t *out, int coerce, fx_error *err)
+{
+    fx_pos pos;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *dest = out + FX_X_STOCKFISH_SIZE * i;
+        if (fx_x_load(recs, i, &pos, err) || fx_x_stockfish_pack(&pos, ep, dest, err)) {
+            memset(dest, 0, FX_X_STOCKFISH_SIZE);
+            FAILED(i);
+        }
+    }
+    return -1;
+}
+
+int64_t fx_x_lichess_pack_batch(const fx_x_records *recs, size_t n, fx_ep_mode ep,
+                                uint8_t *data, int64_t *ends, uint8_t *valid,
+                                int coerce, fx_error *err)
+{
+    fx_pos pos;
+    int64_t at = 0;
+    for (size_t i = 0; i < n; i++) {
+        int len = -1;
+        if (fx_x_load(recs, i, &pos, err) == 0)
+            len = fx_x_lichess_pack(&pos, ep, data + at, err);
+        valid[i] = len >= 0;
+        if (len < 0) {
+            FAILED(i);
+            len = 0;
+        }
+        at += len;
+        ends[i] = at;
+    }
+    return -1;
+}
+
+int64_t fx_x_from_bitboards_batch(const uint64_t *bb, size_t n, const fx_x_defaults *d,
+                                  uint8_t *records, int coerce, fx_error *err)
+{
+    fx_pos pos;
+    for (size_t i = 0; i < n; i++) {
+        clear_pos(&pos, 8);
+        defaults_before(&pos, d, i);
+        if (fx_x_board_from_bitboards(bb + 12 * i, &pos, err) == 0) {
+            default_castling(&pos, d, i);
+            if (fx_check_record(&pos, 8, err) == 0) {
+                store(&pos, records + sizeof(fx_rec8) * i, 0);
+                continue;
+            }
+        }
+        memset(records + sizeof(fx_rec8) * i, 0, sizeof(fx_rec8));
+        FAILED(i);
+    }
+    return -1;
+}
+
+int64_t fx_x_from_planes_batch(const uint8_t *planes, size_t n, const fx_x_planes *spec,
+                               const fx_x_defaults *d, uint8_t *records, int wide,
+                               int coerce, fx_error *err)
+{
+    fx_pos pos;
+    unsigned given;
+    size_t bytes = fx_x_planes_bytes(spec);
+    size_t stride = wide ? sizeof(fx_pos) : sizeof(fx_rec8);
+    const unsigned castling = (1u << FX_X_CASTLING) | (1u << FX_X_CASTLING_ROOKS);
+    for (size_t i = 0; i < n; i++) {
+        clear_pos(&pos, spec->width);
+        defaults_before(&pos, d, i);
+        if (fx_x_planes_read(planes + bytes * i, spec, &pos, &given, err) == 0) {
+            if (!(given & castling))
+                default_castling(&pos, d, i);
+            if (fx_check_record(&pos, wide ? FX_MAX_WIDTH : 8, err) == 0) {
+                store(&pos, records + stride * i, wide);
+                continue;
+            }
+        }
+        memset(records + stride * i, 0, stride);
+        FAILED(i);
+    }
+    return -1;
+}
+
+int64_t fx_x_lichess_unpack_batch(const uint8_t *data, const int64_t *starts,
+                                  const int64_t *ends, const uint8_t *nulls, size_t n,
+                                  uint8_t *records, int coerce, fx_error *err)
+{
+    fx_pos pos;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *dest = records + sizeof(fx_rec8) * i;
+        if (nulls && nulls[i]) {
+            memset(dest, 0, sizeof(fx_rec8));
+            continue;
+        }
+        if (fx_x_lichess_unpack(data + starts[i], (size_t)(ends[i] - starts[i]), &pos, err)) {
+            memset(dest, 0, sizeof(fx_rec8));
+            FAILED(i);
+            continue;
+        }
+        store(&pos, dest, 0);
+    }
+    return -1;
+}
+
+int64_t fx_x_stockfish_unpack_batch(const uint8_t *data, size_t n, const fx_x_defaults *d,
+                                    uint8_t *records, int coerce, fx_error *err)
+{
+    fx_pos pos;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *dest = records + sizeof(fx_rec8) * i;
+        if (fx_x_stockfish_unpack(data + FX_X_STOCKFISH_SIZE * i, &pos, err) == 0) {
+            if (d->halfmove)
+                pos.halfmove = d->halfmove[i * d->halfmove_step];
+            if (d->fullmove)
+                pos.fullmove = d->fullmove[i * d->fullmove_step];
+            store(&pos, dest, 0);
+            continue;
+        }
+        memset(dest, 0, sizeof(fx_rec8));
+        FAILED(i);
+    }
+    return -1;
+}

@@ -1,0 +1,541 @@
+"""Training-data export: positions as bitboards, plane tensors and packed
+binary formats (lichess binary FEN, Stockfish's 24-byte compressed position),
+and back to records.
+
+This module only checks arguments, shapes arrays and picks a kernel; every
+per-position step runs in C (core/export.c) with the GIL released.  The
+formats and every option are described in docs/export.md.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fastxfen import _export
+from fastxfen._api import encode
+from fastxfen._columns import is_arrow
+from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
+
+__all__ = [
+    "PLANE_EXTRAS",
+    "BinaryColumn",
+    "from_bitboards",
+    "from_planes",
+    "pack",
+    "to_bitboards",
+    "to_planes",
+    "unpack",
+]
+
+#: Names accepted in ``extra=`` (to_planes / from_planes), and how many planes
+#: each adds.
+PLANE_EXTRAS = dict(_export.EXTRA_PLANES)
+
+_FORMATS = ("lichess", "stockfish")
+_PERSPECTIVES = {"white": False, "side_to_move": True}
+_BUFFERS = (bytes, bytearray, memoryview)
+_U32 = 4294967295
+
+# ---------------------------------------------------------------- argument checks
+
+
+def _errors(errors):
+    if errors not in ("raise", "coerce"):
+        raise ValueError(f"errors must be one of 'raise', 'coerce', not {errors!r}")
+    return errors
+
+
+def _choice(name, value, choices):
+    if not isinstance(value, str) or value not in choices:
+        options = ", ".join(repr(c) for c in choices)
+        raise ValueError(f"{name} must be one of {options}, not {value!r}")
+    return value
+
+
+def _is_records(x) -> bool:
+    return isinstance(x, (np.ndarray, np.void)) and x.dtype in (
+        POSITION_DTYPE,
+        POSITION_DTYPE_10x8,
+    )
+
+
+def _as_records(x, errors, threads):
+    """Flat contiguous records, and whether they come fresh from encode."""
+    if _is_records(x):
+        return np.ascontiguousarray(np.asarray(x).reshape(-1)), False
+    return encode(x, width=10, errors=errors, threads=threads), True
+
+
+def _output(out, shape, dtype):
+    if out is None:
+        return np.empty(shape, dtype)
+    if not isinstance(out, np.ndarray):
+        raise ValueError(f"out must be a numpy array, not {type(out).__name__}")  # noqa: TRY004
+    if out.shape != shape or out.dtype != dtype:
+        raise ValueError(
+            f"out must have shape {shape} and dtype {dtype}, "
+            f"not shape {out.shape} and dtype {out.dtype}"
+        )
+    if not out.flags.c_contiguous or not out.flags.writeable:
+        raise ValueError("out must be a writeable C-contiguous array")
+    return out
+
+
+def _plane_dtype(dtype) -> np.dtype:
+    dt = np.dtype(dtype)
+    ok = (dt.kind in "biu" and dt.itemsize in (1, 2, 4, 8)) or (
+        dt.kind == "f" and dt.itemsize in (2, 4, 8)
+    )
+    if not ok:
+        raise ValueError(
+            f"planes need a bool, integer or float16/32/64 dtype, not {dt}"
+        )
+    if not dt.isnative:
+        raise ValueError(f"planes need the native byte order, not {dt}")
+    return dt
+
+
+def _extras(extra, dtype) -> tuple:
+    names = (extra,) if isinstance(extra, str) else tuple(extra)
+    for name in names:
+        if name not in PLANE_EXTRAS:
+            options = ", ".join(repr(k) for k in PLANE_EXTRAS)
+            raise ValueError(f"extra planes are named {options}, not {name!r}")
+    if len(set(names)) != len(names):
+        raise ValueError(f"an extra plane is named twice in {names!r}")
+    if "halfmove_scaled" in names and dtype.kind != "f":
+        raise ValueError("the 'halfmove_scaled' plane needs a float dtype")
+    return names
+
+
+def _width(width) -> int:
+    if isinstance(width, bool) or width not in (8, 10):
+        raise ValueError(f"width must be 8 or 10, not {width!r}")
+    return width
+
+
+# ---------------------------------------------------------------- defaults
+
+
+def _per_row(name, value, n, dtype, low, high):
+    """A shared value (length 1) or one per row, checked to lie in [low, high]."""
+    arr = np.asarray(value)
+    if arr.dtype.kind == "b":
+        arr = arr.astype(np.int64)
+    if arr.dtype.kind not in "iu":
+        raise ValueError(f"{name} must be an int or an array of ints, not {value!r}")
+    arr = arr.reshape(-1)
+    if arr.size not in (1, n):
+        raise ValueError(f"{name} has {arr.size} values for {n} rows")
+    if arr.size and (arr.min() < low or arr.max() > high):
+        raise ValueError(f"{name} values must lie in {low}..{high}")
+    return np.ascontiguousarray(arr.astype(dtype))
+
+
+def _square_index(name, text, width):
+    files = "abcdefghij"[:width]
+    if len(text) != 2 or text[0] not in files or text[1] not in "12345678":
+        raise ValueError(f"{name} must be '-' or a square name such as 'e3', not {text!r}")
+    return (ord(text[1]) - ord("1")) * width + files.index(text[0])
+
+
+def _castling_flags(text, width) -> bytes:
+    """Check a castling field (no prefix) and return its flags."""
+    if text == "-":
+        return b""
+    letters = "KQ" + "ABCDEFGHIJ"[:width]
+    count = [0, 0]
+    for k, c in enumerate(text):
+        if not (c.isascii() and c.isalpha() and c.upper() in letters):
+            raise ValueError(f"castling has an unexpected {c!r} (at {k}) in {text!r}")
+        color = c.islower()
+        count[color] += 1
+        if count[color] > 2 or text.count(c) > 1:
+            raise ValueError(f"castling {text!r} repeats a flag or has more than two per color")
+    if not text:
+        raise ValueError("castling must be '-' or flags such as 'KQkq'")
+    return text.encode("ascii")
+
+
+def _defaults(n, width, turn=None, castling=None, en_passant=None, halfmove=None,
+              fullmove=None):
+    kwargs = {}
+    if turn is not None:
+        if isinstance(turn, str):
+            turn = {"w": 0, "b": 1}.get(turn)
+            if turn is None:
+                raise ValueError("turn must be 'w', 'b', 0, 1 or an array of 0 and 1")
+        kwargs["turn"] = _per_row("turn", turn, n, np.uint8, 0, 1)
+    if isinstance(castling, str):
+        kwargs["flags"] = _castling_flags(castling, width)
+    elif castling is not None:
+        files = np.asarray(castling)
+        if files.shape not in ((4,), (n, 4)) or files.dtype.kind not in "iu":
+            raise ValueError(
+                f"castling must be flags such as 'KQkq' or rook files of shape (4,) "
+                f"or ({n}, 4), not {files.dtype} of shape {files.shape}"
+            )
+        bad = (files != 255) & ((files < 0) | (files >= width))
+        if bad.any():
+            raise ValueError(f"castling rook files must be 0..{width - 1} or 255 (none)")
+        kwargs["files"] = np.ascontiguousarray(files.astype(np.uint8).reshape(-1))
+    if isinstance(en_passant, str):
+        if en_passant != "-":
+            ep = _square_index("en_passant", en_passant, width)
+            kwargs["ep"] = np.array([ep], np.uint8)
+    elif en_passant is not None:
+        ep = np.asarray(en_passant)
+        if ep.dtype.kind not in "iu":
+            raise ValueError("en_passant must be a square name, a square index or an array")
+        flat = ep.reshape(-1)
+        if flat.size not in (1, n):
+            raise ValueError(f"en_passant has {flat.size} values for {n} rows")
+        if ((flat != 255) & ((flat < 0) | (flat >= 8 * width))).any():
+            raise ValueError(f"en_passant squares must be 0..{8 * width - 1} or 255 (none)")
+        kwargs["ep"] = np.ascontiguousarray(flat.astype(np.uint8))
+    if halfmove is not None:
+        kwargs["halfmove"] = _per_row("halfmove", halfmove, n, np.uint32, 0, _U32)
+    if fullmove is not None:
+        kwargs["fullmove"] = _per_row("fullmove", fullmove, n, np.uint32, 1, _U32)
+    return _export.Defaults(n, **kwargs)
+
+
+# ---------------------------------------------------------------- bitboards
+
+
+def to_bitboards(x, *, errors="raise", threads=None, out=None) -> np.ndarray:
+    """(N, 12) ``uint64`` bitboards of 8x8 positions: white P N B R Q K, then
+    black p n b r q k; bit i is square i (a1 = 0, h8 = 63).
+
+    ``x`` is records (``POSITION_DTYPE``, or ``POSITION_DTYPE_10x8`` with 8-wide
+    rows) or anything ``encode`` reads.  A 10-wide row is a ``FenError``
+    (field ``record.width``); with ``errors="coerce"`` a failing row is all 0.
+    """
+    _errors(errors)
+    recs, trusted = _as_records(x, errors, threads)
+    out = _output(out, (len(recs), 12), np.dtype(np.uint64))
+    return _export.bitboards(recs, trusted, errors, out)
+
+
+def from_bitboards(bitboards, *, turn=None, castling=None, en_passant=None, halfmove=None,
+                   fullmove=None, errors="raise") -> np.ndarray:
+    """Records (``POSITION_DTYPE``) of (N, 12) bitboards, the inverse of
+    ``to_bitboards``.  The other fields come from the keywords (defaults:
+    white to move, no castling rights, no en passant, halfmove 0, fullmove 1),
+    each one value or one per row; see docs/export.md."""
+    _errors(errors)
+    bb = np.asarray(bitboards)
+    if bb.dtype.kind not in "iu" or bb.dtype.itemsize != 8:
+        raise TypeError(f"bitboards must be 64-bit integers, not {bb.dtype}")
+    if bb.ndim == 0 or bb.shape[-1] != 12:
+        raise ValueError(f"bitboards must have shape (N, 12), not {bb.shape}")
+    bb = np.ascontiguousarray(bb.reshape(-1, 12), bb.dtype.newbyteorder("=")).view(np.uint64)
+    defaults = _defaults(len(bb), 8, turn, castling, en_passant, halfmove, fullmove)
+    return _export.from_bitboards(bb, defaults, errors)
+
+
+# ---------------------------------------------------------------- planes
+
+
+def to_planes(x, *, dtype=np.uint8, perspective="white", extra=(), width=8,
+              en_passant="fen", errors="raise", threads=None, out=None) -> np.ndarray:
+    """Plane tensors of positions, shape (N, C, 8, width): C = 12 piece planes
+    (16 with ``width=10``) then the ``extra`` planes in the order named;
+    ``planes[n, p, rank, file]`` with rank 0 = rank 1.  See docs/export.md."""
+    _errors(errors)
+    dt = _plane_dtype(dtype)
+    flip = _PERSPECTIVES[_choice("perspective", perspective, tuple(_PERSPECTIVES))]
+    names = _extras(extra, dt)
+    width = _width(width)
+    recs, trusted = _as_records(x, errors, threads)
+    shape = (len(recs), _export.plane_count(width, names), 8, width)
+    out = _output(out, shape, dt)
+    return _export.planes(recs, trusted, width, flip, dt, en_passant, names, errors, out)
+
+
+def from_planes(planes, *, perspective="white", extra=(), turn=None, castling=None,
+                en_passant=None, halfmove=None, fullmove=None,
+                errors="raise") -> np.ndarray:
+    """Records of plane tensors, the inverse of ``to_planes`` (give the same
+    ``perspective`` and ``extra``).  (N, C, 8, 8) gives ``POSITION_DTYPE``,
+    (N, C, 8, 10) ``POSITION_DTYPE_10x8``.  Fields no plane carries come from
+    the keywords, as for ``from_bitboards``; a keyword for a field that a plane
+    carries is an error."""
+    _errors(errors)
+    arr = np.asarray(planes)
+    flip = _PERSPECTIVES[_choice("perspective", perspective, tuple(_PERSPECTIVES))]
+    if not arr.dtype.isnative:
+        arr = arr.astype(arr.dtype.newbyteorder("="))
+    dt = _plane_dtype(arr.dtype)
+    names = _extras(extra, dt)
+    if arr.ndim == 3:
+        arr = arr[None]
+    if arr.ndim != 4 or arr.shape[2] != 8 or arr.shape[3] not in (8, 10):
+        raise ValueError(f"planes must have shape (N, C, 8, 8) or (N, C, 8, 10), not {arr.shape}")
+    width = arr.shape[3]
+    expected = _export.plane_count(width, names)
+    if arr.shape[1] != expected:
+        raise ValueError(
+            f"{arr.shape[1]} planes, but a {width}-wide tensor with extra={names!r} "
+            f"has {expected}"
+        )
+    given = {
+        "turn": ("turn",),
+        "castling": ("castling", "castling_rooks"),
+        "en_passant": ("en_passant",),
+        "halfmove": ("halfmove", "halfmove_scaled"),
+    }
+    values = {"turn": turn, "castling": castling, "en_passant": en_passant,
+              "halfmove": halfmove}
+    for key, planes_for in given.items():
+        plane = next((p for p in planes_for if p in names), None)
+        if plane is not None and values[key] is not None:
+            raise ValueError(f"{key} is read from the {plane!r} plane; do not pass {key}=")
+    defaults = _defaults(len(arr), width, turn, castling, en_passant, halfmove, fullmove)
+    return _export.from_planes(np.ascontiguousarray(arr), width, flip, names, defaults, errors)
+
+
+# ---------------------------------------------------------------- binary formats
+
+
+class BinaryColumn:
+    """Variable-length binary values in one buffer, Arrow's binary layout.
+
+    ``data`` is a ``uint8`` array holding every value back to back,
+    ``offsets`` an ``int64`` array of length ``len + 1`` (value i is
+    ``data[offsets[i]:offsets[i + 1]]``) and ``valid`` ``None`` (every value
+    present) or a ``bool`` array, ``False`` for a row coerced away.
+    """
+
+    __slots__ = ("data", "offsets", "valid")
+
+    def __init__(self, data, offsets, valid=None):
+        self.data = np.ascontiguousarray(data, np.uint8).reshape(-1)
+        self.offsets = np.ascontiguousarray(offsets, np.int64).reshape(-1)
+        self.valid = None if valid is None else np.ascontiguousarray(valid, bool).reshape(-1)
+        n = len(self.offsets) - 1
+        if n < 0 or (self.valid is not None and len(self.valid) != n):
+            raise ValueError("offsets must have one entry more than there are values")
+        if n and (
+            self.offsets[0] < 0
+            or self.offsets[-1] > len(self.data)
+            or (np.diff(self.offsets) < 0).any()
+        ):
+            raise ValueError("offsets must be non-decreasing and inside data")
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def __getitem__(self, i):
+        n = len(self)
+        if not isinstance(i, (int, np.integer)):
+            raise TypeError("BinaryColumn indices must be integers")
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("BinaryColumn index out of range")
+        if self.valid is not None and not self.valid[i]:
+            return None
+        return self.data[self.offsets[i] : self.offsets[i + 1]].tobytes()
+
+    def __iter__(self):
+        return (self[i] for i in range(len(self)))
+
+    def __repr__(self) -> str:
+        nulls = 0 if self.valid is None else int((~self.valid).sum())
+        return f"BinaryColumn({len(self)} values, {len(self.data)} bytes, {nulls} null)"
+
+    def lengths(self) -> np.ndarray:
+        """Byte length of every value (0 for a null)."""
+        return np.diff(self.offsets)
+
+    def tolist(self) -> list:
+        """The values as ``bytes`` (``None`` for a null)."""
+        return list(self)
+
+    def to_arrow(self, large=None):
+        """A ``pyarrow.BinaryArray`` (``LargeBinaryArray`` with ``large=True``,
+        or when the data exceeds 2 GiB) sharing this column's buffers."""
+        import pyarrow as pa
+
+        base = int(self.offsets[0]) if len(self.offsets) else 0
+        if large is None:
+            large = int(self.offsets[-1]) - base > np.iinfo(np.int32).max
+        offsets = self.offsets - base if base else self.offsets
+        if not large:
+            offsets = offsets.astype(np.int32)
+        validity, nulls = None, 0
+        if self.valid is not None and not self.valid.all():
+            validity = pa.py_buffer(np.packbits(self.valid, bitorder="little"))
+            nulls = int((~self.valid).sum())
+        return pa.Array.from_buffers(
+            pa.large_binary() if large else pa.binary(),
+            len(self),
+            [validity, pa.py_buffer(offsets), pa.py_buffer(self.data[base:])],
+            null_count=nulls,
+        )
+
+    def __arrow_array__(self, type=None):
+        arr = self.to_arrow()
+        return arr if type is None else arr.cast(type)
+
+
+def pack(x, *, format="lichess", en_passant="fen", errors="raise", threads=None, out=None):
+    """Pack 8x8 positions into a binary format.
+
+    ``format="lichess"``: lichess binary FEN, one variable-length value per
+    position, returned as a :class:`BinaryColumn`.  ``format="stockfish"``:
+    Stockfish's 24-byte compressed position, an (N, 24) ``uint8`` array
+    (``out=`` may give it).  A position the format cannot hold is a
+    ``FenError``; with ``errors="coerce"`` its value is a null
+    (lichess) or 24 zero bytes (stockfish).  ``en_passant`` picks which
+    targets are stored ("fen": every target the record keeps, "xfen",
+    "legal")."""
+    _errors(errors)
+    fmt = _choice("format", format, _FORMATS)
+    recs, trusted = _as_records(x, errors, threads)
+    if fmt == "stockfish":
+        out = _output(out, (len(recs), _export.STOCKFISH_SIZE), np.dtype(np.uint8))
+        return _export.stockfish_pack(recs, trusted, en_passant, errors, out)
+    if out is not None:
+        raise ValueError("out= is only for format='stockfish' (a fixed-size array)")
+    data, offsets, valid = _export.lichess_pack(recs, trusted, en_passant, errors)
+    return BinaryColumn(data, offsets, valid)
+
+
+def _bytes_array(buf) -> np.ndarray:
+    view = memoryview(buf)
+    if not view.c_contiguous:
+        view = memoryview(view.tobytes())
+    return np.frombuffer(view.cast("B") if view.format != "B" else view, np.uint8)
+
+
+def _arrow_chunks(obj):
+    import pyarrow as pa
+
+    return obj.chunks if isinstance(obj, pa.ChunkedArray) else [obj]
+
+
+def _arrow_binary_rows(chunk):
+    """(data, starts, ends, nulls) of an Arrow binary chunk."""
+    import pyarrow as pa
+
+    kind = chunk.type
+    if hasattr(pa.types, "is_binary_view") and pa.types.is_binary_view(kind):
+        chunk, kind = chunk.cast(pa.large_binary()), pa.large_binary()
+    if not (pa.types.is_binary(kind) or pa.types.is_large_binary(kind)):
+        raise TypeError(f"expected an Arrow binary column, got {kind}")
+    _, offsets, data = chunk.buffers()
+    width = np.int32 if pa.types.is_binary(kind) else np.int64
+    offs = np.frombuffer(offsets, width)[chunk.offset : chunk.offset + len(chunk) + 1]
+    offs = offs.astype(np.int64)
+    nulls = None
+    if chunk.null_count:
+        nulls = chunk.is_null().to_numpy(zero_copy_only=False).astype(np.uint8)
+    raw = np.frombuffer(data, np.uint8) if data is not None else np.empty(0, np.uint8)
+    return raw, offs[:-1], offs[1:], nulls
+
+
+def _lichess_rows(data):
+    """Batches (data, starts, ends, nulls) of the lichess values in data."""
+    if isinstance(data, BinaryColumn):
+        nulls = None if data.valid is None else (~data.valid).astype(np.uint8)
+        return [(data.data, data.offsets[:-1], data.offsets[1:], nulls)]
+    if isinstance(data, _BUFFERS):
+        raw = _bytes_array(data)
+        return [(raw, np.zeros(1, np.int64), np.full(1, len(raw), np.int64), None)]
+    if is_arrow(data):
+        return [_arrow_binary_rows(chunk) for chunk in _arrow_chunks(data)]
+    if isinstance(data, tuple) and len(data) == 2 and isinstance(data[1], np.ndarray):
+        raw = data[0] if isinstance(data[0], np.ndarray) else _bytes_array(data[0])
+        col = BinaryColumn(raw, data[1])
+        return [(col.data, col.offsets[:-1], col.offsets[1:], None)]
+    if isinstance(data, np.ndarray) and data.dtype.kind == "S":
+        flat = np.ascontiguousarray(data.reshape(-1))
+        starts = np.arange(flat.size, dtype=np.int64) * flat.dtype.itemsize
+        ends = starts + np.char.str_len(flat).astype(np.int64)
+        return [(flat.view(np.uint8).reshape(-1), starts, ends, None)]
+    items = list(data.reshape(-1) if isinstance(data, np.ndarray) else data)
+    nulls = np.fromiter((v is None for v in items), np.uint8, len(items))
+    for v in items:
+        if v is not None and not isinstance(v, _BUFFERS):
+            raise TypeError(f"expected bytes values, got {type(v).__name__}")
+    present = [bytes(v) for v in items if v is not None]
+    lengths = np.zeros(len(items), np.int64)
+    lengths[nulls == 0] = np.fromiter(map(len, present), np.int64, len(present))
+    ends = np.cumsum(lengths)
+    raw = np.frombuffer(b"".join(present), np.uint8)
+    return [(raw, ends - lengths, ends, nulls if nulls.any() else None)]
+
+
+def _stockfish_rows(data) -> np.ndarray:
+    size = _export.STOCKFISH_SIZE
+    if is_arrow(data):
+        import pyarrow as pa
+
+        parts = []
+        for chunk in _arrow_chunks(data):
+            if chunk.null_count:
+                raise ValueError("the stockfish format has no null value")
+            if pa.types.is_fixed_size_binary(chunk.type) and chunk.type.byte_width == size:
+                buf = np.frombuffer(chunk.buffers()[1], np.uint8)
+                parts.append(buf[chunk.offset * size : (chunk.offset + len(chunk)) * size])
+                continue
+            raw, starts, ends, _ = _arrow_binary_rows(chunk)
+            if ((ends - starts) != size).any():
+                raise ValueError(f"stockfish values are {size} bytes each")
+            parts.append(raw[starts[0] : ends[-1]] if len(starts) else raw[:0])
+        arr = np.concatenate(parts) if parts else np.empty(0, np.uint8)
+    elif isinstance(data, _BUFFERS):
+        arr = _bytes_array(data)
+    elif isinstance(data, np.ndarray):
+        arr = data
+        if arr.dtype.kind in "SV" and arr.dtype.itemsize == size:
+            arr = np.ascontiguousarray(arr).view(np.uint8)
+        elif arr.dtype not in (np.uint8, np.int8) or arr.shape[-1:] != (size,):
+            raise ValueError(f"stockfish rows must be uint8 of shape (N, {size}), "
+                             f"not {arr.dtype} of shape {arr.shape}")
+    else:
+        items = list(data)
+        if any(not isinstance(v, _BUFFERS) or len(v) != size for v in items):
+            raise ValueError(f"stockfish values are {size}-byte bytes objects")
+        arr = np.frombuffer(b"".join(bytes(v) for v in items), np.uint8)
+    if arr.size % size:
+        raise ValueError(f"{arr.size} bytes is not a whole number of {size}-byte positions")
+    return np.ascontiguousarray(arr.reshape(-1, size)).view(np.uint8)
+
+
+def unpack(data, *, format="lichess", halfmove=None, fullmove=None,
+           errors="raise") -> np.ndarray:
+    """Records (``POSITION_DTYPE``) of packed positions, the inverse of
+    ``pack``.
+
+    lichess: a :class:`BinaryColumn`, a ``(data, offsets)`` pair, a pyarrow
+    binary array, a numpy ``S`` array, an iterable of ``bytes`` (``None`` is
+    a null) or one ``bytes`` value (one row).  A null gives the null record.
+    stockfish: an (N, 24) ``uint8`` array, a bytes-like buffer of N * 24
+    bytes, a pyarrow ``fixed_size_binary(24)`` or binary array, or an
+    iterable of 24-byte values.  The format holds no move counters: they come
+    from ``halfmove`` / ``fullmove`` (one value or one per row; default 0
+    and 1)."""
+    _errors(errors)
+    fmt = _choice("format", format, _FORMATS)
+    if fmt == "stockfish":
+        rows = _stockfish_rows(data)
+        defaults = _defaults(len(rows), 8, halfmove=halfmove, fullmove=fullmove)
+        return _export.stockfish_unpack(rows, defaults, errors)
+    if halfmove is not None or fullmove is not None:
+        raise ValueError("the lichess format stores its own counters; "
+                         "halfmove= and fullmove= are for format='stockfish'")
+    parts, done = [], 0
+    for raw, starts, ends, nulls in _lichess_rows(data):
+        try:
+            parts.append(_export.lichess_unpack(raw, starts, ends, nulls, errors))
+        except Exception as exc:  # renumber rows of later Arrow chunks
+            if done and hasattr(exc, "index"):
+                raise type(exc)(exc.index + done, exc.column, exc.field, exc.reason) from None
+            raise
+        done += len(starts)
+    if not parts:
+        return np.empty(0, POSITION_DTYPE)
+    return np.concatenate(parts) if len(parts) > 1 else parts[0]
