@@ -20,6 +20,7 @@ See ``docs/variants.md`` for what counts as a start position.
 """
 
 import operator
+from typing import Optional, SupportsIndex
 
 __all__ = ["chess960_fen", "chess960_number"]
 
@@ -39,7 +40,7 @@ _NONE = 255
 _WIDTH = 8
 
 
-def _check_number(n):
+def _check_number(n: SupportsIndex) -> int:
     """Return ``n`` as a plain int in 0..959, or raise ValueError."""
     if isinstance(n, bool):
         raise ValueError(f"Chess960 number must be an int, not bool: {n!r}")
@@ -54,9 +55,9 @@ def _check_number(n):
     return value
 
 
-def _back_rank(n):
+def _back_rank(n: int) -> str:
     """The white back rank of start position n, as a string of 8 letters."""
-    rank = [None] * _WIDTH
+    rank: list[Optional[str]] = [None] * _WIDTH
     n, light = divmod(n, 4)
     rank[2 * light + 1] = "B"  # b1, d1, f1, h1 are light squares
     n, dark = divmod(n, 4)
@@ -69,10 +70,10 @@ def _back_rank(n):
         rank[empty[i]] = "N"
     for f, piece in zip((f for f in range(_WIDTH) if rank[f] is None), "RKR"):
         rank[f] = piece
-    return "".join(rank)
+    return "".join(piece or "" for piece in rank)
 
 
-def _number_of_back_rank(rank):
+def _number_of_back_rank(rank: str) -> Optional[int]:
     """The number of a white back rank (8 letters), or None if it is not one
     of the 960 start arrays."""
     if sorted(rank) != sorted("RNBQKBNR"):
@@ -89,12 +90,12 @@ def _number_of_back_rank(rank):
     rest = [f for f in range(_WIDTH) if f not in bishops]
     queen = rest.index(rank.index("Q"))
     rest = [f for f in rest if rank[f] != "Q"]
-    knights = tuple(i for i, f in enumerate(rest) if rank[f] == "N")
-    knight_index = _KNIGHT_INDEX[knights]
+    first, second = (i for i, f in enumerate(rest) if rank[f] == "N")
+    knight_index = _KNIGHT_INDEX[first, second]
     return light[0] // 2 + 4 * (dark[0] // 2 + 4 * (queen + 6 * knight_index))
 
 
-def chess960_fen(n):
+def chess960_fen(n: SupportsIndex) -> str:
     """Return the X-FEN of Chess960 start position ``n`` (0..959).
 
     The position has white to move, full castling rights written ``KQkq``
@@ -112,7 +113,7 @@ def chess960_fen(n):
 _LETTER = {_WN: "N", _WB: "B", _WR: "R", _WQ: "Q", _WK: "K"}
 
 
-def chess960_number(fen):
+def chess960_number(fen: str) -> Optional[int]:
     """Return the Chess960 number (0..959) of the start position ``fen``
     shows, or ``None`` if it is not a Chess960 start position.
 
@@ -149,8 +150,8 @@ def chess960_number(fen):
         return None
     board = [int(code) for code in record["board"][: _WIDTH * 8]]
 
-    def rank(r):
-        return board[r * _WIDTH:(r + 1) * _WIDTH]
+    def rank(r: int) -> list[int]:
+        return board[r * _WIDTH : (r + 1) * _WIDTH]
 
     white = rank(0)
     if any(code not in _LETTER for code in white):

@@ -9,6 +9,8 @@ formats and every option are described in docs/export.md.
 
 from __future__ import annotations
 
+from typing import Any, Iterator, Optional, Sequence
+
 import numpy as np
 
 from fastxfen import _export
@@ -203,7 +205,9 @@ def _defaults(n, width, turn=None, castling=None, en_passant=None, halfmove=None
 # ---------------------------------------------------------------- bitboards
 
 
-def to_bitboards(x, *, errors="raise", threads=None, out=None) -> np.ndarray:
+def to_bitboards(
+    x: Any, *, errors: str = "raise", threads: Optional[int] = None, out: Any = None
+) -> np.ndarray:
     """(N, 12) ``uint64`` bitboards of 8x8 positions: white P N B R Q K, then
     black p n b r q k; bit i is square i (a1 = 0, h8 = 63).
 
@@ -217,8 +221,16 @@ def to_bitboards(x, *, errors="raise", threads=None, out=None) -> np.ndarray:
     return _export.bitboards(recs, trusted, errors, out)
 
 
-def from_bitboards(bitboards, *, turn=None, castling=None, en_passant=None, halfmove=None,
-                   fullmove=None, errors="raise") -> np.ndarray:
+def from_bitboards(
+    bitboards: Any,
+    *,
+    turn: Any = None,
+    castling: Any = None,
+    en_passant: Any = None,
+    halfmove: Any = None,
+    fullmove: Any = None,
+    errors: str = "raise",
+) -> np.ndarray:
     """Records (``POSITION_DTYPE``) of (N, 12) bitboards, the inverse of
     ``to_bitboards``.  The other fields come from the keywords (defaults:
     white to move, no castling rights, no en passant, halfmove 0, fullmove 1),
@@ -237,8 +249,18 @@ def from_bitboards(bitboards, *, turn=None, castling=None, en_passant=None, half
 # ---------------------------------------------------------------- planes
 
 
-def to_planes(x, *, dtype=np.uint8, perspective="white", extra=(), width=8,
-              en_passant="fen", errors="raise", threads=None, out=None) -> np.ndarray:
+def to_planes(
+    x: Any,
+    *,
+    dtype: Any = np.uint8,
+    perspective: str = "white",
+    extra: Sequence[str] = (),
+    width: int = 8,
+    en_passant: str = "fen",
+    errors: str = "raise",
+    threads: Optional[int] = None,
+    out: Any = None,
+) -> np.ndarray:
     """Plane tensors of positions, shape (N, C, 8, width): C = 12 piece planes
     (16 with ``width=10``) then the ``extra`` planes in the order named;
     ``planes[n, p, rank, file]`` with rank 0 = rank 1.  See docs/export.md."""
@@ -253,9 +275,18 @@ def to_planes(x, *, dtype=np.uint8, perspective="white", extra=(), width=8,
     return _export.planes(recs, trusted, width, flip, dt, en_passant, names, errors, out)
 
 
-def from_planes(planes, *, perspective="white", extra=(), turn=None, castling=None,
-                en_passant=None, halfmove=None, fullmove=None,
-                errors="raise") -> np.ndarray:
+def from_planes(
+    planes: Any,
+    *,
+    perspective: str = "white",
+    extra: Sequence[str] = (),
+    turn: Any = None,
+    castling: Any = None,
+    en_passant: Any = None,
+    halfmove: Any = None,
+    fullmove: Any = None,
+    errors: str = "raise",
+) -> np.ndarray:
     """Records of plane tensors, the inverse of ``to_planes`` (give the same
     ``perspective`` and ``extra``).  (N, C, 8, 8) gives ``POSITION_DTYPE``,
     (N, C, 8, 10) ``POSITION_DTYPE_10x8``.  Fields no plane carries come from
@@ -309,7 +340,7 @@ class BinaryColumn:
 
     __slots__ = ("data", "offsets", "valid")
 
-    def __init__(self, data, offsets, valid=None):
+    def __init__(self, data: Any, offsets: Any, valid: Any = None) -> None:
         self.data = np.ascontiguousarray(data, np.uint8).reshape(-1)
         self.offsets = np.ascontiguousarray(offsets, np.int64).reshape(-1)
         self.valid = None if valid is None else np.ascontiguousarray(valid, bool).reshape(-1)
@@ -326,7 +357,7 @@ class BinaryColumn:
     def __len__(self) -> int:
         return len(self.offsets) - 1
 
-    def __getitem__(self, i):
+    def __getitem__(self, i: int) -> Optional[bytes]:
         n = len(self)
         if not isinstance(i, (int, np.integer)):
             raise TypeError("BinaryColumn indices must be integers")
@@ -338,7 +369,7 @@ class BinaryColumn:
             return None
         return self.data[self.offsets[i] : self.offsets[i + 1]].tobytes()
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Optional[bytes]]:
         return (self[i] for i in range(len(self)))
 
     def __repr__(self) -> str:
@@ -349,11 +380,11 @@ class BinaryColumn:
         """Byte length of every value (0 for a null)."""
         return np.diff(self.offsets)
 
-    def tolist(self) -> list:
+    def tolist(self) -> list[Optional[bytes]]:
         """The values as ``bytes`` (``None`` for a null)."""
         return list(self)
 
-    def to_arrow(self, large=None):
+    def to_arrow(self, large: Optional[bool] = None) -> Any:
         """A ``pyarrow.BinaryArray`` (``LargeBinaryArray`` with ``large=True``,
         or when the data exceeds 2 GiB) sharing this column's buffers."""
         import pyarrow as pa
@@ -375,12 +406,20 @@ class BinaryColumn:
             null_count=nulls,
         )
 
-    def __arrow_array__(self, type=None):
+    def __arrow_array__(self, type: Any = None) -> Any:
         arr = self.to_arrow()
         return arr if type is None else arr.cast(type)
 
 
-def pack(x, *, format="lichess", en_passant="fen", errors="raise", threads=None, out=None):
+def pack(
+    x: Any,
+    *,
+    format: str = "lichess",
+    en_passant: str = "fen",
+    errors: str = "raise",
+    threads: Optional[int] = None,
+    out: Any = None,
+) -> Any:
     """Pack 8x8 positions into a binary format.
 
     ``format="lichess"``: lichess binary FEN, one variable-length value per
@@ -505,8 +544,14 @@ def _stockfish_rows(data) -> np.ndarray:
     return np.ascontiguousarray(arr.reshape(-1, size)).view(np.uint8)
 
 
-def unpack(data, *, format="lichess", halfmove=None, fullmove=None,
-           errors="raise") -> np.ndarray:
+def unpack(
+    data: Any,
+    *,
+    format: str = "lichess",
+    halfmove: Any = None,
+    fullmove: Any = None,
+    errors: str = "raise",
+) -> np.ndarray:
     """Records (``POSITION_DTYPE``) of packed positions, the inverse of
     ``pack``.
 
