@@ -11,6 +11,8 @@ MIN_ROWS_PER_THREAD: int
 
 class Batch:
     n: int
+    base: int
+    texts: Any
     def normalize(
         self,
         castling: str,

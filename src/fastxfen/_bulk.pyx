@@ -108,6 +108,7 @@ cdef class Job:
         cdef fx_error err
         cdef int rc
         cdef size_t head
+        cdef int64_t kept
         cdef const uint8_t *text
         if self.task == NORMALIZE:
             self.out_ends = <int64_t *>malloc((self.hi - self.lo + 1) * sizeof(int64_t))
@@ -157,12 +158,20 @@ cdef class Job:
                         self.out[self.out_len] = b' '
                         memcpy(self.out + self.out_len + 1, text + ops.start, ops.len)
                         self.out_len += 1 + ops.len
-                elif self.errors == IGNORE and text_end > start:
-                    memcpy(self.out + self.out_len, text, text_end - start)
-                    self.out_len += text_end - start
+                elif self.errors == IGNORE:
+                    # the row as it came; with terminators, those follow below
+                    kept = (text_end if self.terminators else end) - start
+                    if kept:
+                        memcpy(self.out + self.out_len, text, kept)
+                        self.out_len += kept
                 if self.terminators and end > text_end:
                     memcpy(self.out + self.out_len, text + (text_end - start), end - text_end)
                     self.out_len += end - text_end
+                elif self.terminators and rc != 0 and self.errors == COERCE:
+                    # a coerced last row without a terminator would vanish:
+                    # end it, so there are as many lines out as in
+                    self.out[self.out_len] = b'\n'
+                    self.out_len += 1
                 self.out_ends[r - self.lo] = self.out_len
             elif self.task == ENCODE and rc != 0:
                 memset(self.records + r * self.itemsize, 0, self.itemsize)
@@ -171,6 +180,8 @@ cdef class Job:
 cdef class Batch:
     """Rows of one data buffer, cut into jobs."""
     cdef object keep            # what owns the memory the pointers point into
+    cdef public int64_t base    # index of row 0 in the caller's input (Arrow chunks)
+    cdef public object texts    # the input rows as str, for messages (numpy U), or None
     cdef const uint8_t *data
     cdef const int64_t *starts
     cdef const int64_t *ends
@@ -229,7 +240,8 @@ cdef class Batch:
         for job in self.jobs:
             for k in range(job.n_failures):
                 row = job.failures[k].row
-                out.append((row, _error(row, job.failures[k].err, self._text(row))))
+                text = self._text(row) if self.texts is None else self.texts[row]
+                out.append((row, _error(row + self.base, job.failures[k].err, text)))
         return out
 
     cdef _raise_first(self):

@@ -233,6 +233,11 @@ cdef list _normalize_rows(list rows, fx_castling_mode cmode, fx_ep_mode emode, i
     for i in range(n):
         item = rows[i]
         rc = _read_item(item, False, &row, &pos, &span, &ops, &err)
+        if rc == 0 and row.text == NULL:
+            # ASCII text stored in a wider str kind (only C code makes such
+            # objects): read it again from a compact ASCII copy
+            item = (<str>item).encode("ascii").decode("ascii")
+            rc = _read_item(item, False, &row, &pos, &span, &ops, &err)
         if rc == 0:
             written = fx_write(&pos, cmode, emode, row.text + span.start, span.len, buf)
             if (<Py_ssize_t>written == row.full and type(item) is str

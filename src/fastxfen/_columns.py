@@ -19,6 +19,8 @@ __all__ = ["arrow_batches", "arrow_result", "is_arrow", "numpy_batch", "numpy_re
 def numpy_batch(arr: np.ndarray):
     """Batch of the rows of a numpy ``S`` or ``U`` array (any shape, C order)."""
     flat = np.ascontiguousarray(arr.reshape(-1))
+    if not flat.dtype.isnative:
+        flat = flat.astype(flat.dtype.newbyteorder("="))
     lengths = np.char.str_len(flat).astype(np.int64)
     if arr.dtype.kind == "S":
         step, data = flat.dtype.itemsize, flat.view(np.uint8)
@@ -29,7 +31,10 @@ def numpy_batch(arr: np.ndarray):
         # so columns still count characters.
         data = np.where(chars < 128, chars, ord("?")).astype(np.uint8)
     starts = np.arange(flat.size, dtype=np.int64) * step
-    return _bulk.spans(data, starts, starts + lengths)
+    batch = _bulk.spans(data, starts, starts + lengths)
+    if arr.dtype.kind == "U":
+        batch.texts = flat  # messages name the character, not its stand-in
+    return batch
 
 
 def numpy_result(arr: np.ndarray, result, errors: str) -> np.ndarray:
@@ -72,7 +77,8 @@ def _readable(chunk):
     raise TypeError(f"expected an Arrow string column, got {kind}")
 
 
-def _batch(chunk):
+def _batch(chunk, base: int):
+    """Batch of one chunk whose first row is row ``base`` of the column."""
     import pyarrow as pa
 
     chunk = _readable(chunk)
@@ -82,12 +88,23 @@ def _batch(chunk):
     nulls = None
     if chunk.null_count:
         nulls = chunk.is_null().to_numpy(zero_copy_only=False).astype(np.uint8)
-    return _bulk.spans(data if data is not None else b"", offs[:-1], offs[1:], nulls)
+    batch = _bulk.spans(data if data is not None else b"", offs[:-1], offs[1:], nulls)
+    batch.base = base
+    return batch
+
+
+def _chunk_batches(obj) -> list:
+    """(chunk, batch) of each chunk, rows numbered across the whole column."""
+    out, base = [], 0
+    for chunk in _chunks(obj):
+        out.append((chunk, _batch(chunk, base)))
+        base += len(chunk)
+    return out
 
 
 def arrow_batches(obj) -> list:
     """One batch per chunk of an Arrow array or chunked array."""
-    return [_batch(chunk) for chunk in _chunks(obj)]
+    return [batch for _, batch in _chunk_batches(obj)]
 
 
 def _array(kind, result, nulls, errors):
@@ -122,8 +139,8 @@ def arrow_result(obj, run, errors: str):
     import pyarrow as pa
 
     chunks = []
-    for chunk in _chunks(obj):
-        result = run(_batch(chunk))
+    for chunk, batch in _chunk_batches(obj):
+        result = run(batch)
         nulls = chunk.is_null().to_numpy(zero_copy_only=False) if chunk.null_count else None
         chunks.append(_array(chunk.type, result, nulls, errors))
     if isinstance(obj, pa.ChunkedArray):

@@ -1,0 +1,218 @@
+"""One minimized input per finding of the hardening work (fuzzing, sanitizers,
+the hostile catalogue).  Each test states the rule it checks; a finding not
+that is fixed keeps its test here.
+
+F1  errors="ignore" drops the line terminator of a rejected row in numpy S
+    arrays and Arrow columns (lists, U arrays and buffers keep the input).
+F2  normalize(buffer, errors="coerce"): a rejected last row without a
+    terminator leaves nothing behind, so the output has one row fewer.
+F3  FenError.index for a chunked Arrow array counts from the chunk's start.
+F4  For numpy U arrays the reason names the '?' that stands in for a
+    non-ASCII character instead of the character.
+F5  memcpy from a NULL pointer (length 0) in the bulk glue: undefined
+    behaviour, reported by UBSan only (this test is the reproducer to run
+    under the sanitizer build; in a normal build it passes).
+F6  Big-endian numpy U arrays ('>U') are read with the wrong byte order:
+    every row is rejected, and errors="coerce" turns all of them into ''.
+F7  A str of ASCII characters stored in a wider kind (PyUnicode_New(n, 255)
+    filled with ASCII by a C extension; CPython's own consistency checks say
+    such a str should have been made compact ASCII, so it is an ill-formed
+    but constructible object) is read through the non-ASCII stand-in, parses
+    as valid, and normalize then reads the row text through a NULL pointer:
+    the interpreter dies (SIGSEGV).  validate and encode handle it.
+"""
+
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import fastxfen as fx
+
+FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+
+# ---------------------------------------------------------------- F1
+
+
+def _f1_numpy():
+    out = fx.normalize(np.array([b"bad\n", FEN.encode() + b"\n"]), errors="ignore")
+    assert out.tolist() == [b"bad\n", FEN.encode()]
+
+
+def _f1_arrow():
+    pa = pytest.importorskip("pyarrow")
+    out = fx.normalize(pa.array(["bad\r\n", FEN + "\n"]), errors="ignore")
+    assert out.to_pylist() == ["bad\r\n", FEN]
+
+
+def test_f1_ignore_keeps_terminator_numpy_s():
+    _f1_numpy()
+
+
+def test_f1_ignore_keeps_terminator_lists_u_buffers():
+    assert fx.normalize(["bad\n"], errors="ignore") == ["bad\n"]
+    assert fx.normalize(np.array(["bad\n"]), errors="ignore").tolist() == ["bad\n"]
+    assert fx.normalize(b"bad\r\n", errors="ignore") == b"bad\r\n"
+
+
+def test_f1_ignore_keeps_terminator_arrow():
+    _f1_arrow()
+
+
+# ---------------------------------------------------------------- F2
+
+
+def _rows(buffer):
+    """Rows of a buffer as the library reads them (a final newline ends the
+    last row, it does not start another)."""
+    return len(fx.validate(buffer))
+
+
+def _f2():
+    for data in (b"bad", FEN.encode() + b"\nbad", b"\n\nbad", FEN.encode() + b"\r\n "):
+        out = fx.normalize(data, errors="coerce")
+        assert _rows(out) == _rows(data), (data, out)
+
+
+def test_f2_coerce_keeps_row_count_of_buffers():
+    _f2()
+
+
+def _f2_cli():
+    import os
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        src, out = os.path.join(tmp, "in.fen"), os.path.join(tmp, "out.fen")
+        with open(src, "wb") as f:
+            f.write(FEN.encode() + b"\nbad")
+        proc = subprocess.run([sys.executable, "-m", "fastxfen", "normalize", src, "-o", out,
+                               "--errors", "coerce", "-q"], capture_output=True, timeout=120)
+        assert proc.returncode == 1, proc.stderr
+        with open(out, "rb") as f:
+            assert _rows(f.read()) == 2
+
+
+def test_f2_cli_coerce_keeps_row_count():
+    _f2_cli()
+
+
+def test_f2_coerce_keeps_rows_that_have_terminators():
+    data = b"bad\n" + FEN.encode() + b"\nbad\r\n"
+    out = fx.normalize(data, errors="coerce")
+    assert out == b"\n" + FEN.encode() + b"\n\r\n"
+    assert _rows(out) == _rows(data) == 3
+
+
+# ---------------------------------------------------------------- F3
+
+
+def _f3():
+    pa = pytest.importorskip("pyarrow")
+    column = pa.chunked_array([[FEN, FEN, FEN], [FEN, "bad"]])
+    for call in (lambda: fx.normalize(column), lambda: fx.encode(column)):
+        with pytest.raises(fx.FenError) as info:
+            call()
+        assert info.value.index == 4, str(info.value)
+
+
+def test_f3_chunked_arrow_error_index_counts_the_whole_array():
+    _f3()
+
+
+def test_f3_validate_of_chunked_arrow_is_in_row_order():
+    pa = pytest.importorskip("pyarrow")
+    column = pa.chunked_array([[FEN, "bad"], [], [None, "bad"]])
+    assert [m is None for m in fx.validate(column)] == [True, False, True, False]
+
+
+# ---------------------------------------------------------------- F4
+
+
+def _f4():
+    row = "rnbqkbnr/pppppppp/\u0668/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    assert fx.validate(np.array([row])) == [fx.validate(row)]
+    with pytest.raises(fx.FenError) as info:
+        fx.normalize(np.array([row]))
+    assert "\u0668" in info.value.reason
+
+
+def test_f4_u_array_reason_names_the_character():
+    _f4()
+
+
+def test_f4_u_array_column_is_right():
+    row = "rnbqkbnr/pppppppp/\u0668/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    assert fx.validate(np.array([row]))[0].startswith("column 18 (placement): ")
+
+
+# ---------------------------------------------------------------- F5
+
+
+def test_f5_empty_outputs():
+    """Under the ASan/UBSan build these used to stop with 'null pointer passed
+    as argument 2' (memcpy(dst, NULL, 0) in Batch.normalize and Job._run)."""
+    assert fx.normalize(b"") == b""
+    assert fx.normalize(np.array([], "S5")).shape == (0,)
+    pa = pytest.importorskip("pyarrow")
+    assert fx.normalize(pa.array([None], pa.string())).to_pylist() == [None]
+    assert fx.normalize(pa.array([""], pa.string()), errors="ignore").to_pylist() == [""]
+
+
+# ---------------------------------------------------------------- F6
+
+
+def _f6():
+    arr = np.array([FEN, "bad"], dtype=">U60")
+    assert fx.validate(arr)[0] is None
+    assert fx.normalize(arr, errors="coerce").tolist() == [FEN, ""]
+    assert fx.encode(arr, errors="coerce")["width"].tolist() == [8, 0]
+
+
+def test_f6_big_endian_u_array():
+    _f6()
+
+
+# ---------------------------------------------------------------- F7
+
+_F7 = textwrap.dedent("""
+    import ctypes, sys
+    import fastxfen as fx
+    FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+    api = ctypes.pythonapi
+    api.PyUnicode_New.restype = ctypes.py_object
+    api.PyUnicode_New.argtypes = [ctypes.c_ssize_t, ctypes.c_uint32]
+
+    def wide(text, maxchar):
+        # PyUnicode_New(n, maxchar) with ASCII characters written in place
+        s = api.PyUnicode_New(len(text), maxchar)
+        size = {255: 1, 65535: 2, 1114111: 4}[maxchar]
+        offset = sys.getsizeof(s) - (len(text) + 1) * size
+        ctypes.memmove(id(s) + offset, text.encode("utf-32-le" if size == 4 else
+                       "utf-16-le" if size == 2 else "latin-1"), len(text) * size)
+        return s
+
+    for maxchar in (255, 65535, 1114111):
+        s = wide(FEN, maxchar)
+        assert not s.isascii()  # (== with FEN is False past kind 1: CPython compares kinds)
+        assert fx.validate(s) is None
+        assert fx.normalize(s) == FEN
+        assert fx.normalize([s, s], castling="shredder") == [FEN.replace("KQkq", "HAha")] * 2
+        assert fx.decode(fx.encode(s)) == [FEN]
+    print("ok")
+""")
+
+
+def _f7():
+    proc = subprocess.run([sys.executable, "-c", _F7], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", (proc.returncode,
+                                                                  proc.stderr[-2000:])
+
+
+@pytest.mark.skipif(sys.implementation.name != "cpython", reason="CPython string layout")
+def test_f7_ascii_text_in_a_wide_str():
+    _f7()
