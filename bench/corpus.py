@@ -131,9 +131,7 @@ def main(argv=None) -> int:
     parser.add_argument("--n", type=int, default=DEFAULT_N)
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
     parser.add_argument("--no-cache", action="store_true")
-    parser.add_argument(
-        "--show", type=int, default=0, help="print the first SHOW positions"
-    )
+    parser.add_argument("--show", type=int, default=0, help="print the first SHOW positions")
     args = parser.parse_args(argv)
     t0 = time.perf_counter()
     fens = load(args.n, args.seed, cache=not args.no_cache)
