@@ -1,0 +1,121 @@
+"""Fuzz decode on arbitrary record bytes.
+
+Input: byte 0 picks the dtype (POSITION_DTYPE or POSITION_DTYPE_10x8) and the
+castling / en-passant mode; byte 1 is a mask of the fields to bring into
+range first (board codes, width, turn, prefix, en passant, castling files,
+fullmove), so that both accepted records and each kind of rejection are
+reached; the rest is np.frombuffer'ed as records (whole records only).
+Properties: one answer per record; a rejected record is a FenError on a
+``record.*`` field with a reason, and None under coerce; an accepted one is
+text that normalizes to itself in the same mode (never garbage), encodes back
+to a record that decodes to the same text, and an 8x8 record decodes as its
+10x8 copy does.
+"""
+
+import os
+import sys
+
+# libFuzzer (inside atheris) must be loaded, and visible, before an extension
+# built with -fsanitize-coverage=... (run_all.py --help) is imported: it
+# registers its coverage counters with libFuzzer when it is loaded.
+sys.setdlopenflags(sys.getdlopenflags() | os.RTLD_GLOBAL)
+import atheris  # noqa: E402
+import atheris.core_with_libfuzzer  # noqa: E402,F401
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import numpy as np  # noqa: E402
+
+# Python coverage of the harness and the reference only: the C core and the
+# Cython glue report their own (native) coverage, and atheris's comparison
+# tracing in fastxfen's Python dispatch code grows the fuzzer's memory by
+# about 1 KB per execution.
+with atheris.instrument_imports(include=["reference", "common"]):
+    import common
+    import fastxfen as fx
+
+
+def tame(recs, mask):
+    """Bring the fields chosen by mask into their valid ranges, using the
+    bytes as they are as the source of choice."""
+    wide = recs.dtype == fx.POSITION_DTYPE_10x8
+    if mask & 2:
+        recs["width"] = np.where((recs["width"] & 1).astype(bool) & wide, 10, 8)
+    w = recs["width"].astype(np.int64)
+    if mask & 1:
+        board = recs["board"]
+        limit = np.where(w == 10, 17, 13)[:, None]
+        codes = board % limit
+        # squares past 8 * width are 0
+        squares = np.arange(board.shape[1])[None, :]
+        codes = np.where(squares < np.where(w == 10, 80, 64)[:, None], codes, 0)
+        # mostly empty squares, as on real boards
+        codes = np.where(board & 0x40, 0, codes)
+        recs["board"] = codes
+    if mask & 4:
+        recs["turn"] &= 1
+    if mask & 8:
+        recs["prefix"] %= 3
+    if mask & 16:
+        ep = recs["ep"].astype(np.int64)
+        recs["ep"] = np.where(ep & 0x80, 255, ep % np.maximum(8 * w, 1))
+    if mask & 32:
+        c = recs["castling"].astype(np.int64)
+        recs["castling"] = np.where(c & 0x80, 255, c % np.maximum(w, 1)[:, None])
+    if mask & 64:
+        recs["fullmove"] = np.maximum(recs["fullmove"], 1)
+
+
+def TestOneInput(data: bytes) -> None:
+    if len(data) < 2:
+        return
+    flags, mask = data[0], data[1]
+    dtype = fx.POSITION_DTYPE_10x8 if flags & 1 else fx.POSITION_DTYPE
+    castling, en_passant = common.MODES[(flags >> 1) % len(common.MODES)]
+    body = data[2:]
+    n = min(len(body) // dtype.itemsize, 6)
+    recs = np.frombuffer(body[: n * dtype.itemsize], dtype).copy()
+    tame(recs, mask)
+    out = fx.decode(recs, castling=castling, en_passant=en_passant, errors="coerce")
+    assert isinstance(out, list) and len(out) == n, (recs, out)
+    for i, text in enumerate(out):
+        single = recs[i]  # 0-d record: one answer
+        try:
+            one = fx.decode(single, castling=castling, en_passant=en_passant)
+        except fx.FenError as e:
+            assert text is None, (recs[i], text)
+            common.check_error(e, 0, recs[i])
+            assert e.field in common.RECORD_FIELDS, e
+            continue
+        assert isinstance(one, str) and one == text, (recs[i], one, text)
+        assert text.isascii(), text
+        again = fx.normalize(text, castling=castling, en_passant=en_passant)
+        assert again == text, (recs[i].tobytes(), text, again)
+        width = int(recs[i]["width"])
+        back = fx.encode(text, width=10 if dtype == fx.POSITION_DTYPE_10x8 else 8)
+        assert fx.decode(back, castling=castling, en_passant=en_passant) == [text], text
+        if dtype == fx.POSITION_DTYPE:
+            wide = np.zeros(1, fx.POSITION_DTYPE_10x8)
+            for name in dtype.names:
+                if name == "board":
+                    wide[0]["board"][:64] = recs[i]["board"]
+                else:
+                    wide[0][name] = recs[i][name]
+            assert fx.decode(wide, castling=castling, en_passant=en_passant) == [text], text
+        assert width in (8, 10)
+    # raise: the first rejected record, by index
+    bad = [i for i, t in enumerate(out) if t is None]
+    try:
+        fx.decode(recs, castling=castling, en_passant=en_passant)
+    except fx.FenError as e:
+        assert bad and e.index == bad[0], (bad, e)
+    else:
+        assert not bad, bad
+
+
+def main():
+    atheris.Setup(sys.argv, TestOneInput, internal_libfuzzer=True)
+    atheris.Fuzz()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,151 @@
+"""Write the seed corpus of the fuzz harnesses into corpus/<harness>/.
+
+    python tests/fuzz/make_corpus.py
+
+The seeds are small and few (valid rows of every kind, 10x8 rows, the edge
+cases of docs/semantics.md, records of those rows); the fuzzers' own corpora
+grow in a scratch directory (see run_all.py), not here.
+"""
+
+import hashlib
+import os
+import shutil
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "src"))
+
+import numpy as np  # noqa: E402
+
+import fastxfen as fx  # noqa: E402
+
+START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
+CAPA = "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR"
+
+VALID = [
+    START + " w KQkq - 0 1",
+    START + " b - - 99 4294967295",
+    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+    "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+    "rnbqkbnr/1ppppppp/8/8/pP6/8/P1PPPPPP/RNBQKBNR b KQkq b3 0 2",
+    "rn2k1r1/ppp1pp1p/3p2p1/5bn1/P7/2N2B2/1PPPPP2/2BNK1RR w Gkq - 4 11",
+    "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
+    "1r2k1r1/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+    "r3k2r/8/8/8/8/8/8/R3K2R w AHah - 0 1",
+    "4k3/8/8/2KPp1r1/8/8/8/8 w - e6 0 2",
+    "8/8/8/8/8/8/8/8 w - -",
+    "8/8/8/8/8/8/8/8 b - - 7",
+    "k7/8/8/8/8/8/8/7K w - - 0 0",
+    "  \t" + START + "\tw\t KQkq  -  00012 0001 \t",
+    START + " w sKQkq - 0 1",
+    START + " w mHAha - 0 1",
+    START + " w kqKQ - 0 1\n",
+    START + " w KQkq - 0 1\r\n",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq -",
+    CAPA + " w KQkq - 0 1",
+    CAPA + " w JAja - 0 1",
+    "rnabqkbcnr/pppp1ppppp/10/10/4pP4/10/PPPP1PPPPP/RNABQKBCNR b KQkq f3 0 3",
+    "r1abqkbcnr/10/10/10/10/10/10/R3K4R w sKQ - 0 1",
+    "rcnbakbnqr/pppppppppp/10/10/10/10/PPPPPPPPPP/RCNBAKBNQR w mJAja - 0 1",
+    "10/10/10/10/10/10/10/10 w - - 0 1",
+    "1a8/10/10/10/10/10/10/8C1 b - - 0 1",
+]
+
+BAD = [
+    "",
+    " \t ",
+    START + " w KQkq - 0 1 x",
+    START + " w KQkq - 4294967296 1",
+    START + " w KQkq - 0 99999999999999999999999",
+    START + " w KQkq - \u0663 1",
+    START + " w KQkq - 0 \uff18",
+    START + " w KQkq - 0 1\r",
+    START + " w KQkq - 0 1\x00",
+    "rnbqkbnr/pppp\x00ppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "rnbqkbnr/pppppppp/\u0668/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN\ud800 w KQkq - 0 1",
+    "rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R10 w KQkq - 0 1",
+    "rnbqkbna/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+    CAPA.replace("/10/", "/101/", 1) + " w KQkq - 0 1",
+    START + "/8 w KQkq - 0 1",
+    "/" * 40 + " w - - 0 1",
+    START + " wb KQkq - 0 1",
+    START + " w -K - 0 1",
+    START + " w s - 0 1",
+    START + " w KQA - 0 1",
+    START + " w KK - 0 1",
+    START + " w I - 0 1",
+    START + " w KQkq e9 0 1",
+    START + " w KQkq e33 0 1",
+    START + " w KQkq",
+]
+
+
+EPD = [
+    START + " w KQkq - bm e4; id \"start\";",
+    START + " b KQkq - hmvc 12; fmvn 40; c0 \"a;b\";",
+    CAPA + " w KQkq - id \"caf\u00e9\"; ce +12;",
+    START + " w KQkq - bm e4",
+    START + " w KQkq -  ;  ; ",
+]
+
+
+def write(name, seeds):
+    folder = os.path.join(HERE, "corpus", name)
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(folder)
+    for seed in seeds:
+        digest = hashlib.sha1(seed).hexdigest()[:16]
+        with open(os.path.join(folder, digest), "wb") as f:
+            f.write(seed)
+
+
+def utf8(s):
+    return s.encode("utf-8", "surrogateescape" if "\ud800" not in s else "surrogatepass")
+
+
+def main():
+    rows = [utf8(s) for s in VALID + BAD]
+    write("normalize_str", rows + [utf8(s) for s in EPD])
+    write("encode", rows)
+    buffers = [
+        b"\n".join(utf8(s).rstrip(b"\r\n") for s in VALID[:6]) + b"\n",
+        b"\r\n".join(utf8(s).rstrip(b"\r\n") for s in VALID[6:12]),
+        b"\n\n \n\t\n" + utf8(VALID[0]),
+        utf8(VALID[0]).rstrip(b"\n") + b"\r" + utf8(VALID[1]) + b"\r",
+        utf8(VALID[2]) + b"\n" + utf8(BAD[3]) + b"\n" + utf8(VALID[19]),
+        utf8(VALID[0]).replace(b"Q", b"\xc3")[:-3] + b"\n\xe2\x82",
+        b"\n",
+        b"",
+        b"\n".join(utf8(s) for s in EPD),
+    ] + [utf8(s) for s in BAD[:8]]
+    write("normalize_bytes", buffers)
+    arrow = [
+        bytes([0, 0, 0]) + b"\n".join(utf8(s).rstrip(b"\r\n") for s in VALID[:5]),
+        bytes([1 | 4, 1, 1]) + b"\n".join([utf8(VALID[0]), b"\0", utf8(BAD[4]), b""]),
+        bytes([2 | 8, 2, 0]) + b"\n".join(utf8(s) for s in VALID[18:22]),
+        bytes([3 | 16, 1, 2]) + b"\n".join([utf8(VALID[3]), utf8(BAD[12]), b"\0", utf8(VALID[4])]),
+        bytes([0 | 4 | 0x40, 0, 3]) + b"\n".join([utf8(VALID[19]), b"\xff\xfe", utf8(VALID[0])]),
+        bytes([8 | 32, 0, 0]) + b"\0\n\0",
+    ]
+    write("arrow", arrow)
+    records = []
+    for wide, dtype in ((False, fx.POSITION_DTYPE), (True, fx.POSITION_DTYPE_10x8)):
+        ok = [s for s in VALID if wide or fx.encode(s, width=10)[0]["width"] == 8]
+        recs = fx.encode(ok, width=10 if wide else 8)
+        for k in range(0, len(recs), 3):
+            records.append(bytes([int(wide) | (k % 6) << 1, 0]) + recs[k: k + 3].tobytes())
+        flipped = recs[:2].copy()
+        raw = bytearray(flipped.tobytes())
+        raw[5] ^= 0x40  # a piece code past the limit
+        raw[dtype.itemsize + dtype.fields["fullmove"][1]:
+            dtype.itemsize + dtype.fields["fullmove"][1] + 4] = bytes(4)  # fullmove 0
+        records.append(bytes([int(wide), 0]) + bytes(raw))
+        records.append(bytes([int(wide), 0x7F]) + bytes(dtype.itemsize))
+        records.append(bytes([int(wide), 0xFF]) + bytes(range(256))[: dtype.itemsize] * 2)
+    write("decode", records)
+
+
+if __name__ == "__main__":
+    main()
