@@ -1,25 +1,24 @@
 """One minimized input per finding of the hardening work (fuzzing, sanitizers,
-the hostile catalogue).  Each test states the rule it checks; a finding not
-that is fixed keeps its test here.
+the hostile catalogue), kept as a regression test now that each is fixed.
 
-F1  errors="ignore" drops the line terminator of a rejected row in numpy S
-    arrays and Arrow columns (lists, U arrays and buffers keep the input).
-F2  normalize(buffer, errors="coerce"): a rejected last row without a
-    terminator leaves nothing behind, so the output has one row fewer.
-F3  FenError.index for a chunked Arrow array counts from the chunk's start.
-F4  For numpy U arrays the reason names the '?' that stands in for a
+F1  errors="ignore" dropped the line terminator of a rejected row in numpy S
+    arrays and Arrow columns (lists, U arrays and buffers kept the input).
+F2  normalize(buffer, errors="coerce") (and the command line's --errors
+    coerce): a rejected last row without a terminator left nothing behind,
+    so the output had one row fewer than the input.
+F3  FenError.index for a chunked Arrow array counted from the chunk's start.
+F4  For numpy U arrays the reason named the '?' that stands in for a
     non-ASCII character instead of the character.
 F5  memcpy from a NULL pointer (length 0) in the bulk glue: undefined
-    behaviour, reported by UBSan only (this test is the reproducer to run
-    under the sanitizer build; in a normal build it passes).
-F6  Big-endian numpy U arrays ('>U') are read with the wrong byte order:
-    every row is rejected, and errors="coerce" turns all of them into ''.
+    behaviour, reported by UBSan only (run this file under the sanitizer
+    build to check it; in a normal build it passes either way).
+F6  Big-endian numpy U arrays ('>U') were read with the wrong byte order:
+    every row was rejected, and errors="coerce" turned all of them into ''.
 F7  A str of ASCII characters stored in a wider kind (PyUnicode_New(n, 255)
-    filled with ASCII by a C extension; CPython's own consistency checks say
-    such a str should have been made compact ASCII, so it is an ill-formed
-    but constructible object) is read through the non-ASCII stand-in, parses
-    as valid, and normalize then reads the row text through a NULL pointer:
-    the interpreter dies (SIGSEGV).  validate and encode handle it.
+    filled with ASCII by C code: ill-formed by CPython's own consistency
+    rules, but constructible) was read through the non-ASCII stand-in, parsed
+    as valid, and normalize then read the row text through a NULL pointer:
+    the interpreter died (SIGSEGV).  validate and encode handled it.
 """
 
 import subprocess
@@ -37,29 +36,21 @@ FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 # ---------------------------------------------------------------- F1
 
 
-def _f1_numpy():
+def test_f1_ignore_keeps_terminator_numpy_s():
     out = fx.normalize(np.array([b"bad\n", FEN.encode() + b"\n"]), errors="ignore")
     assert out.tolist() == [b"bad\n", FEN.encode()]
 
 
-def _f1_arrow():
+def test_f1_ignore_keeps_terminator_arrow():
     pa = pytest.importorskip("pyarrow")
     out = fx.normalize(pa.array(["bad\r\n", FEN + "\n"]), errors="ignore")
     assert out.to_pylist() == ["bad\r\n", FEN]
-
-
-def test_f1_ignore_keeps_terminator_numpy_s():
-    _f1_numpy()
 
 
 def test_f1_ignore_keeps_terminator_lists_u_buffers():
     assert fx.normalize(["bad\n"], errors="ignore") == ["bad\n"]
     assert fx.normalize(np.array(["bad\n"]), errors="ignore").tolist() == ["bad\n"]
     assert fx.normalize(b"bad\r\n", errors="ignore") == b"bad\r\n"
-
-
-def test_f1_ignore_keeps_terminator_arrow():
-    _f1_arrow()
 
 
 # ---------------------------------------------------------------- F2
@@ -71,17 +62,16 @@ def _rows(buffer):
     return len(fx.validate(buffer))
 
 
-def _f2():
+def test_f2_coerce_keeps_row_count_of_buffers():
     for data in (b"bad", FEN.encode() + b"\nbad", b"\n\nbad", FEN.encode() + b"\r\n "):
         out = fx.normalize(data, errors="coerce")
         assert _rows(out) == _rows(data), (data, out)
+    assert fx.normalize(b"bad", errors="coerce") == b"\n"
+    assert fx.normalize(FEN.encode() + b"\nbad", errors="coerce") == FEN.encode() + b"\n\n"
+    assert fx.normalize(b"", errors="coerce") == b""
 
 
-def test_f2_coerce_keeps_row_count_of_buffers():
-    _f2()
-
-
-def _f2_cli():
+def test_f2_cli_coerce_keeps_row_count():
     import os
     import tempfile
 
@@ -96,10 +86,6 @@ def _f2_cli():
             assert _rows(f.read()) == 2
 
 
-def test_f2_cli_coerce_keeps_row_count():
-    _f2_cli()
-
-
 def test_f2_coerce_keeps_rows_that_have_terminators():
     data = b"bad\n" + FEN.encode() + b"\nbad\r\n"
     out = fx.normalize(data, errors="coerce")
@@ -110,17 +96,13 @@ def test_f2_coerce_keeps_rows_that_have_terminators():
 # ---------------------------------------------------------------- F3
 
 
-def _f3():
+def test_f3_chunked_arrow_error_index_counts_the_whole_array():
     pa = pytest.importorskip("pyarrow")
     column = pa.chunked_array([[FEN, FEN, FEN], [FEN, "bad"]])
     for call in (lambda: fx.normalize(column), lambda: fx.encode(column)):
         with pytest.raises(fx.FenError) as info:
             call()
         assert info.value.index == 4, str(info.value)
-
-
-def test_f3_chunked_arrow_error_index_counts_the_whole_array():
-    _f3()
 
 
 def test_f3_validate_of_chunked_arrow_is_in_row_order():
@@ -132,16 +114,12 @@ def test_f3_validate_of_chunked_arrow_is_in_row_order():
 # ---------------------------------------------------------------- F4
 
 
-def _f4():
+def test_f4_u_array_reason_names_the_character():
     row = "rnbqkbnr/pppppppp/\u0668/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
     assert fx.validate(np.array([row])) == [fx.validate(row)]
     with pytest.raises(fx.FenError) as info:
         fx.normalize(np.array([row]))
     assert "\u0668" in info.value.reason
-
-
-def test_f4_u_array_reason_names_the_character():
-    _f4()
 
 
 def test_f4_u_array_column_is_right():
@@ -165,15 +143,11 @@ def test_f5_empty_outputs():
 # ---------------------------------------------------------------- F6
 
 
-def _f6():
+def test_f6_big_endian_u_array():
     arr = np.array([FEN, "bad"], dtype=">U60")
     assert fx.validate(arr)[0] is None
     assert fx.normalize(arr, errors="coerce").tolist() == [FEN, ""]
     assert fx.encode(arr, errors="coerce")["width"].tolist() == [8, 0]
-
-
-def test_f6_big_endian_u_array():
-    _f6()
 
 
 # ---------------------------------------------------------------- F7
@@ -206,13 +180,9 @@ _F7 = textwrap.dedent("""
 """)
 
 
-def _f7():
+@pytest.mark.skipif(sys.implementation.name != "cpython", reason="CPython string layout")
+def test_f7_ascii_text_in_a_wide_str():
     proc = subprocess.run([sys.executable, "-c", _F7], capture_output=True, text=True,
                           timeout=120)
     assert proc.returncode == 0 and proc.stdout.strip() == "ok", (proc.returncode,
                                                                   proc.stderr[-2000:])
-
-
-@pytest.mark.skipif(sys.implementation.name != "cpython", reason="CPython string layout")
-def test_f7_ascii_text_in_a_wide_str():
-    _f7()

@@ -984,7 +984,29 @@ def cmd_decode(args) -> int:
 
 
 def cmd_normalize(args) -> int:
+    if getattr(args, "dask", None) or getattr(args, "more_inputs", None):
+        return cmd_normalize_dask(args)
     return _run_text(args, NormalizeJob, "text")
+
+
+def cmd_normalize_dask(args) -> int:
+    """``normalize --dask ADDRESS INPUT... -o OUTDIR``: one task per input file
+    on a running Dask cluster (see fastxfen.dask)."""
+    if not args.dask:
+        raise CliError("several INPUT files need --dask SCHEDULER_ADDRESS (and -o OUTDIR)")
+    from fastxfen import dask as fx_dask
+
+    try:
+        return fx_dask.run_normalize_command(args)
+    except ImportError as exc:
+        raise CliError(str(exc)) from None
+
+
+def cmd_pgn(args) -> int:
+    """``pgn``: normalize the FEN tags of a PGN file (see fastxfen.pgn)."""
+    from fastxfen import pgn
+
+    return pgn.run_command(args)
 
 
 def cmd_validate(args) -> int:
@@ -1130,6 +1152,14 @@ def _parser() -> argparse.ArgumentParser:
         "one (exit status 2); 'coerce' writes an empty line in its place; 'ignore' "
         "copies it unchanged; with coerce or ignore the exit status is 1 if any row "
         "was rejected (default: raise)")
+    p.add_argument("more_inputs", nargs="*", metavar="INPUT",
+                   help="with --dask: more input files (or shards)")
+    p.add_argument(
+        "--dask", metavar="SCHEDULER_ADDRESS",
+        help="run on a Dask cluster (pip install fastxfen[dask]): each INPUT becomes a "
+        "task that normalizes it with this same streaming code and writes OUT/<name>; "
+        "-o OUT is then a directory, and --rejects DIR too (DIR/<name>). The files must "
+        "be reachable by the workers under the same paths")
 
     p = command(
         "validate", "report the rows that cannot be read",
@@ -1173,6 +1203,51 @@ def _parser() -> argparse.ArgumentParser:
         "writes an empty line in its place (the null record of 'encode --errors "
         "coerce' is invalid), and the exit status is 1 if any record was rejected "
         "(default: raise)")
+
+    p = command(
+        "pgn", "normalize the FEN tags of a PGN file",
+        "Stream a PGN file and rewrite the value of every [FEN \"...\"] tag of a game's "
+        "header section in canonical form, leaving every other byte untouched; a game "
+        "with a FEN tag but no SetUp tag gets [SetUp \"1\"] just before its first FEN "
+        "tag. Castling is read Chess960-style whatever the Variant tag says.",
+        "rejected games:\n"
+        "  A game whose FEN tag cannot be read is handled whole: 'raise' stops before\n"
+        "  it, 'coerce' drops it, 'ignore' copies it unchanged. --rejects FILE gets\n"
+        "  each such game as a line\n"
+        "    %fastxfen<TAB>GAME<TAB>LINE<TAB>COLUMN<TAB>FIELD<TAB>REASON\n"
+        "  followed by the game's original bytes (a PGN escape line: the file stays\n"
+        "  readable as PGN). GAME and LINE are 1-based, COLUMN a 0-based byte offset\n"
+        "  into the line.\n\n" + EPILOG, cmd_pgn)
+    p.add_argument("input", nargs="?", default="-", metavar="INPUT",
+                   help="a PGN file (default: stdin)")
+    p.add_argument("-o", "--output", default="-", metavar="OUT",
+                   help="where to write the PGN text (default: stdout)")
+    modes(p)
+    p.add_argument(
+        "--errors", choices=("raise", "coerce", "ignore"), default="raise",
+        help="what to do with a game whose FEN tag cannot be read: 'raise' stops there "
+        "(exit status 2); 'coerce' drops the game; 'ignore' copies it unchanged; with "
+        "coerce or ignore the exit status is 1 if any game was rejected (default: raise)")
+    p.add_argument(
+        "--select", choices=("standard", "setup"),
+        help="keep only the games without a FEN tag (and without a Variant tag naming "
+        "another game than chess): 'standard'; or only those with one: 'setup'")
+    p.add_argument("--rejects", metavar="FILE",
+                   help="write every rejected game there, after a %%fastxfen line naming "
+                   "game, line, column, field and reason")
+    p.add_argument(
+        "--threads", type=_positive, metavar="N",
+        help="threads per chunk (default: one per 16384 FEN tags of a chunk, up to the "
+        "number of CPUs)")
+    p.add_argument(
+        "--chunk-size", type=_size, default=DEFAULT_CHUNK, metavar="BYTES",
+        help="read the input this many bytes at a time (suffix K or M; default 8M, at "
+        "most 16M); chunks are cut at game starts; memory use grows with it")
+    p.add_argument(
+        "--level", type=int, metavar="N",
+        help="compression level of a compressed OUT (default: the format's usual one)")
+    p.add_argument("-q", "--quiet", action="store_true",
+                   help="no progress bar and no summary on stderr")
     return parser
 
 

@@ -170,33 +170,6 @@ def same_records(a: np.ndarray, b: np.ndarray) -> bool:
     return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
 
 
-# Known, reported findings that are not fixed yet (see README.md, "Findings").
-# The harnesses skip exactly these cases so that a run can look for new ones;
-# FASTXFEN_FUZZ_STRICT=1 turns the exemptions off.
-STRICT = os.environ.get("FASTXFEN_FUZZ_STRICT") == "1"
-# F1: errors="ignore" on numpy S arrays and Arrow columns drops the line
-#     terminator of a rejected row (lists, U arrays and buffers keep it).
-KNOWN_IGNORE_DROPS_TERMINATOR = not STRICT
-# F2: normalize(buffer, errors="coerce") writes nothing for a rejected last
-#     row without a terminator, so the output has one row fewer.
-KNOWN_COERCED_LAST_ROW_VANISHES = not STRICT
-# F3: FenError.index counts rows from the start of the chunk, not of the
-#     chunked array.
-KNOWN_CHUNKED_INDEX = not STRICT
-# F4: for numpy U arrays the reason names the '?' that stands in for a
-#     non-ASCII character ("unexpected character '?'"), not the character.
-KNOWN_U_STANDIN_REASON = not STRICT
-
-
-def same_message_u(got, want) -> bool:
-    """validate of a U array against the str path's message (F4 aside)."""
-    if got == want:
-        return True
-    if not KNOWN_U_STANDIN_REASON or got is None or want is None:
-        return False
-    return reference.parse_message(got) == reference.parse_message(want) and "'?'" in got
-
-
 def binary_values(arr) -> list:
     """The values of an Arrow string column as bytes (None for null), without
     the UTF-8 check to_pylist() makes."""
