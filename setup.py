@@ -1,4 +1,5 @@
 """Build the Cython extension around the C core in src/fastxfen/core."""
+
 import os
 import sys
 
@@ -30,8 +31,7 @@ def extension(name, extra=()):
     core files only it uses (`extra`)."""
     return Extension(
         f"fastxfen.{name}",
-        sources=[f"src/fastxfen/{name}.pyx"]
-        + [f"src/fastxfen/core/{c}" for c in [*CORE, *extra]],
+        sources=[f"src/fastxfen/{name}.pyx"] + [f"src/fastxfen/core/{c}" for c in [*CORE, *extra]],
         include_dirs=["src/fastxfen/core", numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=cflags,

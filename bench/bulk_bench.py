@@ -11,9 +11,9 @@ import argparse
 import statistics
 import time
 
+import corpus
 import numpy as np
 
-import corpus
 import fastxfen as fx
 
 
@@ -47,8 +47,8 @@ def main():
     print("| input | 1 thread, positions/s | 2 threads, positions/s | 2 / 1 |")
     print("| --- | ---: | ---: | ---: |")
     for name, data in cases.items():
-        one = rate(lambda: fx.normalize(data, threads=1), n, args.repeat)
-        two = rate(lambda: fx.normalize(data, threads=2), n, args.repeat)
+        one = rate(lambda data=data: fx.normalize(data, threads=1), n, args.repeat)
+        two = rate(lambda data=data: fx.normalize(data, threads=2), n, args.repeat)
         print(f"| {name} | {one:,.0f} | {two:,.0f} | {two / one:.2f} |")
     listed = rate(lambda: fx.normalize(rows), n, args.repeat)
     print(f"| list of str (GIL held, one thread) | {listed:,.0f} | | |")

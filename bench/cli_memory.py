@@ -56,8 +56,11 @@ def position_pool(n: int, seed: int) -> list:
         return [" ".join(f.split()[:4]) for f in FALLBACK]
     pool = []
     while len(pool) < n:
-        board = chess.Board.from_chess960_pos(rng.randrange(960)) if rng.random() < 0.2 \
+        board = (
+            chess.Board.from_chess960_pos(rng.randrange(960))
+            if rng.random() < 0.2
             else chess.Board()
+        )
         board.chess960 = True
         for _ in range(rng.randrange(1, 150)):
             moves = list(board.legal_moves)
@@ -107,16 +110,23 @@ def _env() -> dict:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("size", type=parse_size, help="input size, e.g. 1500M or 2G")
-    parser.add_argument("--dir", default=None,
-                        help="where to put the files (default: the system temp dir)")
+    parser.add_argument(
+        "--dir", default=None, help="where to put the files (default: the system temp dir)"
+    )
     parser.add_argument("--input", help="use this FEN file instead of generating one")
     parser.add_argument("--keep", action="store_true", help="keep the generated files")
-    parser.add_argument("--command", default="normalize",
-                        choices=("normalize", "validate", "encode"))
-    parser.add_argument("--write", action="store_true",
-                        help="write the output to a file (default: /dev/null)")
-    parser.add_argument("--bad-every", type=int, default=100000,
-                        help="make every Nth row malformed (0: none; default 100000)")
+    parser.add_argument(
+        "--command", default="normalize", choices=("normalize", "validate", "encode")
+    )
+    parser.add_argument(
+        "--write", action="store_true", help="write the output to a file (default: /dev/null)"
+    )
+    parser.add_argument(
+        "--bad-every",
+        type=int,
+        default=100000,
+        help="make every Nth row malformed (0: none; default 100000)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--limit-mb", type=float, default=200)
     parser.add_argument("cli_args", nargs="*", help="extra arguments for fastxfen (after --)")
@@ -137,8 +147,18 @@ def main(argv=None) -> int:
         else:
             output = os.devnull
         errors = [] if args.command == "validate" else ["--errors", "coerce"]
-        command = [sys.executable, "-m", "fastxfen", args.command, source, "-o", output,
-                   "-q", *errors, *args.cli_args]
+        command = [
+            sys.executable,
+            "-m",
+            "fastxfen",
+            args.command,
+            source,
+            "-o",
+            output,
+            "-q",
+            *errors,
+            *args.cli_args,
+        ]
         print("running:", " ".join(command), file=sys.stderr)
         started = time.perf_counter()
         proc = subprocess.run(command, stdout=subprocess.DEVNULL, env=_env(), check=False)
@@ -148,8 +168,10 @@ def main(argv=None) -> int:
         print(f"command       fastxfen {args.command} (exit status {proc.returncode})")
         print(f"input         {size / 1e6:,.0f} MB" + (f", {rows:,} rows" if rows else ""))
         print(f"time          {seconds:.1f} s")
-        print(f"throughput    {size / 1e6 / seconds:,.1f} MB/s"
-              + (f", {rows / seconds:,.0f} positions/s" if rows else ""))
+        print(
+            f"throughput    {size / 1e6 / seconds:,.1f} MB/s"
+            + (f", {rows / seconds:,.0f} positions/s" if rows else "")
+        )
         print(f"peak RSS      {peak_mb:,.1f} MB (limit {args.limit_mb:,.0f} MB)")
         if proc.returncode not in (0, 1):
             return 2

@@ -29,6 +29,7 @@ Usage::
     python bench/export_bench.py --n 20000 --repeat 5 --json out.json
     python bench/export_bench.py --clock cpu        # on a busy machine
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,7 +45,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import corpus
+import corpus  # noqa: E402
 
 try:
     import fastxfen as fx
@@ -52,7 +53,7 @@ except ImportError:  # the in-place build in src/
     sys.path.insert(0, str(HERE.parent / "src"))
     import fastxfen as fx
 
-from fastxfen import export as ex
+from fastxfen import export as ex  # noqa: E402
 
 LOSSLESS = ("turn", "castling_rooks", "en_passant", "halfmove")
 
@@ -107,10 +108,16 @@ def main(argv=None) -> int:
         ("to_planes uint8 from bytes buffer", n, lambda: ex.to_planes(buf, threads=1)),
         ("to_planes uint8 from records", n, lambda: ex.to_planes(records)),
         ("to_planes uint8 from records, out=", n, lambda: ex.to_planes(records, out=planes_out)),
-        (f"to_planes uint8 from records, {args.batch}-row batches, out=", batched,
-         minibatches(records, args.batch, batch_out)),
-        ("to_planes float32 + 4 extras from records", n,
-         lambda: ex.to_planes(records, dtype=np.float32, extra=LOSSLESS)),
+        (
+            f"to_planes uint8 from records, {args.batch}-row batches, out=",
+            batched,
+            minibatches(records, args.batch, batch_out),
+        ),
+        (
+            "to_planes float32 + 4 extras from records",
+            n,
+            lambda: ex.to_planes(records, dtype=np.float32, extra=LOSSLESS),
+        ),
         ("to_bitboards from records, out=", n, lambda: ex.to_bitboards(records, out=bb_out)),
         ("pack lichess", n, lambda: ex.pack(records)),
         ("unpack lichess", n, lambda: ex.unpack(lichess)),
@@ -118,9 +125,11 @@ def main(argv=None) -> int:
         ("unpack stockfish", len(sf_rows), lambda: ex.unpack(sf_rows, format="stockfish")),
     ]
 
-    print(f"fastxfen {getattr(fx, '__version__', '?')}, {n} positions "
-          f"({len(sf_records)} storable in the stockfish format), "
-          f"{args.repeat} runs, {args.clock} clock, positions/s from the median [fastest] run")
+    print(
+        f"fastxfen {getattr(fx, '__version__', '?')}, {n} positions "
+        f"({len(sf_records)} storable in the stockfish format), "
+        f"{args.repeat} runs, {args.clock} clock, positions/s from the median [fastest] run"
+    )
     clock = time.perf_counter if args.clock == "wall" else time.thread_time
     results = {}
     width = max(len(name) for name, _, _ in cases)

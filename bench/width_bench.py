@@ -50,7 +50,9 @@ def main():
     for name, call in cases.items():
         if call is None:
             result = {
-                w: median_ns(lambda _: fx.normalize(buffers[w], threads=1), corpora[w], args.repeat)
+                w: median_ns(
+                    lambda _, w=w: fx.normalize(buffers[w], threads=1), corpora[w], args.repeat
+                )
                 for w in (8, 10)
             }
         else:

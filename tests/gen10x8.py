@@ -27,6 +27,7 @@ WHITE_PIECES_8 = "KQRRBBNN"
 
 # ---------------------------------------------------------------- start arrays
 
+
 def king_between_rooks(rank):
     rooks = [f for f, p in enumerate(rank) if p.upper() == "R"]
     king = rank.upper().index("K")
@@ -111,6 +112,7 @@ def random_crc_array(rng):
 
 # ---------------------------------------------------------------- the board
 
+
 class Board:
     def __init__(self, width, squares=None):
         assert width in (8, 10)
@@ -138,11 +140,7 @@ class Board:
         self.sq[r * self.width + f] = piece
 
     def squares_of(self, pred):
-        return [
-            (i % self.width, i // self.width)
-            for i, p in enumerate(self.sq)
-            if pred(p)
-        ]
+        return [(i % self.width, i // self.width) for i, p in enumerate(self.sq) if pred(p)]
 
     def placement(self):
         """The canonical placement text (rank 8 first, empties as numbers)."""
@@ -181,6 +179,7 @@ def own(p, white):
 
 
 # ---------------------------------------------------------------- the mover
+
 
 def _pawn_moves(board, white):
     """(from, to, double) for pushes and diagonal captures of one side."""
@@ -233,8 +232,9 @@ def random_moves(rng, board, white_to_move, count, allow_king_moves=True):
         elif kind < 0.85:
             # a non-pawn piece jumps to an empty square or captures
             pieces = board.squares_of(
-                lambda p, white=white: own(p, white) and p.upper() != "P"
-                and (allow_king_moves or p.upper() != "K")
+                lambda p, white=white: (
+                    own(p, white) and p.upper() != "P" and (allow_king_moves or p.upper() != "K")
+                )
             )
             if pieces:
                 f0, r0 = rng.choice(pieces)
@@ -247,8 +247,9 @@ def random_moves(rng, board, white_to_move, count, allow_king_moves=True):
         else:
             # a piece of the other side disappears (kings rarely)
             victims = board.squares_of(
-                lambda p, white=white: p != "." and not own(p, white)
-                and (p.upper() != "K" or rng.random() < 0.05)
+                lambda p, white=white: (
+                    p != "." and not own(p, white) and (p.upper() != "K" or rng.random() < 0.05)
+                )
             )
             if victims:
                 f, r = rng.choice(victims)
@@ -258,6 +259,7 @@ def random_moves(rng, board, white_to_move, count, allow_king_moves=True):
 
 
 # ---------------------------------------------------------------- text fields
+
 
 def random_castling(rng, width):
     """A well-formed castling field: '-' or an optional prefix and one to four
@@ -313,9 +315,7 @@ def random_counters(rng):
 def random_fen(rng, width=10, max_moves=30):
     """One random X-FEN row of the given width (8 or 10)."""
     board = Board.start(random_back_rank(rng, width))
-    white, target = random_moves(
-        rng, board, True, rng.randrange(max_moves + 1)
-    )
+    white, target = random_moves(rng, board, True, rng.randrange(max_moves + 1))
     turn = "w" if white else "b"
     if rng.random() < 0.05:
         turn = "b" if white else "w"  # a side to move that does not fit
@@ -325,6 +325,7 @@ def random_fen(rng, width=10, max_moves=30):
 
 
 # ---------------------------------------------------------------- en passant
+
 
 def random_ep_fen(rng, width=10):
     """A sparse position built around an en-passant capture: the side that
@@ -399,6 +400,7 @@ def random_ep_fen(rng, width=10):
 
 # ---------------------------------------------------------------- castling
 
+
 def random_castling_fen(rng, width=10):
     """A position built around castling: per color a king usually on its
     back rank (sometimes elsewhere, missing or doubled), zero to four rooks
@@ -459,6 +461,7 @@ def random_castling_fen(rng, width=10):
 
 # ---------------------------------------------------------------- hypothesis
 
+
 def fens(width=10, max_moves=30):
     """Hypothesis strategy for :func:`random_fen` rows (width 8, 10, or None
     for either)."""
@@ -480,9 +483,7 @@ def ep_fens(width=10):
 def castling_fens(width=10):
     from hypothesis import strategies as st
 
-    return st.builds(
-        random_castling_fen, st.randoms(use_true_random=False), st.just(width)
-    )
+    return st.builds(random_castling_fen, st.randoms(use_true_random=False), st.just(width))
 
 
 def any_fens(width=10):

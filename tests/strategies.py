@@ -39,8 +39,7 @@ MODE_IDS = [f"{c}-{e}" for c, e in MODES]
 
 
 class Pos:
-    def __init__(self, pieces, width=8, turn="w", castling="-", ep="-",
-                 halfmove=0, fullmove=1):
+    def __init__(self, pieces, width=8, turn="w", castling="-", ep="-", halfmove=0, fullmove=1):
         self.pieces = dict(pieces)
         self.width = width
         self.turn = turn
@@ -68,8 +67,10 @@ class Pos:
         return "/".join(ranks)
 
     def fen(self):
-        return (f"{self.placement()} {self.turn} {self.castling} {self.ep} "
-                f"{self.halfmove} {self.fullmove}")
+        return (
+            f"{self.placement()} {self.turn} {self.castling} {self.ep} "
+            f"{self.halfmove} {self.fullmove}"
+        )
 
     def mirrored(self):
         """Colors swapped and the board flipped vertically."""
@@ -80,13 +81,21 @@ class Pos:
         castling = self.castling
         if castling != "-":
             prefix = castling[0] if castling[0] in "sm" else ""
-            flags = castling[len(prefix):].swapcase()
+            flags = castling[len(prefix) :].swapcase()
             # keep white flags first, as python-chess wants them
-            flags = ("".join(c for c in flags if c.isupper())
-                     + "".join(c for c in flags if c.islower()))
+            flags = "".join(c for c in flags if c.isupper()) + "".join(
+                c for c in flags if c.islower()
+            )
             castling = prefix + flags
-        return Pos(pieces, self.width, "b" if self.turn == "w" else "w",
-                   castling, ep, self.halfmove, self.fullmove)
+        return Pos(
+            pieces,
+            self.width,
+            "b" if self.turn == "w" else "w",
+            castling,
+            ep,
+            self.halfmove,
+            self.fullmove,
+        )
 
 
 def square_name(f, r):
@@ -103,6 +112,7 @@ def one_king_each(fen):
 
 
 # ============================================================== text forms
+
 
 def castling_variants(rng, pieces, width, rights):
     """Castling field texts for the rights ``rights`` (a list of
@@ -161,8 +171,7 @@ def random_flags(rng, width, pieces, allow_any_order=False):
         back = 0 if white else 7
         rook = "R" if white else "r"
         cands = ["k", "q", "k", "q"]
-        cands += [FILES[f] for f in range(width)
-                  if pieces.get((f, back), "").lower() == "r"] * 2
+        cands += [FILES[f] for f in range(width) if pieces.get((f, back), "").lower() == "r"] * 2
         cands += [FILES[rng.randrange(width)]]
         del rook
         n = rng.choice([0, 1, 1, 2, 2, 2])
@@ -181,8 +190,7 @@ def random_flags(rng, width, pieces, allow_any_order=False):
 SEPARATORS = [" ", " ", " ", "  ", "\t", " \t", "\t\t ", "   "]
 
 
-def render(rng, placement, turn, castling, ep, halfmove, fullmove,
-           fancy=True):
+def render(rng, placement, turn, castling, ep, halfmove, fullmove, fancy=True):
     """Join the fields of a row, with (when ``fancy``) random separators,
     surrounding whitespace, counters with leading zeros, 4/5/6 fields and a
     trailing line terminator.  Everything produced is valid input for both
@@ -229,10 +237,14 @@ def random_counters(rng, halfmove=None, fullmove=None):
 
 # ============================================================== random games
 
+
 def _double_pushes(board, moves):
-    return [m for m in moves
-            if board.piece_type_at(m.from_square) == chess.PAWN
-            and abs(m.to_square - m.from_square) == 16]
+    return [
+        m
+        for m in moves
+        if board.piece_type_at(m.from_square) == chess.PAWN
+        and abs(m.to_square - m.from_square) == 16
+    ]
 
 
 def game_positions(rng, max_plies=80, chess960=None, fancy=True, every=1):
@@ -267,10 +279,14 @@ def game_positions(rng, max_plies=80, chess960=None, fancy=True, every=1):
 
 
 def _row_from_board(rng, board, fancy):
-    pieces = {(chess.square_file(s), chess.square_rank(s)): p.symbol()
-              for s, p in board.piece_map().items()}
-    rights = [(bool(chess.BB_SQUARES[s] & chess.BB_RANK_1), chess.square_file(s))
-              for s in chess.scan_forward(board.castling_rights)]
+    pieces = {
+        (chess.square_file(s), chess.square_rank(s)): p.symbol()
+        for s, p in board.piece_map().items()
+    }
+    rights = [
+        (bool(chess.BB_SQUARES[s] & chess.BB_RANK_1), chess.square_file(s))
+        for s in chess.scan_forward(board.castling_rights)
+    ]
     if rng.random() < 0.1:
         castling = random_flags(rng, 8, pieces)
     else:
@@ -294,9 +310,14 @@ def _row_from_board(rng, board, fancy):
 
 # ============================================================== crafted boards
 
+
 def _free_squares(pieces, width, ranks=range(8), exclude=()):
-    return [(f, r) for r in ranks for f in range(width)
-            if (f, r) not in pieces and (f, r) not in exclude]
+    return [
+        (f, r)
+        for r in ranks
+        for f in range(width)
+        if (f, r) not in pieces and (f, r) not in exclude
+    ]
 
 
 def _pieces_for(width):
@@ -341,13 +362,25 @@ def crafted_castling(rng, width=8, kings="one", any_order=False, prefix=False):
                 pieces[rng.choice(free)] = r.swapcase()
         if rng.random() < 0.4:
             letters = "NBQ" + ("AC" if width == 10 else "")
-            scatter(rng, pieces, width, rng.randrange(1, 3),
-                    letters=letters + letters.lower(), ranks=[back])
+            scatter(
+                rng,
+                pieces,
+                width,
+                rng.randrange(1, 3),
+                letters=letters + letters.lower(),
+                ranks=[back],
+            )
     if kings == "any":
         roll = rng.random()
         if roll < 0.2:
-            scatter(rng, pieces, width, 1, letters=rng.choice(["K", "k"]),
-                    ranks=rng.choice([[0], [7], range(8)]))
+            scatter(
+                rng,
+                pieces,
+                width,
+                1,
+                letters=rng.choice(["K", "k"]),
+                ranks=rng.choice([[0], [7], range(8)]),
+            )
         elif roll < 0.3:
             gone = rng.choice(["K", "k"])
             for sq in [s for s, p in pieces.items() if p == gone]:
@@ -362,9 +395,19 @@ def crafted_castling(rng, width=8, kings="one", any_order=False, prefix=False):
     return pos
 
 
-EP_SCENES = ["random", "rank_pin", "rank_pin", "diag_pin", "file_pin",
-             "pushed_diag", "knight_check", "slider_check", "pawn_check",
-             "rank6_check", "king_next"]
+EP_SCENES = [
+    "random",
+    "rank_pin",
+    "rank_pin",
+    "diag_pin",
+    "file_pin",
+    "pushed_diag",
+    "knight_check",
+    "slider_check",
+    "pawn_check",
+    "rank6_check",
+    "king_next",
+]
 
 
 def crafted_ep(rng, width=8, kings="one", scene=None):
@@ -395,8 +438,7 @@ def crafted_ep(rng, width=8, kings="one", scene=None):
     sliders_b = "bq" + ("a" if width == 10 else "")
 
     def ok(sq):
-        return (0 <= sq[0] < width and 0 <= sq[1] < 8 and sq not in P
-                and sq not in reserved)
+        return 0 <= sq[0] < width and 0 <= sq[1] < 8 and sq not in P and sq not in reserved
 
     def put(sq, piece):
         if ok(sq):
@@ -452,16 +494,16 @@ def crafted_ep(rng, width=8, kings="one", scene=None):
         if put((kf, 5), "K"):
             king_sq = (kf, 5)
             step = 1 if kf < f else -1
-            far = [sq for sq in line((kf, 5), (step, 0), width) if ok(sq)
-                   and (sq[0] - f) * step > 0]
+            far = [
+                sq for sq in line((kf, 5), (step, 0), width) if ok(sq) and (sq[0] - f) * step > 0
+            ]
             if far:
                 put(rng.choice(far), rng.choice(sliders_r))
     elif scene == "king_next":
         sq = (f + rng.choice([-2, 2]), 4)
         if put(sq, "K"):
             king_sq = sq
-            far = [s for s in line(sq, (1 if sq[0] < f else -1, 0), width)
-                   if ok(s)]
+            far = [s for s in line(sq, (1 if sq[0] < f else -1, 0), width) if ok(s)]
             if far and rng.random() < 0.7:
                 put(rng.choice(far), rng.choice(sliders_r))
     if king_sq is None:
@@ -471,7 +513,9 @@ def crafted_ep(rng, width=8, kings="one", scene=None):
         jumps = [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)]
         rng.shuffle(jumps)
         for dx, dy in jumps:
-            if put((king_sq[0] + dx, king_sq[1] + dy), rng.choice("n" + ("ac" if width == 10 else ""))):
+            if put(
+                (king_sq[0] + dx, king_sq[1] + dy), rng.choice("n" + ("ac" if width == 10 else ""))
+            ):
                 break
     elif scene == "slider_check":
         d = rng.choice([(1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1), (1, -1), (-1, 1)])
@@ -516,11 +560,13 @@ def crafted_ep(rng, width=8, kings="one", scene=None):
 
 
 def crafted_row(rng, pos, fancy=True):
-    return render(rng, pos.placement(), pos.turn, pos.castling, pos.ep,
-                  pos.halfmove, pos.fullmove, fancy)
+    return render(
+        rng, pos.placement(), pos.turn, pos.castling, pos.ep, pos.halfmove, pos.fullmove, fancy
+    )
 
 
 # ============================================================== oracles
+
 
 def chess_oracle(fen, castling, en_passant, board=None):
     """What python-chess writes, with the documented difference that an
@@ -543,6 +589,7 @@ def chess_oracle_all(fen):
 
 
 # --- the rule model -----------------------------------------------------------
+
 
 class Rejected(Exception):
     """The model rejects the row; .field is the field the rule belongs to."""
@@ -643,9 +690,14 @@ def ref_parse(row):
     fullmove = max(fullmove, 1)
 
     pos = {
-        "placement": placement, "width": width, "board": board,
-        "turn": side, "prefix": prefix, "ep": ep_sq,
-        "halfmove": halfmove, "fullmove": fullmove,
+        "placement": placement,
+        "width": width,
+        "board": board,
+        "turn": side,
+        "prefix": prefix,
+        "ep": ep_sq,
+        "halfmove": halfmove,
+        "fullmove": fullmove,
     }
     pos["rights"] = ref_repair(board, width, flags)
     if ep_sq is not None and not ref_ep_valid(board, width, side, ep_sq):
@@ -693,8 +745,12 @@ def ref_ep_valid(board, width, turn, sq):
         want, pawn_r, origin_r, pawn = 5, 4, 6, "p"
     else:
         want, pawn_r, origin_r, pawn = 2, 3, 1, "P"
-    return (r == want and (f, r) not in board and (f, origin_r) not in board
-            and board.get((f, pawn_r)) == pawn)
+    return (
+        r == want
+        and (f, r) not in board
+        and (f, origin_r) not in board
+        and board.get((f, pawn_r)) == pawn
+    )
 
 
 _KNIGHT = [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)]
@@ -785,11 +841,20 @@ def ref_castling_text(pos, castling):
 
 def ref_write(pos, castling="xfen", en_passant="xfen"):
     ep = "-"
-    if pos["ep"] is not None and ref_ep_keep(pos["board"], pos["width"],
-                                             pos["turn"], pos["ep"], en_passant):
+    if pos["ep"] is not None and ref_ep_keep(
+        pos["board"], pos["width"], pos["turn"], pos["ep"], en_passant
+    ):
         ep = square_name(*pos["ep"])
-    return " ".join([pos["placement"], pos["turn"], ref_castling_text(pos, castling),
-                     ep, str(pos["halfmove"]), str(pos["fullmove"])])
+    return " ".join(
+        [
+            pos["placement"],
+            pos["turn"],
+            ref_castling_text(pos, castling),
+            ep,
+            str(pos["halfmove"]),
+            str(pos["fullmove"]),
+        ]
+    )
 
 
 def ref_normalize(row, castling="xfen", en_passant="xfen"):
@@ -834,18 +899,25 @@ def ref_record(row, board_len=64):
     board = [0] * board_len
     for (f, r), p in pos["board"].items():
         board[r * width + f] = PIECE_CODES[p]
-    castling = [pos["rights"].get(k, 255) for k in
-                ((True, "h"), (True, "a"), (False, "h"), (False, "a"))]
+    castling = [
+        pos["rights"].get(k, 255) for k in ((True, "h"), (True, "a"), (False, "h"), (False, "a"))
+    ]
     ep = 255 if pos["ep"] is None else pos["ep"][1] * width + pos["ep"][0]
     return {
-        "board": board, "width": width, "turn": 0 if pos["turn"] == "w" else 1,
-        "prefix": {"": 0, "s": 1, "m": 2}[pos["prefix"]], "ep": ep,
-        "castling": castling, "halfmove": pos["halfmove"],
-        "fullmove": pos["fullmove"], "has_rights": bool(pos["rights"]),
+        "board": board,
+        "width": width,
+        "turn": 0 if pos["turn"] == "w" else 1,
+        "prefix": {"": 0, "s": 1, "m": 2}[pos["prefix"]],
+        "ep": ep,
+        "castling": castling,
+        "halfmove": pos["halfmove"],
+        "fullmove": pos["fullmove"],
+        "has_rights": bool(pos["rights"]),
     }
 
 
 # ============================================================== corpora
+
 
 def python_chess_accepts(row):
     try:
@@ -866,11 +938,11 @@ def game_corpus(seed=1, n_games=300, max_plies=90):
 
 
 @functools.lru_cache(maxsize=None)
-def castling_corpus(seed=2, n=3000, width=8, kings="one", any_order=False,
-                    prefix=False):
+def castling_corpus(seed=2, n=3000, width=8, kings="one", any_order=False, prefix=False):
     rng = random.Random(seed)
-    return tuple(crafted_row(rng, crafted_castling(rng, width, kings, any_order, prefix))
-                 for _ in range(n))
+    return tuple(
+        crafted_row(rng, crafted_castling(rng, width, kings, any_order, prefix)) for _ in range(n)
+    )
 
 
 @functools.lru_cache(maxsize=None)
@@ -903,10 +975,13 @@ def mutation_corpus(seed=4, n=6000):
     """Valid rows with one random edit each: a character inserted, deleted,
     replaced or a field duplicated, most of them making the row invalid."""
     rng = random.Random(seed)
-    base = list(game_corpus()[:1500]) + list(castling_corpus(seed=5, n=500, kings="any", any_order=True, prefix=True))
+    base = list(game_corpus()[:1500]) + list(
+        castling_corpus(seed=5, n=500, kings="any", any_order=True, prefix=True)
+    )
     base += list(ep_corpus(seed=6, n=300, width=10, kings="any"))
-    alphabet = ("pnbrqkacPNBRQKAC0123456789/-wbsmxyzijJI .\t\r\n~+_\x00\x7f"
-                "\u00e9\u0663\uff11\u00a0\u2003")
+    alphabet = (
+        "pnbrqkacPNBRQKAC0123456789/-wbsmxyzijJI .\t\r\n~+_\x00\x7f\u00e9\u0663\uff11\u00a0\u2003"
+    )
     out = []
     for _ in range(n):
         row = rng.choice(base)
@@ -916,10 +991,10 @@ def mutation_corpus(seed=4, n=6000):
             row = row[:i] + rng.choice(alphabet) + row[i:]
         elif kind < 0.6 and row:
             i = min(i, len(row) - 1)
-            row = row[:i] + row[i + 1:]
+            row = row[:i] + row[i + 1 :]
         elif kind < 0.85 and row:
             i = min(i, len(row) - 1)
-            row = row[:i] + rng.choice(alphabet) + row[i + 1:]
+            row = row[:i] + rng.choice(alphabet) + row[i + 1 :]
         else:
             parts = row.split(" ")
             j = rng.randrange(len(parts))

@@ -37,6 +37,7 @@ PROPERTY = settings(
 # Reference model
 # ====================================================================
 
+
 def ref_parse(fen):
     """Read a row the generator writes (always valid) into a plain dict."""
     fields = re.split(r"[ \t]+", fen.strip(" \t"))
@@ -134,19 +135,9 @@ def ref_ep_target(board, white, text):
         return None
     f, r = FILES.index(text[0]), int(text[1:]) - 1
     if white:
-        ok = (
-            r == 5
-            and board.get(f, 5) == "."
-            and board.get(f, 6) == "."
-            and board.get(f, 4) == "p"
-        )
+        ok = r == 5 and board.get(f, 5) == "." and board.get(f, 6) == "." and board.get(f, 4) == "p"
     else:
-        ok = (
-            r == 2
-            and board.get(f, 2) == "."
-            and board.get(f, 1) == "."
-            and board.get(f, 3) == "P"
-        )
+        ok = r == 2 and board.get(f, 2) == "." and board.get(f, 1) == "." and board.get(f, 3) == "P"
     return (f, r) if ok else None
 
 
@@ -200,8 +191,7 @@ def ref_ep(board, white, text, mode):
     from_rank = 4 if white else 3
     pawn = "P" if white else "p"
     capturers = [
-        ff for ff in (f - 1, f + 1)
-        if 0 <= ff < board.width and board.get(ff, from_rank) == pawn
+        ff for ff in (f - 1, f + 1) if 0 <= ff < board.width and board.get(ff, from_rank) == pawn
     ]
     if not capturers:
         return "-"
@@ -223,14 +213,16 @@ def reference(fen, castling="xfen", en_passant="fen"):
     pos = ref_parse(fen)
     board = pos["board"]
     prefix, rights = ref_rights(board, pos["castling"])
-    return " ".join([
-        pos["placement"],
-        "w" if pos["white"] else "b",
-        ref_castling_text(board, prefix, rights, castling),
-        ref_ep(board, pos["white"], pos["ep"], en_passant),
-        str(pos["half"]),
-        str(pos["full"]),
-    ])
+    return " ".join(
+        [
+            pos["placement"],
+            "w" if pos["white"] else "b",
+            ref_castling_text(board, prefix, rights, castling),
+            ref_ep(board, pos["white"], pos["ep"], en_passant),
+            str(pos["half"]),
+            str(pos["full"]),
+        ]
+    )
 
 
 CODES = {p: i + 1 for i, p in enumerate("PNBRQKpnbrqk")}
@@ -240,6 +232,7 @@ CODES.update({"A": 13, "C": 14, "a": 15, "c": 16, ".": 0})
 # ====================================================================
 # The reference model itself, checked against python-chess on 8x8
 # ====================================================================
+
 
 def test_reference_matches_python_chess_on_8x8():
     chess = pytest.importorskip("chess")
@@ -277,6 +270,7 @@ def test_reference_matches_python_chess_on_8x8():
 # ====================================================================
 # Hand-written rule cases
 # ====================================================================
+
 
 def fen10(placement, side="w", castling="-", ep="-", counters="0 1"):
     return f"{placement} {side} {castling} {ep} {counters}".strip()
@@ -534,6 +528,7 @@ def test_legal_en_passant_with_archbishop_and_chancellor(placement, side, ep, le
 
 # --------------------------------------------------------- mixed widths
 
+
 def test_mixed_batches_keep_each_width():
     rows = [
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -584,6 +579,7 @@ def test_mixed_generated_batch():
 # ====================================================================
 # Generated positions against the reference
 # ====================================================================
+
 
 def record_of(fen):
     pos = ref_parse(fen)
@@ -699,9 +695,7 @@ def ref_valid(row):
     if ep != "-":
         if not re.fullmatch("[a-j][1-8]", ep) or FILES.index(ep[0]) >= width:
             return False
-    return all(
-        re.fullmatch("[0-9]+", x) and int(x) <= 4294967295 for x in fields[4:]
-    )
+    return all(re.fullmatch("[0-9]+", x) and int(x) <= 4294967295 for x in fields[4:])
 
 
 def mutate(rng, row, alphabet="0123456789/kKaAcCjJiIhHqQrRpP-smwb \t"):
@@ -779,8 +773,12 @@ def test_decode_repairs_edited_records_like_normalize():
         files = list(range(width))
         white = rng.sample(files, 2) + [255, 255]
         black = rng.sample(files, 2) + [255, 255]
-        slots = [rng.choice(white[:1] + [255]), rng.choice(white[1:2] + [255]),
-                 rng.choice(black[:1] + [255]), rng.choice(black[1:2] + [255])]
+        slots = [
+            rng.choice(white[:1] + [255]),
+            rng.choice(white[1:2] + [255]),
+            rng.choice(black[:1] + [255]),
+            rng.choice(black[1:2] + [255]),
+        ]
         recs[i]["castling"] = slots
         recs[i]["prefix"] = rng.choice([0, 0, 1, 2])
         if rng.random() < 0.5:
@@ -791,10 +789,18 @@ def test_decode_repairs_edited_records_like_normalize():
         ep = int(recs[i]["ep"])
         ep_name = "-" if ep == 255 else FILES[ep % width] + str(ep // width + 1)
         parts = row.split()
-        fens.append(" ".join([
-            parts[0], parts[1], castling, ep_name,
-            str(int(recs[i]["halfmove"])), str(int(recs[i]["fullmove"])),
-        ]))
+        fens.append(
+            " ".join(
+                [
+                    parts[0],
+                    parts[1],
+                    castling,
+                    ep_name,
+                    str(int(recs[i]["halfmove"])),
+                    str(int(recs[i]["fullmove"])),
+                ]
+            )
+        )
     for c, e in MODES:
         got = fx.decode(recs, castling=c, en_passant=e)
         for fen, text in zip(fens, got):
@@ -824,6 +830,7 @@ def test_records_of_normalized_text_are_the_same():
 # ====================================================================
 # Properties (hypothesis)
 # ====================================================================
+
 
 @PROPERTY
 @given(gen10x8.any_fens(width=10))

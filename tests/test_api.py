@@ -4,7 +4,6 @@ import pickle
 
 import numpy as np
 import pytest
-
 import strategies as S
 from conftest import START, START_FEN
 
@@ -16,13 +15,21 @@ ROWS = [START_FEN, E4, "  " + START_FEN + "\n"]
 
 
 def test_public_names():
-    for name in ("normalize", "encode", "decode", "validate", "FenError",
-                 "POSITION_DTYPE", "POSITION_DTYPE_10x8"):
+    for name in (
+        "normalize",
+        "encode",
+        "decode",
+        "validate",
+        "FenError",
+        "POSITION_DTYPE",
+        "POSITION_DTYPE_10x8",
+    ):
         assert hasattr(fx, name), name
         assert name in fx.__all__
 
 
 # --------------------------------------------------------------- input kinds
+
 
 def test_normalize_str_gives_str():
     out = fx.normalize(E4)
@@ -33,8 +40,11 @@ def test_normalize_str_gives_str():
 @pytest.mark.parametrize("kind", ["list", "tuple", "generator", "map", "dict-keys"])
 def test_normalize_iterables_give_lists(kind):
     make = {
-        "list": list, "tuple": tuple, "generator": lambda r: (x for x in r),
-        "map": lambda r: map(str, r), "dict-keys": lambda r: dict.fromkeys(r).keys(),
+        "list": list,
+        "tuple": tuple,
+        "generator": lambda r: (x for x in r),
+        "map": lambda r: map(str, r),
+        "dict-keys": lambda r: dict.fromkeys(r).keys(),
     }[kind]
     out = fx.normalize(make(ROWS))
     assert type(out) is list
@@ -56,6 +66,7 @@ def test_empty_inputs():
 def test_str_subclass_is_text():
     class Fen(str):
         pass
+
     assert fx.normalize(Fen(E4)) == E4_XFEN
     assert fx.normalize([Fen(E4)]) == [E4_XFEN]
 
@@ -116,16 +127,32 @@ def test_bytes_items_in_a_list_are_not_text():
     assert (info.value.index, info.value.column, info.value.field) == (1, 0, "input")
     assert fx.normalize(rows, errors="coerce") == [START_FEN, None, None]
     v = fx.validate(rows)
-    assert v[0] is None and v[1].startswith("column 0 (input): ") and v[2].startswith("column 0 (input): ")
+    assert (
+        v[0] is None
+        and v[1].startswith("column 0 (input): ")
+        and v[2].startswith("column 0 (input): ")
+    )
 
 
 # --------------------------------------------------------------- options
 
-@pytest.mark.parametrize("kwargs", [
-    {"castling": "x-fen"}, {"castling": "XFEN"}, {"castling": "fen"}, {"castling": None},
-    {"en_passant": "pgn"}, {"en_passant": "LEGAL"}, {"en_passant": ""}, {"en_passant": None},
-    {"errors": "skip"}, {"errors": "strict"}, {"errors": None},
-])
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"castling": "x-fen"},
+        {"castling": "XFEN"},
+        {"castling": "fen"},
+        {"castling": None},
+        {"en_passant": "pgn"},
+        {"en_passant": "LEGAL"},
+        {"en_passant": ""},
+        {"en_passant": None},
+        {"errors": "skip"},
+        {"errors": "strict"},
+        {"errors": None},
+    ],
+)
 def test_bad_options_raise_value_error(kwargs):
     with pytest.raises(ValueError) as info:
         fx.normalize(START_FEN, **kwargs)
@@ -172,14 +199,17 @@ def test_options_are_keyword_only():
 def test_all_valid_option_values():
     for castling, ep in S.MODES:
         for errors in ("raise", "coerce", "ignore"):
-            assert fx.normalize(E4, castling=castling, en_passant=ep, errors=errors) == \
-                S.ref_normalize(E4, castling, ep)
+            assert fx.normalize(
+                E4, castling=castling, en_passant=ep, errors=errors
+            ) == S.ref_normalize(E4, castling, ep)
         for errors in ("raise", "coerce"):
-            assert fx.decode(fx.encode(E4), castling=castling, en_passant=ep, errors=errors) == \
-                [S.ref_normalize(E4, castling, ep)]
+            assert fx.decode(fx.encode(E4), castling=castling, en_passant=ep, errors=errors) == [
+                S.ref_normalize(E4, castling, ep)
+            ]
 
 
 # --------------------------------------------------------------- FenError
+
 
 def test_fen_error_is_value_error():
     assert issubclass(fx.FenError, ValueError)
@@ -221,6 +251,7 @@ def test_fen_error_from_a_generator_counts_rows():
         yield START_FEN
         yield E4
         yield START + " w KQkq - x 1"
+
     with pytest.raises(fx.FenError) as info:
         fx.normalize(rows())
     assert (info.value.index, info.value.column, info.value.field) == (2, 53, "halfmove")

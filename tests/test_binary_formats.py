@@ -43,7 +43,7 @@ needs_arrow = pytest.mark.skipif(pa is None, reason="pyarrow is not installed")
 # Rank 2: eight P(0) -> 00 00 00 00;  rank 7: eight p(1) -> 11 11 11 11
 # Rank 8: r(14) n(3) b(5) q(9) k(11) b(5) n(3) r(14) -> 3e 95 5b e3
 # White to move, halfmove 0, fullmove 1 (ply 0): no counters.
-START_BYTES = bytes.fromhex("ffff00000000ffff" "2d844ad2" "00000000" "11111111" "3e955be3")
+START_BYTES = bytes.fromhex("ffff00000000ffff2d844ad200000000111111113e955be3")
 
 # 1. e4: "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1".
 # Occupancy bytes, rank 8 first: ff ff 00 00 10 (e4 = bit 4 of rank 4) 00
@@ -53,16 +53,16 @@ START_BYTES = bytes.fromhex("ffff00000000ffff" "2d844ad2" "00000000" "11111111" 
 #   rank 8 with the black king as 15 (black to move) -> 3e 95 5f e3.
 # Ply = 2 * 0 + 1 = 1 and halfmove 0: no counters (the black king tells the turn).
 E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
-E4_BYTES = bytes.fromhex("ffff00001000efff" "2d844ad2" "000000c0" "11111111" "3e955fe3")
+E4_BYTES = bytes.fromhex("ffff00001000efff2d844ad2000000c0111111113e955fe3")
 # Stored with en_passant="legal": no black pawn can take on e3, so e4 is a plain 0.
-E4_LEGAL_BYTES = bytes.fromhex("ffff00001000efff" "2d844ad2" "00000000" "11111111" "3e955fe3")
+E4_LEGAL_BYTES = bytes.fromhex("ffff00001000efff2d844ad200000000111111113e955fe3")
 
 # "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1": d4 can take en passant.
 # Occupancy: rank 8 e8 -> 10; rank 4 d4 e4 -> 18; rank 1 e1 -> 10
 #   -> 10 00 00 00 18 00 00 10.
 # Codes: e1 K(10), d4 p(1) -> 1a; e4 P that moved two (12), e8 k to move (15) -> fc.
 EP = "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1"
-EP_BYTES = bytes.fromhex("1000000018000010" "1afc")
+EP_BYTES = bytes.fromhex("10000000180000101afc")
 
 # Chess960 rights on inner rooks: "1r2k2r/8/8/8/8/8/8/RR1K4 w Bk - 0 1"; white
 # may castle with the b1 rook although the a1 rook stands further out.
@@ -70,20 +70,20 @@ EP_BYTES = bytes.fromhex("1000000018000010" "1afc")
 # Codes: a1 R(6), b1 R with the right (13) -> d6; d1 K(10), b8 r(7) -> 7a;
 #   e8 k(11, white to move), h8 r with the right (14) -> eb.
 INNER = "1r2k2r/8/8/8/8/8/8/RR1K4 w Bk - 0 1"
-INNER_BYTES = bytes.fromhex("920000000000000b" "d67aeb")
+INNER_BYTES = bytes.fromhex("920000000000000bd67aeb")
 
 # Black to move with counters: "8/8/8/8/8/8/8/K6k b - - 37 120".
 # Occupancy: a1, h1 -> 00 00 00 00 00 00 00 81.  Codes: K(10), k to move (15) -> fa.
 # Halfmove 37 -> 25.  Ply = 2 * 119 + 1 = 239 = 0b1_1101111: low 7 bits 0x6f with
 #   the continuation bit -> ef, then 1 -> 01.
 COUNTERS = "8/8/8/8/8/8/8/K6k b - - 37 120"
-COUNTERS_BYTES = bytes.fromhex("0000000000000081" "fa" "25" "ef01")
+COUNTERS_BYTES = bytes.fromhex("0000000000000081fa25ef01")
 
 # Black to move without a black king: nothing marks the turn on the board, so
 # the counters are written although they are 0 and ply 1.
 # Occupancy a1 -> ...01; code K(10) -> 0a; halfmove 0 -> 00; ply 1 -> 01.
 NO_BLACK_KING = "8/8/8/8/8/8/8/K7 b - - 0 1"
-NO_BLACK_KING_BYTES = bytes.fromhex("0000000000000001" "0a" "00" "01")
+NO_BLACK_KING_BYTES = bytes.fromhex("00000000000000010a0001")
 
 # A lone white pawn on a2: occupancy 00 00 00 00 00 00 01 00 and code P(0) ->
 # 00; the three trailing zero bytes are dropped.
@@ -111,8 +111,7 @@ def test_lichess_bytes(fen, mode, want):
     assert fx.decode(ex.unpack(want), en_passant="fen") == [fx.normalize(fen, en_passant=mode)]
 
 
-@pytest.mark.parametrize("fen, want", [(START_FEN, START_BYTES), (E4, E4_BYTES),
-                                       (EP, EP_BYTES)])
+@pytest.mark.parametrize("fen, want", [(START_FEN, START_BYTES), (E4, E4_BYTES), (EP, EP_BYTES)])
 def test_stockfish_bytes(fen, want):
     # the same occupancy and codes, zero padded to 24 bytes, no counters
     row = ex.pack(fen, format="stockfish")
@@ -125,7 +124,7 @@ def test_stockfish_bytes(fen, want):
 def test_lichess_reads_untrimmed_and_variant_bytes():
     # scalachess-style writers keep trailing zero bytes and may end with a
     # variant byte (2 Chess960, 3 from position): all read as standard chess.
-    untrimmed = bytes.fromhex("0000000000000100" "00")  # occupancy, then the code byte
+    untrimmed = bytes.fromhex("000000000000010000")  # occupancy, then the code byte
     assert untrimmed.rstrip(b"\0") == LONE_PAWN_BYTES
     # then halfmove 0, ply 0 and the variant byte
     for extra in (b"", b"\0", b"\0\0\0", b"\0\0\x02", b"\0\0\x03"):
@@ -158,8 +157,9 @@ def ref_nibbles(rec):
             codes.append(15)
         else:
             codes.append(NIBBLE[c])
-    packed = bytes(codes[k] | (codes[k + 1] << 4 if k + 1 < len(codes) else 0)
-                   for k in range(0, len(codes), 2))
+    packed = bytes(
+        codes[k] | (codes[k + 1] << 4 if k + 1 < len(codes) else 0) for k in range(0, len(codes), 2)
+    )
     return occupancy.to_bytes(8, "big"), packed, len(codes)
 
 
@@ -227,8 +227,12 @@ def test_stockfish_round_trip(recs):
     assert info.value.field == "record.castling"
     rows = ex.pack(recs, format="stockfish", errors="coerce")
     assert (rows.any(axis=1) == corner).all()
-    back = ex.unpack(rows[corner], format="stockfish",
-                     halfmove=recs["halfmove"][corner], fullmove=recs["fullmove"][corner])
+    back = ex.unpack(
+        rows[corner],
+        format="stockfish",
+        halfmove=recs["halfmove"][corner],
+        fullmove=recs["fullmove"][corner],
+    )
     same_records(back, recs[corner])
     for k in np.flatnonzero(corner)[:400]:
         assert rows[k].tobytes() == ref_stockfish(recs[k])
@@ -237,8 +241,9 @@ def test_stockfish_round_trip(recs):
 def test_stockfish_counters_default():
     back = ex.unpack(ex.pack(COUNTERS, format="stockfish"), format="stockfish")
     assert fx.decode(back) == [COUNTERS.replace("37 120", "0 1")]
-    back = ex.unpack(ex.pack(COUNTERS, format="stockfish"), format="stockfish",
-                     halfmove=37, fullmove=120)
+    back = ex.unpack(
+        ex.pack(COUNTERS, format="stockfish"), format="stockfish", halfmove=37, fullmove=120
+    )
     assert fx.decode(back) == [COUNTERS]
 
 
@@ -248,9 +253,9 @@ def test_stockfish_counters_default():
 def test_stockfish_refuses_what_it_cannot_store():
     rows = [
         START_FEN,
-        INNER,                                                             # inner rook right
-        NO_BLACK_KING,                                                     # turn not storable
-        "rnbqkbnr/pppppppp/8/8/4N3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",      # 33 pieces
+        INNER,  # inner rook right
+        NO_BLACK_KING,  # turn not storable
+        "rnbqkbnr/pppppppp/8/8/4N3/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",  # 33 pieces
         "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w - - 0 1",  # 10x8
     ]
     fields = {1: "record.castling", 2: "record.turn", 3: "record.board", 4: "record.width"}
@@ -330,8 +335,9 @@ def test_unpack_arrow_inputs(recs):
     same_records(ex.unpack(pa.array(values, pa.binary())), want)
     same_records(ex.unpack(pa.array(values, pa.large_binary())), want)
     same_records(ex.unpack(pa.array(values, pa.binary())[100:]), want[100:])
-    chunked = pa.chunked_array([pa.array(values[:100], pa.binary()),
-                                pa.array(values[100:], pa.binary())])
+    chunked = pa.chunked_array(
+        [pa.array(values[:100], pa.binary()), pa.array(values[100:], pa.binary())]
+    )
     same_records(ex.unpack(chunked), want)
     same_records(ex.unpack(pa.array(col)), want)
     if hasattr(pa, "binary_view"):
@@ -362,7 +368,7 @@ def test_out_for_stockfish(recs):
     with pytest.raises(ValueError):
         ex.pack(rows, format="stockfish", out=np.empty((50, 25), np.uint8))
     with pytest.raises(ValueError):
-        ex.pack(rows, out=out)   # lichess values have no fixed size
+        ex.pack(rows, out=out)  # lichess values have no fixed size
 
 
 def test_binary_column_checks():
@@ -381,19 +387,19 @@ def test_binary_column_checks():
     "data, column, words",
     [
         # a code 12 pawn on a2 (rank 2): no en-passant target can be behind it
-        (bytes.fromhex("0000000000000100" "0c"), 8, "nibble 12 on a2"),
+        (bytes.fromhex("00000000000001000c"), 8, "nibble 12 on a2"),
         # a code 13 castling rook on a2, off the back rank
-        (bytes.fromhex("0000000000000100" "0d"), 8, "nibble 13 on a2"),
+        (bytes.fromhex("00000000000001000d"), 8, "nibble 13 on a2"),
         # two pawns marked 12
-        (bytes.fromhex("0000000018000000" "cc"), 8, "second en-passant"),
+        (bytes.fromhex("0000000018000000cc"), 8, "second en-passant"),
         # halfmove counter of six bytes
-        (bytes.fromhex("0000000000000001" "0a" "ffffffffff01"), 9, "longer than 5"),
+        (bytes.fromhex("00000000000000010affffffffff01"), 9, "longer than 5"),
         # halfmove 2^32
-        (bytes.fromhex("0000000000000001" "0a" "8080808010"), 9, "halfmove"),
+        (bytes.fromhex("00000000000000010a8080808010"), 9, "halfmove"),
         # variant byte 1 (crazyhouse)
-        (bytes.fromhex("0000000000000001" "0a" "000001"), 11, "variant byte 1"),
+        (bytes.fromhex("00000000000000010a000001"), 11, "variant byte 1"),
         # a nonzero byte after the variant byte
-        (bytes.fromhex("0000000000000001" "0a" "00000007"), 12, "0x07"),
+        (bytes.fromhex("00000000000000010a00000007"), 12, "0x07"),
         # longer than any position
         (bytes(70), 64, "70 bytes"),
     ],
@@ -410,8 +416,9 @@ def test_lichess_rejects(data, column, words):
 
 @needs_arrow
 def test_lichess_errors_count_rows_across_chunks():
-    chunked = pa.chunked_array([pa.array([START_BYTES] * 3, pa.binary()),
-                                pa.array([START_BYTES, bytes(70)], pa.binary())])
+    chunked = pa.chunked_array(
+        [pa.array([START_BYTES] * 3, pa.binary()), pa.array([START_BYTES, bytes(70)], pa.binary())]
+    )
     with pytest.raises(fx.FenError) as info:
         ex.unpack(chunked)
     assert info.value.index == 4
@@ -423,9 +430,9 @@ def test_lichess_errors_count_rows_across_chunks():
         # 33 occupied squares
         (bytes.fromhex("ffffffff00000001") + bytes(16), "33 occupied"),
         # a white castling rook (13) on b1: only corners
-        (bytes.fromhex("0000000000000002" "0d") + bytes(15), "nibble 13 on b1"),
+        (bytes.fromhex("00000000000000020d") + bytes(15), "nibble 13 on b1"),
         # a pawn marked 12 on rank 6
-        (bytes.fromhex("0000010000000000" "0c") + bytes(15), "nibble 12 on a6"),
+        (bytes.fromhex("00000100000000000c") + bytes(15), "nibble 12 on a6"),
     ],
 )
 def test_stockfish_rejects(data, words):
@@ -439,7 +446,7 @@ def test_unpack_argument_checks():
     with pytest.raises(ValueError):
         ex.unpack(START_BYTES, format="pgn")
     with pytest.raises(ValueError):
-        ex.unpack(START_BYTES, halfmove=3)    # lichess stores its counters
+        ex.unpack(START_BYTES, halfmove=3)  # lichess stores its counters
     with pytest.raises(TypeError):
         ex.unpack([START_BYTES, "text"])
     with pytest.raises(ValueError):

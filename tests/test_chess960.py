@@ -29,6 +29,7 @@ def with_fields(fen, **fields):
 
 # ---------------------------------------------------------------- hand examples
 
+
 def test_classical_is_518():
     assert chess960_fen(518) == CLASSICAL
     assert chess960_number(CLASSICAL) == 518
@@ -53,6 +54,7 @@ def test_hand_examples(n, array):
 
 
 # ---------------------------------------------------------------- all 960
+
 
 def test_all_960_against_python_chess():
     seen = set()
@@ -94,6 +96,7 @@ def test_every_array_is_distinct_and_legal():
 
 # ---------------------------------------------------------------- what counts
 
+
 @pytest.mark.parametrize("n", [0, 1, 287, 518, 707, 959])
 def test_equivalent_spellings_count(n):
     fen = chess960_fen(n)
@@ -131,8 +134,7 @@ def test_not_a_start_position(n):
         with_fields(fen, castling="sKQkq"),  # symmetric castling is not 960
         with_fields(fen, castling="mKQkq"),
         # a pawn pushed
-        "/".join(ranks[:4] + ["P7", "8", "1PPPPPPP"] + ranks[7:])
-        + " b KQkq - 0 1",
+        "/".join(ranks[:4] + ["P7", "8", "1PPPPPPP"] + ranks[7:]) + " b KQkq - 0 1",
         # a black pawn missing
         "/".join([ranks[0], "1ppppppp"] + ranks[2:]) + " w KQkq - 0 1",
         # an extra piece in the middle
@@ -146,9 +148,7 @@ def test_not_a_start_position(n):
 
 def test_reversed_symmetric_array_is_still_a_start():
     # RNBQKBNR reversed is RNBKQBNR: a start position of its own (not 518)
-    fen = chess960_fen(518).replace("rnbqkbnr", "rnbkqbnr").replace(
-        "RNBQKBNR", "RNBKQBNR"
-    )
+    fen = chess960_fen(518).replace("rnbqkbnr", "rnbkqbnr").replace("RNBQKBNR", "RNBKQBNR")
     n = chess960_number(fen)
     assert n is not None and n != 518
     assert chess960_fen(n) == fen
@@ -213,9 +213,8 @@ def test_ten_wide_rows_are_not_chess960():
 
 # ---------------------------------------------------------------- errors
 
-@pytest.mark.parametrize(
-    "bad", [-1, 960, 10**20, True, False, 1.0, 518.0, "518", None, [518]]
-)
+
+@pytest.mark.parametrize("bad", [-1, 960, 10**20, True, False, 1.0, 518.0, "518", None, [518]])
 def test_chess960_fen_rejects(bad):
     with pytest.raises(ValueError):
         chess960_fen(bad)

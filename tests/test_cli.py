@@ -67,7 +67,7 @@ def expected_rejects(data: bytes):
         if message is None:
             continue
         location, reason = message.split(": ", 1)
-        column, field = location[len("column "):].rstrip(")").split(" (")
+        column, field = location[len("column ") :].rstrip(")").split(" (")
         original = rows[i][:-1] if rows[i].endswith(b"\r") else rows[i]
         out.append((str(i + 1), column, field, reason, original.decode("latin1")))
     return out
@@ -90,11 +90,28 @@ def test_normalize_matches_library(tmp_path, capsys, chunk, errors, newline, fin
     data = (newline.join(rows) + (newline if final_newline else "")).encode()
     src = write(tmp_path / "in.fen", data)
     out, rej = tmp_path / "out.fen", tmp_path / "rejects.tsv"
-    status = run(["normalize", src, "-o", out, "--errors", errors, "--chunk-size", chunk,
-                  "--rejects", rej, "--castling", "shredder", "--en-passant", "fen"])
+    status = run(
+        [
+            "normalize",
+            src,
+            "-o",
+            out,
+            "--errors",
+            errors,
+            "--chunk-size",
+            chunk,
+            "--rejects",
+            rej,
+            "--castling",
+            "shredder",
+            "--en-passant",
+            "fen",
+        ]
+    )
     assert status == 1
-    assert out.read_bytes() == fx.normalize(data, castling="shredder", en_passant="fen",
-                                            errors=errors)
+    assert out.read_bytes() == fx.normalize(
+        data, castling="shredder", en_passant="fen", errors=errors
+    )
     assert read_rejects(rej) == expected_rejects(data)
     assert "120 rows read, 120 written, 17 rejected" in capsys.readouterr().err
 
@@ -102,8 +119,7 @@ def test_normalize_matches_library(tmp_path, capsys, chunk, errors, newline, fin
 def test_normalize_all_good_exit_0(tmp_path, capsys):
     data = ("\n".join(GOOD + [WIDE]) + "\n").encode()
     src = write(tmp_path / "in.fen", data)
-    assert run(["normalize", src, "-o", tmp_path / "out.fen", "--rejects",
-                tmp_path / "r.tsv"]) == 0
+    assert run(["normalize", src, "-o", tmp_path / "out.fen", "--rejects", tmp_path / "r.tsv"]) == 0
     assert (tmp_path / "out.fen").read_bytes() == fx.normalize(data)
     assert (tmp_path / "r.tsv").read_bytes() == b""
     err = capsys.readouterr().err
@@ -131,8 +147,7 @@ def test_raise_stops_with_line_number(tmp_path, capsys):
     assert "error: line 100: column 25 (fullmove): expected decimal digits" in err
     # the rows before the bad one are written
     assert out.read_bytes() == fx.normalize(("\n".join(rows[:99]) + "\n").encode())
-    assert read_rejects(rej) == [("100", "25", "fullmove", "expected decimal digits",
-                                  rows[99])]
+    assert read_rejects(rej) == [("100", "25", "fullmove", "expected decimal digits", rows[99])]
 
 
 def test_raise_on_first_row_and_last_row(tmp_path, capsys):
@@ -165,23 +180,40 @@ def test_long_line_is_one_rejected_row(tmp_path, monkeypatch):
     src = write(tmp_path / "in.fen", data)
     for errors, placeholder in (("coerce", ""), ("ignore", None)):
         out, rej = tmp_path / f"{errors}.fen", tmp_path / f"{errors}.tsv"
-        status = run(["normalize", src, "-o", out, "--chunk-size", "64",
-                      "--errors", errors, "--rejects", rej, "-q"])
+        status = run(
+            [
+                "normalize",
+                src,
+                "-o",
+                out,
+                "--chunk-size",
+                "64",
+                "--errors",
+                errors,
+                "--rejects",
+                rej,
+                "-q",
+            ]
+        )
         assert status == 1
-        expected = [fx.normalize(r) if r in GOOD else (r if placeholder is None else "")
-                    for r in rows]
+        expected = [
+            fx.normalize(r) if r in GOOD else (r if placeholder is None else "") for r in rows
+        ]
         assert out.read_bytes() == "\r\n".join(expected).encode()
         reason = "line longer than 300 bytes; not a position"
-        assert read_rejects(rej) == [("8", "300", "input", reason, long_row),
-                                     ("16", "300", "input", reason, "x" * 400)]
+        assert read_rejects(rej) == [
+            ("8", "300", "input", reason, long_row),
+            ("16", "300", "input", reason, "x" * 400),
+        ]
     status = run(["validate", src, "--chunk-size", "100", "-o", tmp_path / "v", "-q"])
     assert status == 1
     assert (tmp_path / "v").read_text().splitlines() == [
         "8: column 300 (input): line longer than 300 bytes; not a position",
         "16: column 300 (input): line longer than 300 bytes; not a position",
     ]
-    status = run(["encode", src, "--chunk-size", "100", "-o", tmp_path / "e.npy",
-                  "--errors", "coerce", "-q"])
+    status = run(
+        ["encode", src, "--chunk-size", "100", "-o", tmp_path / "e.npy", "--errors", "coerce", "-q"]
+    )
     assert status == 1
     assert list(np.load(tmp_path / "e.npy")["width"] == 0) == [r not in GOOD for r in rows]
 
@@ -192,8 +224,7 @@ def test_line_ending_in_cr_before_chunk_boundary(tmp_path):
     data = (row * 10).encode()
     src = write(tmp_path / "in.fen", data)
     for chunk in range(len(row) - 2, len(row) + 2):
-        assert run(["normalize", src, "-o", tmp_path / "o", "--chunk-size", chunk,
-                    "-q"]) == 0
+        assert run(["normalize", src, "-o", tmp_path / "o", "--chunk-size", chunk, "-q"]) == 0
         assert (tmp_path / "o").read_bytes() == fx.normalize(data)
 
 
@@ -215,10 +246,11 @@ def test_validate(tmp_path, capsys):
 
 def test_rejects_to_stdout(tmp_path, capsysbinary):
     src = write(tmp_path / "in.fen", b"bad\n" + GOOD[0].encode() + b"\n")
-    assert run(["normalize", src, "-o", tmp_path / "o", "--errors", "coerce",
-                "--rejects", "-", "-q"]) == 1
-    assert capsysbinary.readouterr().out == (
-        b"1\t2\tplacement\tunexpected character 'd'\tbad\n")
+    assert (
+        run(["normalize", src, "-o", tmp_path / "o", "--errors", "coerce", "--rejects", "-", "-q"])
+        == 1
+    )
+    assert capsysbinary.readouterr().out == (b"1\t2\tplacement\tunexpected character 'd'\tbad\n")
 
 
 def test_validate_good_prints_nothing(tmp_path, capsys):
@@ -242,10 +274,27 @@ def test_encode_decode_round_trip(tmp_path, width):
     assert np.array_equal(records, fx.encode(data, width=width))
     for castling, ep in (("xfen", "xfen"), ("shredder", "legal")):
         text = tmp_path / f"{castling}.fen"
-        assert run(["decode", npy, "-o", text, "--castling", castling, "--en-passant", ep,
-                    "--chunk-size", "1K", "-q"]) == 0
-        expected = fx.normalize(data.replace(b"\r\n", b"\n") + b"\n", castling=castling,
-                                en_passant=ep)
+        assert (
+            run(
+                [
+                    "decode",
+                    npy,
+                    "-o",
+                    text,
+                    "--castling",
+                    castling,
+                    "--en-passant",
+                    ep,
+                    "--chunk-size",
+                    "1K",
+                    "-q",
+                ]
+            )
+            == 0
+        )
+        expected = fx.normalize(
+            data.replace(b"\r\n", b"\n") + b"\n", castling=castling, en_passant=ep
+        )
         assert text.read_bytes() == expected
 
 
@@ -254,8 +303,9 @@ def test_encode_rejects_and_null_records(tmp_path, capsys):
     data = ("\n".join(rows) + "\n").encode()
     src = write(tmp_path / "in.fen", data)
     npy, rej = tmp_path / "o.npy", tmp_path / "r.tsv"
-    status = run(["encode", src, "-o", npy, "--errors", "coerce", "--rejects", rej,
-                  "--chunk-size", "128"])
+    status = run(
+        ["encode", src, "-o", npy, "--errors", "coerce", "--rejects", rej, "--chunk-size", "128"]
+    )
     assert status == 1
     assert "(written as null records)" in capsys.readouterr().err
     records = np.load(npy, mmap_mode="r")
@@ -265,14 +315,29 @@ def test_encode_rejects_and_null_records(tmp_path, capsys):
     assert got[-1] == ("51", "0", "placement", "a 10-wide position needs --width 10", WIDE)
     # decode: null records are rejected records
     out, rej2 = tmp_path / "d.fen", tmp_path / "r2.tsv"
-    assert run(["decode", npy, "-o", out, "--errors", "coerce", "--rejects", rej2,
-                "--chunk-size", "200", "-q"]) == 1
+    assert (
+        run(
+            [
+                "decode",
+                npy,
+                "-o",
+                out,
+                "--errors",
+                "coerce",
+                "--rejects",
+                rej2,
+                "--chunk-size",
+                "200",
+                "-q",
+            ]
+        )
+        == 1
+    )
     decoded = fx.decode(records, errors="coerce")
     assert out.read_text() == "".join((t or "") + "\n" for t in decoded)
     bad = read_rejects(rej2)
     assert [int(b[0]) for b in bad] == [i + 1 for i, t in enumerate(decoded) if t is None]
-    assert bad[0][1:4] == ("0", "record.width",
-                           "null record (width 0, written for a coerced row)")
+    assert bad[0][1:4] == ("0", "record.width", "null record (width 0, written for a coerced row)")
     assert bad[0][4] == "00" * 80
     # decode --errors raise stops at the first one, after writing the rows before it
     assert run(["decode", npy, "-o", out, "--chunk-size", "200"]) == 2
@@ -345,8 +410,10 @@ def test_compressed_files(tmp_path, ext):
     ignored = fx.normalize(data, errors="ignore")
     assert _decompress(ext, packed.read_bytes()) == ignored
     out = tmp_path / f"out.fen.{ext}"
-    assert run(["normalize", packed, "-o", out, "--errors", "coerce", "-q",
-                "--chunk-size", "100"]) == 1
+    assert (
+        run(["normalize", packed, "-o", out, "--errors", "coerce", "-q", "--chunk-size", "100"])
+        == 1
+    )
     assert _decompress(ext, out.read_bytes()) == fx.normalize(ignored, errors="coerce")
     # encode to a compressed .npy (spooled, since it cannot seek) and back
     npy = tmp_path / f"r.npy.{ext}"
@@ -354,8 +421,7 @@ def test_compressed_files(tmp_path, ext):
     loaded = np.load(io.BytesIO(_decompress(ext, npy.read_bytes())))
     assert np.array_equal(loaded, fx.encode(ignored, errors="coerce"))
     back = tmp_path / "back.fen"
-    assert run(["decode", npy, "-o", back, "--errors", "coerce", "-q",
-                "--chunk-size", "300"]) == 1
+    assert run(["decode", npy, "-o", back, "--errors", "coerce", "-q", "--chunk-size", "300"]) == 1
     assert back.read_bytes() == fx.normalize(data, errors="coerce")
 
 
@@ -436,8 +502,14 @@ def _python_m(args, data=None):
     env = dict(os.environ)
     root = os.path.dirname(os.path.dirname(os.path.abspath(fastxfen.__file__)))
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
-    return subprocess.run([sys.executable, "-m", "fastxfen", *map(str, args)], input=data,
-                          capture_output=True, env=env, timeout=60, check=False)
+    return subprocess.run(
+        [sys.executable, "-m", "fastxfen", *map(str, args)],
+        input=data,
+        capture_output=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
 
 
 def test_python_m_pipes():
@@ -489,8 +561,10 @@ def test_text_chunks_rebuild_the_input(monkeypatch, most):
 
     rng = random.Random(most)
     for _ in range(300):
-        lines = [b"x" * rng.choice([0, 1, 5, 13, 14, 15, 16, 17, 30, 70])
-                 + rng.choice([b"\n", b"\r\n"]) for _ in range(rng.randrange(12))]
+        lines = [
+            b"x" * rng.choice([0, 1, 5, 13, 14, 15, 16, 17, 30, 70]) + rng.choice([b"\n", b"\r\n"])
+            for _ in range(rng.randrange(12))
+        ]
         if lines and rng.random() < 0.5:
             lines[-1] = lines[-1].rstrip(b"\r\n")
         data = b"".join(lines)
@@ -503,8 +577,11 @@ def test_text_chunks_rebuild_the_input(monkeypatch, most):
                 got.append(("long", b"".join(parts), item.terminator))
             else:
                 got.extend(("rows", line) for line in bytes(item).splitlines(keepends=True))
-        expected = [("long", line, line[len(line.rstrip(b"\r\n")):]) if len(line) > 16
-                    else ("rows", line) for line in lines if line]
+        expected = [
+            ("long", line, line[len(line.rstrip(b"\r\n")) :]) if len(line) > 16 else ("rows", line)
+            for line in lines
+            if line
+        ]
         assert got == expected, (data, chunk)
 
 
@@ -536,9 +613,13 @@ def test_python_m_broken_pipe_ends_quietly(tmp_path):
     root = os.path.dirname(os.path.dirname(os.path.abspath(fastxfen.__file__)))
     env["PYTHONPATH"] = root + os.pathsep + env.get("PYTHONPATH", "")
     src = write(tmp_path / "in.fen", ("\n".join(GOOD * 3000) + "\n").encode())
-    proc = subprocess.Popen([sys.executable, "-m", "fastxfen", "normalize", str(src),
-                             "--chunk-size", "4K"], stdin=subprocess.DEVNULL,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fastxfen", "normalize", str(src), "--chunk-size", "4K"],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
     try:
         assert proc.stdout.read(100)
         proc.stdout.close()  # the reader goes away, as with `| head`
@@ -563,8 +644,22 @@ def test_epd_rows_keep_operations(tmp_path, chunk):
     data = ("\n".join(rows) + "\n").encode()
     src = write(tmp_path / "in.epd", data)
     out, rej = tmp_path / "out.epd", tmp_path / "rejects.tsv"
-    status = run(["normalize", src, "--epd", "-o", out, "--errors", "coerce", "-q",
-                  "--chunk-size", chunk, "--rejects", rej])
+    status = run(
+        [
+            "normalize",
+            src,
+            "--epd",
+            "-o",
+            out,
+            "--errors",
+            "coerce",
+            "-q",
+            "--chunk-size",
+            chunk,
+            "--rejects",
+            rej,
+        ]
+    )
     assert status == 1
     assert out.read_bytes() == fx.normalize(data, epd=True, errors="coerce")
     assert out.read_bytes().split(b"\n")[0].endswith(b' bm Nf6; id "a;b";')

@@ -21,9 +21,8 @@ import random
 
 import chess
 import pytest
-from hypothesis import given, settings
-
 import strategies as S
+from hypothesis import given, settings
 
 import fastxfen
 
@@ -91,7 +90,9 @@ def test_hypothesis_matches_python_chess(row, castling, en_passant):
     expected = S.chess_oracle(row, castling, en_passant)
     assert fastxfen.normalize(row, castling=castling, en_passant=en_passant) == expected
     # the same row inside a list gives the same text
-    assert fastxfen.normalize([row, row], castling=castling, en_passant=en_passant) == [expected] * 2
+    assert (
+        fastxfen.normalize([row, row], castling=castling, en_passant=en_passant) == [expected] * 2
+    )
 
 
 def test_rule_model_matches_python_chess(oracle_table):
@@ -105,6 +106,7 @@ def test_rule_model_matches_python_chess(oracle_table):
 
 
 # --------------------------------------------------------------- rule model
+
 
 @pytest.fixture(scope="module")
 def model_table():
@@ -155,6 +157,7 @@ def test_hypothesis_matches_rule_model(row, castling, en_passant):
 # hit rarely: board edges, wrap-around from the h/j file to the a file of the
 # next rank, every knight jump and every slider ray.
 
+
 def _flag_sets(width):
     letters = ["K", "Q"] + [c.upper() for c in S.FILES[:width]]
     return [""] + letters + [a + b for a in letters for b in letters if a != b]
@@ -178,8 +181,12 @@ def _back_rank_rows(width, configs):
             if black:
                 flags = flags.lower()
             rows.append(f"{placement} w {flags or '-'} - 0 1")
-            pos = {"board": board, "width": width, "prefix": "",
-                   "rights": S.ref_repair(board, width, flags)}
+            pos = {
+                "board": board,
+                "width": width,
+                "prefix": "",
+                "rights": S.ref_repair(board, width, flags),
+            }
             for c in expected:
                 expected[c].append(S.ref_castling_text(pos, c))
     return rows, expected
@@ -238,8 +245,12 @@ def _ep_scan(width, files, attackers, step=1):
             base = {(f, 4): "p"}
             if side is not None:
                 base[(f + side, 4)] = "P"
-            squares = [(x, y) for y in range(8) for x in range(width)
-                       if (x, y) not in base and (x, y) not in ((f, 5), (f, 6))]
+            squares = [
+                (x, y)
+                for y in range(8)
+                for x in range(width)
+                if (x, y) not in base and (x, y) not in ((f, 5), (f, 6))
+            ]
             kings = squares if side is not None else [(width - 1, 0)]
             for k in kings:
                 for a in attackers:
@@ -253,15 +264,21 @@ def _ep_scan(width, files, attackers, step=1):
                         board[k] = "K"
                         board[sq] = a
                         row = f"{S.Pos(board, width).placement()} w - {S.square_name(*target)} 0 1"
-                        keep = [S.ref_ep_keep(board, width, "w", target, m) for m in ("xfen", "legal")]
+                        keep = [
+                            S.ref_ep_keep(board, width, "w", target, m) for m in ("xfen", "legal")
+                        ]
                         yield row, keep
 
 
-@pytest.mark.parametrize("width,files,attackers,step", [
-    (8, (0, 3, 7), "nbrqkpP", 1),
-    (10, (0, 9), "acnqP", 1),
-    (10, (4,), "acrbk", 2),
-], ids=["8x8", "10x8-edges", "10x8-middle"])
+@pytest.mark.parametrize(
+    "width,files,attackers,step",
+    [
+        (8, (0, 3, 7), "nbrqkpP", 1),
+        (10, (0, 9), "acnqP", 1),
+        (10, (4,), "acrbk", 2),
+    ],
+    ids=["8x8", "10x8-edges", "10x8-middle"],
+)
 def test_every_single_attacker_en_passant(width, files, attackers, step):
     data = list(_ep_scan(width, files, attackers, step))
     rows = [r for r, _ in data]

@@ -25,7 +25,11 @@ def _positions(n, seed=5):
     rng = random.Random(seed)
     out = []
     while len(out) < n:
-        board = chess.Board.from_chess960_pos(rng.randrange(960)) if rng.random() < 0.3 else chess.Board()
+        board = (
+            chess.Board.from_chess960_pos(rng.randrange(960))
+            if rng.random() < 0.3
+            else chess.Board()
+        )
         board.chess960 = True
         for _ in range(rng.randrange(1, 60)):
             moves = list(board.legal_moves)

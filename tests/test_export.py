@@ -92,8 +92,10 @@ def wide_fens(n=300, seed=7):
             ranks.append(text + (str(run) if run else ""))
         castling = rng.choice(["KQkq", "-", "Kq", "CHch", "Ja", "Q"])
         ep = rng.choice(["-", "-", "abcdefghij"[rng.randrange(10)] + rng.choice("36")])
-        out.append(f"{'/'.join(ranks)} {rng.choice('wb')} {castling} {ep} "
-                   f"{rng.randrange(120)} {rng.randrange(1, 90)}")
+        out.append(
+            f"{'/'.join(ranks)} {rng.choice('wb')} {castling} {ep} "
+            f"{rng.randrange(120)} {rng.randrange(1, 90)}"
+        )
     return out
 
 
@@ -116,8 +118,11 @@ def test_bitboards_agree_with_python_chess(fens):
     assert bb.dtype == np.uint64 and bb.shape == (len(fens), 12)
     for row, fen in zip(bb, fens):
         board = chess.Board(fen, chess960=True)
-        want = [board.pieces_mask(pt, color) for color in (chess.WHITE, chess.BLACK)
-                for pt in range(chess.PAWN, chess.KING + 1)]
+        want = [
+            board.pieces_mask(pt, color)
+            for color in (chess.WHITE, chess.BLACK)
+            for pt in range(chess.PAWN, chess.KING + 1)
+        ]
         assert [int(v) for v in row] == want, fen
 
 
@@ -133,8 +138,12 @@ def test_bitboards_from_records_text_and_buffers_agree(fens, recs):
 def test_bitboards_round_trip(recs):
     bb = ex.to_bitboards(recs)
     back = ex.from_bitboards(
-        bb, turn=recs["turn"], castling=recs["castling"], en_passant=recs["ep"],
-        halfmove=recs["halfmove"], fullmove=recs["fullmove"],
+        bb,
+        turn=recs["turn"],
+        castling=recs["castling"],
+        en_passant=recs["ep"],
+        halfmove=recs["halfmove"],
+        fullmove=recs["fullmove"],
     )
     same_records(back, recs)
 
@@ -144,7 +153,8 @@ def test_from_bitboards_defaults_and_castling_flags():
     assert fx.decode(ex.from_bitboards(bb)) == [START_FEN.replace("KQkq", "-")]
     assert fx.decode(ex.from_bitboards(bb, castling="KQkq")) == [START_FEN]
     assert fx.decode(ex.from_bitboards(bb, castling="HAha"), castling="shredder") == [
-        START_FEN.replace("KQkq", "HAha")]
+        START_FEN.replace("KQkq", "HAha")
+    ]
     row = ex.from_bitboards(bb, turn="b", halfmove=3, fullmove=9)
     assert fx.decode(row) == [START_FEN.replace("w KQkq - 0 1", "b - - 3 9")]
     # int64 bitboards (as frameworks without uint64 hold them) read the same
@@ -217,7 +227,7 @@ def test_records_are_repaired_before_export():
     """A hand-made record goes through the same checks and repair as decode."""
     rec = fx.encode("4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1")
     rec["castling"][0] = [7, 0, 7, 0]  # black rights without black rooks
-    rec["ep"][0] = 20                   # e3: not a valid target here
+    rec["ep"][0] = 20  # e3: not a valid target here
     planes = ex.to_planes(rec, extra=("castling", "en_passant"))
     assert planes[0, 12:14].all() and not planes[0, 14:].any()
 
@@ -238,10 +248,10 @@ def test_planes_from_text_equal_planes_from_records(fens, recs):
 
 def test_start_position_planes():
     planes = ex.to_planes(START_FEN)[0]
-    assert planes[0, 1].tolist() == [1] * 8            # white pawns on rank 2
-    assert planes[5, 0].tolist() == [0, 0, 0, 0, 1, 0, 0, 0]   # white king e1
+    assert planes[0, 1].tolist() == [1] * 8  # white pawns on rank 2
+    assert planes[5, 0].tolist() == [0, 0, 0, 0, 1, 0, 0, 0]  # white king e1
     assert planes[11, 7].tolist() == [0, 0, 0, 0, 1, 0, 0, 0]  # black king e8
-    assert planes[9, 7].tolist() == [1, 0, 0, 0, 0, 0, 0, 1]   # black rooks
+    assert planes[9, 7].tolist() == [1, 0, 0, 0, 0, 0, 0, 1]  # black rooks
     assert planes.sum() == 32
 
 
@@ -258,31 +268,44 @@ def test_extra_planes_content(recs):
     extra = ("turn", "castling", "castling_rooks", "en_passant", "halfmove")
     planes = ex.to_planes(recs, extra=extra, dtype=np.float32)
     assert planes.shape == (len(recs), 20, 8, 8)
-    turn, castling, rooks, ep, half = (planes[:, 12], planes[:, 13:17], planes[:, 17],
-                                       planes[:, 18], planes[:, 19])
+    turn, castling, rooks, ep, half = (
+        planes[:, 12],
+        planes[:, 13:17],
+        planes[:, 17],
+        planes[:, 18],
+        planes[:, 19],
+    )
     np.testing.assert_array_equal(turn, np.broadcast_to(recs["turn"][:, None, None], turn.shape))
     has = recs["castling"] != 255
     np.testing.assert_array_equal(castling, np.broadcast_to(has[:, :, None, None], castling.shape))
     for k, rec in enumerate(recs):
-        marks = {(0 if slot < 2 else 7, int(f)) for slot, f in enumerate(rec["castling"]) if f != 255}
+        marks = {
+            (0 if slot < 2 else 7, int(f)) for slot, f in enumerate(rec["castling"]) if f != 255
+        }
         assert set(zip(*np.nonzero(rooks[k]))) == marks
         want = set() if rec["ep"] == 255 else {(rec["ep"] // 8, rec["ep"] % 8)}
         assert set(zip(*np.nonzero(ep[k]))) == want
-    np.testing.assert_array_equal(half, np.broadcast_to(recs["halfmove"][:, None, None], half.shape))
+    np.testing.assert_array_equal(
+        half, np.broadcast_to(recs["halfmove"][:, None, None], half.shape)
+    )
     assert set(np.unique(planes[:, :12])) <= {0.0, 1.0}
 
 
 def test_extra_planes_in_side_to_move_perspective():
     fen = "r3k2r/8/8/3pP3/8/8/8/4K2R w Kq d6 12 30"
-    planes = ex.to_planes(fen, perspective="side_to_move",
-                          extra=("turn", "castling", "castling_rooks", "en_passant"))[0]
-    assert not planes[12].any()                      # white to move
+    planes = ex.to_planes(
+        fen, perspective="side_to_move", extra=("turn", "castling", "castling_rooks", "en_passant")
+    )[0]
+    assert not planes[12].any()  # white to move
     assert [bool(p.all()) for p in planes[13:17]] == [True, False, False, True]
     assert set(zip(*np.nonzero(planes[17]))) == {(0, 7), (7, 0)}
-    assert set(zip(*np.nonzero(planes[18]))) == {(5, 3)}   # d6
-    black = ex.to_planes(fen.replace(" w Kq d6", " b Kq -"), perspective="side_to_move",
-                         extra=("turn", "castling", "castling_rooks"))[0]
-    assert black[12].all()                           # the turn plane keeps the real turn
+    assert set(zip(*np.nonzero(planes[18]))) == {(5, 3)}  # d6
+    black = ex.to_planes(
+        fen.replace(" w Kq d6", " b Kq -"),
+        perspective="side_to_move",
+        extra=("turn", "castling", "castling_rooks"),
+    )[0]
+    assert black[12].all()  # the turn plane keeps the real turn
     # black's rights come first: black h side, black a side, white h, white a
     assert [bool(p.all()) for p in black[13:17]] == [False, True, True, False]
     # the board is mirrored: black's a8 rook is on rank index 0
@@ -291,8 +314,8 @@ def test_extra_planes_in_side_to_move_perspective():
 
 
 def test_en_passant_modes():
-    fen = "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1"           # d4 can take e3
-    blocked = "4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1"        # nothing can take e3
+    fen = "4k3/8/8/8/3pP3/8/8/4K3 b - e3 0 1"  # d4 can take e3
+    blocked = "4k3/8/8/8/4P3/8/8/4K3 b - e3 0 1"  # nothing can take e3
     for mode, want in (("fen", [1, 1]), ("xfen", [1, 0]), ("legal", [1, 0])):
         planes = ex.to_planes([fen, blocked], extra=("en_passant",), en_passant=mode)
         assert planes[:, 12, 2, 4].tolist() == want, mode
@@ -308,30 +331,38 @@ def test_halfmove_planes_saturate_and_scale():
     assert half.tolist() == [0, 37, 100, 300, 65504]
     scaled = ex.to_planes(fens, extra=("halfmove_scaled",), dtype=np.float32)[:, 12, 0, 0]
     np.testing.assert_allclose(scaled, [0, 0.37, 1, 1, 1])
-    back = ex.from_planes(ex.to_planes(fens, extra=("halfmove_scaled",), dtype=np.float32),
-                          extra=("halfmove_scaled",))
+    back = ex.from_planes(
+        ex.to_planes(fens, extra=("halfmove_scaled",), dtype=np.float32), extra=("halfmove_scaled",)
+    )
     assert back["halfmove"].tolist() == [0, 37, 100, 100, 100]
     with pytest.raises(ValueError):
         ex.to_planes(START_FEN, extra=("halfmove_scaled",))
 
 
-@pytest.mark.parametrize("dtype", [np.uint8, np.int8, np.uint16, np.int32, np.uint64,
-                                   np.float16, np.float32, np.float64])
+@pytest.mark.parametrize(
+    "dtype", [np.uint8, np.int8, np.uint16, np.int32, np.uint64, np.float16, np.float32, np.float64]
+)
 @pytest.mark.parametrize("perspective", ["white", "side_to_move"])
 def test_planes_round_trip(recs, dtype, perspective):
     planes = ex.to_planes(recs, dtype=dtype, perspective=perspective, extra=LOSSLESS)
     assert planes.dtype == dtype
-    np.testing.assert_array_equal(planes[:, :12].astype(np.uint8),
-                                  ex.to_planes(recs, perspective=perspective))
-    back = ex.from_planes(planes, perspective=perspective, extra=LOSSLESS,
-                          fullmove=recs["fullmove"])
+    np.testing.assert_array_equal(
+        planes[:, :12].astype(np.uint8), ex.to_planes(recs, perspective=perspective)
+    )
+    back = ex.from_planes(
+        planes, perspective=perspective, extra=LOSSLESS, fullmove=recs["fullmove"]
+    )
     same_records(back, recs)
 
 
 def test_bool_planes_round_trip_board(recs):
     planes = ex.to_planes(recs, dtype=bool, extra=("turn", "castling_rooks", "en_passant"))
-    back = ex.from_planes(planes, extra=("turn", "castling_rooks", "en_passant"),
-                          halfmove=recs["halfmove"], fullmove=recs["fullmove"])
+    back = ex.from_planes(
+        planes,
+        extra=("turn", "castling_rooks", "en_passant"),
+        halfmove=recs["halfmove"],
+        fullmove=recs["fullmove"],
+    )
     same_records(back, recs)
 
 
@@ -339,8 +370,9 @@ def test_castling_flag_planes_read_as_outermost_rooks(fens, recs):
     """The four 'castling' planes say which rights exist, not which rook; read
     back they mean K/Q/k/q (the outermost rook), exact for standard chess."""
     planes = ex.to_planes(recs, extra=("turn", "castling", "en_passant", "halfmove"))
-    back = ex.from_planes(planes, extra=("turn", "castling", "en_passant", "halfmove"),
-                          fullmove=recs["fullmove"])
+    back = ex.from_planes(
+        planes, extra=("turn", "castling", "en_passant", "halfmove"), fullmove=recs["fullmove"]
+    )
     as_flags = fx.decode(back, en_passant="fen")
     want = []
     for fen in fens:
@@ -369,10 +401,10 @@ def test_out_argument(recs):
     bb = np.empty((len(recs), 12), np.uint64)
     assert ex.to_bitboards(recs, out=bb) is bb
     bad = [
-        np.empty((len(recs), 12, 8, 8), np.uint8),            # wrong plane count
-        np.empty((len(recs), 13, 8, 8), np.float32),          # wrong dtype
+        np.empty((len(recs), 12, 8, 8), np.uint8),  # wrong plane count
+        np.empty((len(recs), 13, 8, 8), np.float32),  # wrong dtype
         np.empty((len(recs), 13, 8, 16), np.uint8)[..., ::2],  # not contiguous
-        np.empty((len(recs) + 1, 13, 8, 8), np.uint8),        # wrong length
+        np.empty((len(recs) + 1, 13, 8, 8), np.uint8),  # wrong length
     ]
     for arr in bad:
         with pytest.raises(ValueError):
@@ -404,18 +436,18 @@ def test_planes_argument_checks():
 def test_from_planes_checks_shapes_and_keywords():
     planes = ex.to_planes(START_FEN, extra=("turn",))
     with pytest.raises(ValueError):
-        ex.from_planes(planes)                      # 13 planes, extra=() has 12
+        ex.from_planes(planes)  # 13 planes, extra=() has 12
     with pytest.raises(ValueError):
         ex.from_planes(planes[:, :, :7], extra=("turn",))
     with pytest.raises(ValueError):
-        ex.from_planes(planes, extra=("turn",), turn="b")   # the plane gives the turn
-    one = ex.from_planes(planes[0], extra=("turn",))         # a single tensor
+        ex.from_planes(planes, extra=("turn",), turn="b")  # the plane gives the turn
+    one = ex.from_planes(planes[0], extra=("turn",))  # a single tensor
     assert fx.decode(one) == [START_FEN.replace("KQkq", "-")]
 
 
 def test_from_planes_rejects_invalid_tensors():
     planes = ex.to_planes([START_FEN] * 3, extra=LOSSLESS)
-    planes[1, 7, 1, 4] = 1      # a black knight on e2, over the white pawn
+    planes[1, 7, 1, 4] = 1  # a black knight on e2, over the white pawn
     with pytest.raises(fx.FenError) as info:
         ex.from_planes(planes, extra=LOSSLESS)
     err = info.value
@@ -427,19 +459,19 @@ def test_from_planes_rejects_invalid_tensors():
 
     cases = []
     p = ex.to_planes(START_FEN, dtype=np.float32, extra=LOSSLESS)
-    p[0, 2, 0, 1] = 0.5                              # not 0 or 1
+    p[0, 2, 0, 1] = 0.5  # not 0 or 1
     cases.append((p, "expected 0 or 1"))
     p = ex.to_planes(START_FEN, extra=LOSSLESS)
-    p[0, 12, 3, 3] = 1                               # turn plane not constant
+    p[0, 12, 3, 3] = 1  # turn plane not constant
     cases.append((p, "one value"))
     p = ex.to_planes(START_FEN, extra=LOSSLESS)
-    p[0, 13, 3, 3] = 1                               # castling rook off the back ranks
+    p[0, 13, 3, 3] = 1  # castling rook off the back ranks
     cases.append((p, "castling rook"))
     p = ex.to_planes(START_FEN, extra=LOSSLESS)
-    p[0, 14, 5, 1] = p[0, 14, 5, 2] = 1              # two en-passant marks
+    p[0, 14, 5, 1] = p[0, 14, 5, 2] = 1  # two en-passant marks
     cases.append((p, "second en-passant"))
     p = ex.to_planes(START_FEN, dtype=np.float32, extra=LOSSLESS)
-    p[0, 15] = 2.5                                   # no halfmove clock
+    p[0, 15] = 2.5  # no halfmove clock
     cases.append((p, "halfmove"))
     p = ex.to_planes(START_FEN, dtype=np.int16, extra=LOSSLESS)
     p[0, 15] = -1
@@ -452,9 +484,15 @@ def test_from_planes_rejects_invalid_tensors():
 
 def test_from_planes_without_turn_plane_uses_the_turn_keyword(recs):
     planes = ex.to_planes(recs, perspective="side_to_move", extra=("castling_rooks",))
-    back = ex.from_planes(planes, perspective="side_to_move", extra=("castling_rooks",),
-                          turn=recs["turn"], en_passant=recs["ep"],
-                          halfmove=recs["halfmove"], fullmove=recs["fullmove"])
+    back = ex.from_planes(
+        planes,
+        perspective="side_to_move",
+        extra=("castling_rooks",),
+        turn=recs["turn"],
+        en_passant=recs["ep"],
+        halfmove=recs["halfmove"],
+        fullmove=recs["fullmove"],
+    )
     same_records(back, recs)
 
 
@@ -469,8 +507,7 @@ def test_wide_planes_round_trip():
     assert planes.shape == (len(fens), 20, 8, 10)
     for persp in ("white", "side_to_move"):
         planes = ex.to_planes(fens, width=10, perspective=persp, extra=LOSSLESS)
-        back = ex.from_planes(planes, perspective=persp, extra=LOSSLESS,
-                              fullmove=recs["fullmove"])
+        back = ex.from_planes(planes, perspective=persp, extra=LOSSLESS, fullmove=recs["fullmove"])
         assert back.dtype == POSITION_DTYPE_10x8
         same_records(back, recs)
 
@@ -483,8 +520,9 @@ def test_wide_piece_planes():
         rank_text = {0: "RNABQKBCNR", 1: "P" * 10, 6: "p" * 10, 7: "rnabqkbcnr"}
         want = {(r, f) for r, text in rank_text.items() for f, c in enumerate(text) if c == letter}
         assert squares == want, letter
-    mover = ex.to_planes(CAPABLANCA_FEN.replace(" w ", " b "), width=10,
-                         perspective="side_to_move")[0]
+    mover = ex.to_planes(
+        CAPABLANCA_FEN.replace(" w ", " b "), width=10, perspective="side_to_move"
+    )[0]
     # black to move: own archbishop (plane 12) is black's, on rank index 0
     assert mover[12, 0, 2] == 1 and mover[14, 7, 2] == 1
 
@@ -533,8 +571,10 @@ def test_record_dtypes_are_accepted_as_rows(recs):
 # ---------------------------------------------------------------- arbitrary tensors
 
 
-@given(hnp.arrays(np.uint8, (2, 16, 8, 8), elements=st.integers(0, 1)),
-       st.sampled_from(["white", "side_to_move"]))
+@given(
+    hnp.arrays(np.uint8, (2, 16, 8, 8), elements=st.integers(0, 1)),
+    st.sampled_from(["white", "side_to_move"]),
+)
 def test_arbitrary_tensors(planes, perspective):
     """Any 0/1 tensor is read or refused cleanly; what is read writes back to
     a tensor that reads to the same records."""
@@ -544,16 +584,21 @@ def test_arbitrary_tensors(planes, perspective):
         with pytest.raises(fx.FenError):
             ex.from_planes(planes, perspective=perspective, extra=LOSSLESS)
     again = ex.to_planes(recs[ok], perspective=perspective, extra=LOSSLESS)
-    same_records(ex.from_planes(again, perspective=perspective, extra=LOSSLESS,
-                                fullmove=recs["fullmove"][ok]), recs[ok])
+    same_records(
+        ex.from_planes(
+            again, perspective=perspective, extra=LOSSLESS, fullmove=recs["fullmove"][ok]
+        ),
+        recs[ok],
+    )
 
 
 @given(hnp.arrays(np.uint64, (3, 12), elements=st.integers(0, 2**64 - 1)))
 def test_arbitrary_bitboards(bb):
     recs = ex.from_bitboards(bb, castling="KQkq", errors="coerce")
     ok = recs["width"] == 8
-    overlap = np.array([any(int(row[i]) & int(row[j]) for i in range(12) for j in range(i))
-                        for row in bb])
+    overlap = np.array(
+        [any(int(row[i]) & int(row[j]) for i in range(12) for j in range(i)) for row in bb]
+    )
     assert (ok == ~overlap).all()
     np.testing.assert_array_equal(ex.to_bitboards(recs[ok]), bb[ok])
 
@@ -563,13 +608,15 @@ def test_hand_made_records_are_checked_like_decode(recs, data):
     """Records with arbitrary castling files, en-passant squares and prefixes
     come out of every export as decode would see them (decode, then encode)."""
     rec = recs[data.draw(st.integers(0, len(recs) - 1))].copy()
-    rec["castling"] = data.draw(st.lists(st.sampled_from([0, 1, 2, 5, 6, 7, 255]),
-                                         min_size=4, max_size=4))
+    rec["castling"] = data.draw(
+        st.lists(st.sampled_from([0, 1, 2, 5, 6, 7, 255]), min_size=4, max_size=4)
+    )
     rec["ep"] = data.draw(st.sampled_from([255, 16, 20, 23, 40, 44, 47, 28]))
     rec["prefix"] = data.draw(st.integers(0, 2))
     row = np.array([rec])
     want = fx.encode(fx.decode(row, castling="shredder", en_passant="fen"))
-    np.testing.assert_array_equal(ex.to_planes(row, extra=LOSSLESS),
-                                  ex.to_planes(want, extra=LOSSLESS))
+    np.testing.assert_array_equal(
+        ex.to_planes(row, extra=LOSSLESS), ex.to_planes(want, extra=LOSSLESS)
+    )
     if want["prefix"][0] == 0:
         same_records(ex.unpack(ex.pack(row)), want)

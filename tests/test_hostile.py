@@ -67,22 +67,42 @@ STR_CASES = [
     case("kelvin-sign-castling", START + " w \u212aQkq - 0 1", 46, "castling"),
     case("dotless-i-ep", START + " w KQkq \u0131 0 1", 51, "en_passant"),
     case("combining-mark", START + " w KQ\u0301kq - 0 1", 48, "castling"),
-    case("emoji-astral", "\U0001F600" + FEN, 0, "placement"),
-    case("astral-in-counter", START + " w KQkq - 1\U0001D7CE 1", 54, "halfmove"),
+    case("emoji-astral", "\U0001f600" + FEN, 0, "placement"),
+    case("astral-in-counter", START + " w KQkq - 1\U0001d7ce 1", 54, "halfmove"),
     # ---- Unicode digits are not numbers, anywhere
-    case("arabic-indic-3-rank", "rnbqkbnr/pppppppp/8/8/\u06638/8/PPPPPPPP/RNBQKBNR" + TAIL, 22, "placement"),
-    case("fullwidth-8-rank", "rnbqkbnr/pppppppp/\uff18/8/8/8/PPPPPPPP/RNBQKBNR" + TAIL, 18, "placement"),
-    case("devanagari-digit-rank", "rnbqkbnr/pppppppp/8/8/8/\u096e/PPPPPPPP/RNBQKBNR" + TAIL, 24, "placement"),
+    case(
+        "arabic-indic-3-rank",
+        "rnbqkbnr/pppppppp/8/8/\u06638/8/PPPPPPPP/RNBQKBNR" + TAIL,
+        22,
+        "placement",
+    ),
+    case(
+        "fullwidth-8-rank",
+        "rnbqkbnr/pppppppp/\uff18/8/8/8/PPPPPPPP/RNBQKBNR" + TAIL,
+        18,
+        "placement",
+    ),
+    case(
+        "devanagari-digit-rank",
+        "rnbqkbnr/pppppppp/8/8/8/\u096e/PPPPPPPP/RNBQKBNR" + TAIL,
+        24,
+        "placement",
+    ),
     case("arabic-indic-halfmove", START + " w KQkq - \u0663 1", 53, "halfmove"),
     case("fullwidth-fullmove", START + " w KQkq - 0 \uff18", 55, "fullmove"),
     case("superscript-fullmove", START + " w KQkq - 0 1\u00b9", 56, "fullmove"),
-    case("mathematical-digit", START + " w KQkq - 0 \U0001D7D9", 55, "fullmove"),
+    case("mathematical-digit", START + " w KQkq - 0 \U0001d7d9", 55, "fullmove"),
     case("fullwidth-ep-rank", START + " w KQkq e\uff13 0 1", 52, "en_passant"),
     case("roman-numeral", START + " w KQkq - \u2167 1", 53, "halfmove"),
     # ---- lone surrogates (a str Python allows, no encoding does)
     case("lone-high-surrogate", "\ud800", 0, "placement"),
     case("lone-low-surrogate-side", START + " \udc00 KQkq - 0 1", 44, "side"),
-    case("surrogate-in-rank", "rnbqkbnr/pppp\udfffppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + TAIL, 13, "placement"),
+    case(
+        "surrogate-in-rank",
+        "rnbqkbnr/pppp\udfffppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + TAIL,
+        13,
+        "placement",
+    ),
     case("surrogate-counter", START + " w KQkq - 0 1\udc80", 56, "fullmove"),
     case("surrogate-pair-halves", START + " w KQkq - \ud83d\ude00 1", 53, "halfmove"),
     # ---- huge rows
@@ -91,8 +111,12 @@ STR_CASES = [
     case("10MB-rank-8", "1" * (10 * MB), 1, "placement"),
     case("fen-then-10MB-blanks-then-field", FEN + " \t" * (5 * MB) + "x", 56 + 10 * MB, "fields"),
     case("10MB-castling", START + " w " + "K" * (10 * MB) + " - 0 1", 47, "castling"),
-    case("10MB-counter-of-zeros-then-too-big",
-         START + " w KQkq - " + "0" * (10 * MB) + "4294967296 1", 53 + 10 * MB + 9, "halfmove"),
+    case(
+        "10MB-counter-of-zeros-then-too-big",
+        START + " w KQkq - " + "0" * (10 * MB) + "4294967296 1",
+        53 + 10 * MB + 9,
+        "halfmove",
+    ),
     case("100k-slashes", "/" * 100_000 + TAIL, 0, "placement"),
     case("100k-empty-ranks", "8/" * 100_000 + TAIL, 15, "placement"),
     case("100k-slashes-after-valid", START + "/" * 100_000 + TAIL, 43, "placement"),
@@ -102,12 +126,21 @@ STR_CASES = [
     case("halfmove-2^64", START + " w KQkq - 18446744073709551616 1", 63, "halfmove"),
     case("halfmove-2^64-plus-2^32", START + " w KQkq - 18446744078004518912 1", 63, "halfmove"),
     case("fullmove-2^64-minus-1", START + " w KQkq - 0 18446744073709551615", 65, "fullmove"),
-    case("fullmove-2^128", START + " w KQkq - 0 340282366920938463463374607431768211456", 65, "fullmove"),
+    case(
+        "fullmove-2^128",
+        START + " w KQkq - 0 340282366920938463463374607431768211456",
+        65,
+        "fullmove",
+    ),
     case("fullmove-1000-digits", START + " w KQkq - 0 " + "9" * 1000, 64, "fullmove"),
     case("fullmove-wraps-to-1-mod-2^32", START + " w KQkq - 0 4294967297", 64, "fullmove"),
     case("negative-counter", START + " w KQkq - -1 1", 53, "halfmove"),
-    case("rank-number-huge", "rnbqkbnr/pppppppp/18446744073709551616/8/8/8/PPPPPPPP/RNBQKBNR" + TAIL,
-         19, "placement"),
+    case(
+        "rank-number-huge",
+        "rnbqkbnr/pppppppp/18446744073709551616/8/8/8/PPPPPPPP/RNBQKBNR" + TAIL,
+        19,
+        "placement",
+    ),
     case("rank-number-9s", "9" * 40 + "/8/8/8/8/8/8/8" + TAIL, 1, "placement"),
     # ---- line ends: one \n or \r\n is the terminator, nothing else
     case("cr-only-end", FEN + "\r", 56, "fullmove"),
@@ -160,9 +193,15 @@ def test_catalogue_is_large_and_distinct():
 
 # The same rows where they are text in one byte per character: the bytes
 # buffer and numpy S paths name the same column, in bytes.
-ASCII_CASES = [p for p in STR_CASES
-               if p.values[0] and p.values[0].isascii() and len(p.values[0]) < MB and "\n" not in p.values[0]
-               and not p.values[0].endswith("\x00")]
+ASCII_CASES = [
+    p
+    for p in STR_CASES
+    if p.values[0]
+    and p.values[0].isascii()
+    and len(p.values[0]) < MB
+    and "\n" not in p.values[0]
+    and not p.values[0].endswith("\x00")
+]
 
 
 @pytest.mark.parametrize("row,column,field", ASCII_CASES)
@@ -176,35 +215,56 @@ def test_ascii_row_as_bytes(row, column, field):
 
 # ------------------------------------------------------------------ bytes
 
+
 def _rows_of(buffer_messages):
     return [None if m is None else where(m) for m in buffer_messages]
 
 
 BUFFER_CASES = [
     # CR-only line ends: one row, rejected at the first CR
-    pytest.param(FEN.encode() + b"\r" + FEN.encode() + b"\r", [(56, "fullmove")], id="cr-only-lines"),
+    pytest.param(
+        FEN.encode() + b"\r" + FEN.encode() + b"\r", [(56, "fullmove")], id="cr-only-lines"
+    ),
     pytest.param(b"\r".join([FEN.encode()] * 3), [(56, "fullmove")], id="cr-separated-no-end"),
     pytest.param(START.encode() + b"\rw KQkq - 0 1\n", [(43, "placement")], id="cr-inside-row"),
     # empty and whitespace-only lines are rows of their own
     pytest.param(b"\n\n", [(0, "fields"), (0, "fields")], id="two-empty-lines"),
-    pytest.param(b"\n" + FEN.encode() + b"\n\n", [(0, "fields"), None, (0, "fields")], id="empty-around"),
-    pytest.param(b" \n\t\t\n \t \r\n" + FEN.encode(), [(1, "fields"), (2, "fields"), (3, "fields"), None],
-                 id="blank-lines"),
+    pytest.param(
+        b"\n" + FEN.encode() + b"\n\n", [(0, "fields"), None, (0, "fields")], id="empty-around"
+    ),
+    pytest.param(
+        b" \n\t\t\n \t \r\n" + FEN.encode(),
+        [(1, "fields"), (2, "fields"), (3, "fields"), None],
+        id="blank-lines",
+    ),
     pytest.param(b"\r\n", [(0, "fields")], id="crlf-alone"),
     pytest.param(b"\r\r\n", [(0, "placement")], id="cr-crlf"),
     # truncated and invalid UTF-8: an error at the first byte that is not ASCII
     pytest.param(FEN.encode()[:-1] + b"\xe2\x82", [(55, "fullmove")], id="truncated-utf8-end"),
-    pytest.param(b"rnbqkbnr/pppp\xc3/8/8/8/8/PPPPPPPP/RNBQKBNR" + TAIL.encode(), [(13, "placement")],
-                 id="truncated-utf8-in-rank"),
+    pytest.param(
+        b"rnbqkbnr/pppp\xc3/8/8/8/8/PPPPPPPP/RNBQKBNR" + TAIL.encode(),
+        [(13, "placement")],
+        id="truncated-utf8-in-rank",
+    ),
     pytest.param(START.encode() + b" \xf0\x9f w KQkq - 0 1", [(44, "side")], id="truncated-4-byte"),
-    pytest.param(START.encode() + b" w KQkq - \xd9\xa3 1\n", [(53, "halfmove")], id="utf8-arabic-digit"),
-    pytest.param(START.encode() + b" w KQkq - 0 \xef\xbc\x98", [(55, "fullmove")], id="utf8-fullwidth-8"),
+    pytest.param(
+        START.encode() + b" w KQkq - \xd9\xa3 1\n", [(53, "halfmove")], id="utf8-arabic-digit"
+    ),
+    pytest.param(
+        START.encode() + b" w KQkq - 0 \xef\xbc\x98", [(55, "fullmove")], id="utf8-fullwidth-8"
+    ),
     pytest.param(b"\xef\xbb\xbf" + FEN.encode(), [(0, "placement")], id="utf8-bom"),
     pytest.param(b"\xff\xfe" + FEN.encode("utf-16-le"), [(0, "placement")], id="utf16-bom"),
-    pytest.param(START.encode() + b" w K\xed\xa0\x80Q - 0 1", [(47, "castling")], id="utf8-encoded-surrogate"),
-    pytest.param(START.encode() + b" w KQkq \xc0\xb0 0 1", [(51, "en_passant")], id="overlong-utf8"),
+    pytest.param(
+        START.encode() + b" w K\xed\xa0\x80Q - 0 1", [(47, "castling")], id="utf8-encoded-surrogate"
+    ),
+    pytest.param(
+        START.encode() + b" w KQkq \xc0\xb0 0 1", [(51, "en_passant")], id="overlong-utf8"
+    ),
     pytest.param(b"\x00" * 100 + b"\n" + FEN.encode(), [(0, "placement"), None], id="nul-line"),
-    pytest.param(FEN.encode() + b"\n" + b"\x80" * 10, [None, (0, "placement")], id="continuation-bytes"),
+    pytest.param(
+        FEN.encode() + b"\n" + b"\x80" * 10, [None, (0, "placement")], id="continuation-bytes"
+    ),
 ]
 
 
@@ -262,14 +322,17 @@ def test_object_array_with_non_str_items():
     arr = np.array([FEN, b"bytes", None, 3, "\ud800"], dtype=object)
     messages = fx.validate(arr)
     assert messages[0] is None
-    assert [where(m) for m in messages[1:]] == [(0, "input"), (0, "input"), (0, "input"),
-                                                (0, "placement")]
+    assert [where(m) for m in messages[1:]] == [
+        (0, "input"),
+        (0, "input"),
+        (0, "input"),
+        (0, "placement"),
+    ]
     out = fx.normalize(arr, errors="coerce")
     assert out.tolist() == [FEN, None, None, None, None]
 
 
 # ------------------------------------------------------------------ Arrow
-
 
 
 def _pa():
@@ -283,10 +346,16 @@ def _raw_string_array(pa, rows, kind=None):
     width = np.int64 if kind == pa.large_string() else np.int32
     offsets = np.concatenate([[0], np.cumsum(lengths)]).astype(width)
     nulls = np.array([r is None for r in rows], bool)
-    validity = pa.py_buffer(np.packbits(~nulls, bitorder="little").tobytes()) if nulls.any() else None
+    validity = (
+        pa.py_buffer(np.packbits(~nulls, bitorder="little").tobytes()) if nulls.any() else None
+    )
     data = b"".join(r for r in rows if r is not None)
-    return pa.Array.from_buffers(kind, len(rows), [validity, pa.py_buffer(offsets.tobytes()),
-                                                   pa.py_buffer(data)], null_count=int(nulls.sum()))
+    return pa.Array.from_buffers(
+        kind,
+        len(rows),
+        [validity, pa.py_buffer(offsets.tobytes()), pa.py_buffer(data)],
+        null_count=int(nulls.sum()),
+    )
 
 
 @pytest.mark.parametrize("kind", ["string", "large_string", "string_view"])
@@ -294,8 +363,17 @@ def test_arrow_nulls_and_sliced_offsets(kind):
     pa = _pa()
     if kind == "string_view" and not hasattr(pa, "string_view"):
         pytest.skip("pyarrow without string_view")
-    rows = ["x" * 7, FEN, None, START + " w KQkq - \u0663 1", "", None, CAPA_FEN,
-            START + " w KQkq e9 0 1", FEN + "\r\n"]
+    rows = [
+        "x" * 7,
+        FEN,
+        None,
+        START + " w KQkq - \u0663 1",
+        "",
+        None,
+        CAPA_FEN,
+        START + " w KQkq e9 0 1",
+        FEN + "\r\n",
+    ]
     whole = pa.array(rows, getattr(pa, kind)())
     for lo in range(len(rows)):
         for hi in range(lo, len(rows) + 1):
@@ -304,12 +382,14 @@ def test_arrow_nulls_and_sliced_offsets(kind):
             got = fx.validate(arr)
             # columns are bytes in Arrow: the Arabic digit is two bytes, but it
             # is the first thing wrong in its field, so the column is the same
-            assert [None if m is None else where(m) for m in got] == \
-                   [None if m is None else where(m) for m in want], (lo, hi)
+            assert [None if m is None else where(m) for m in got] == [
+                None if m is None else where(m) for m in want
+            ], (lo, hi)
             out = fx.normalize(arr, errors="coerce")
             assert out.type == arr.type
-            assert out.to_pylist() == [None if r is None else fx.normalize(r, errors="coerce")
-                                       for r in rows[lo:hi]]
+            assert out.to_pylist() == [
+                None if r is None else fx.normalize(r, errors="coerce") for r in rows[lo:hi]
+            ]
             assert fx.encode(arr, errors="coerce", width=10).shape == (hi - lo,)
 
 
@@ -325,8 +405,9 @@ def test_arrow_all_null_and_empty():
 
 def test_arrow_invalid_utf8_is_rejected_at_the_byte():
     pa = _pa()
-    arr = _raw_string_array(pa, [FEN.encode(), b"\xff" + FEN.encode(),
-                                 START.encode() + b" w KQkq - 0 \xc3", None])
+    arr = _raw_string_array(
+        pa, [FEN.encode(), b"\xff" + FEN.encode(), START.encode() + b" w KQkq - 0 \xc3", None]
+    )
     assert _rows_of(fx.validate(arr)) == [None, (0, "placement"), (55, "fullmove"), None]
     out = fx.normalize(arr.slice(1), errors="coerce")
     assert out.null_count == 3
@@ -341,7 +422,8 @@ def test_arrow_sliced_chunked():
     assert got == [None if r is None else fx.validate(r) for r in rows]
     out = fx.normalize(chunked, errors="coerce")
     assert out.num_chunks == 3 and out.to_pylist() == [
-        None if r is None else fx.normalize(r, errors="coerce") for r in rows]
+        None if r is None else fx.normalize(r, errors="coerce") for r in rows
+    ]
 
 
 # ------------------------------------------------------------------ decode
@@ -378,9 +460,12 @@ def test_decode_random_records(dtype):
 
 @pytest.mark.parametrize("width", [8, 10])
 def test_decode_bit_flipped_records(width):
-    rows = [FEN, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
-            "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
-            "4k3/8/8/2KPp1r1/8/8/8/8 w - e6 0 2"]
+    rows = [
+        FEN,
+        "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+        "rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3",
+        "4k3/8/8/2KPp1r1/8/8/8/8 w - e6 0 2",
+    ]
     if width == 10:
         rows += [CAPA_FEN, "r1abqkbcnr/10/10/10/10/10/10/R3K4R w sKQ - 0 1"]
     recs = fx.encode(rows, width=width)
@@ -454,18 +539,25 @@ def test_decode_random_in_range_records_round_trip():
         for castling in ("xfen", "shredder"):
             for en_passant in ("fen", "xfen", "legal"):
                 texts = fx.decode(recs, castling=castling, en_passant=en_passant)
-                assert all(fx.normalize(t, castling=castling, en_passant=en_passant) == t
-                           for t in texts)
-                back = fx.decode(fx.encode(texts, width=width), castling=castling,
-                                 en_passant=en_passant)
+                assert all(
+                    fx.normalize(t, castling=castling, en_passant=en_passant) == t for t in texts
+                )
+                back = fx.decode(
+                    fx.encode(texts, width=width), castling=castling, en_passant=en_passant
+                )
                 assert back == texts
 
 
 def test_decode_rejects_foreign_dtypes():
     with pytest.raises(TypeError):
         fx.decode(np.zeros(3, np.uint8))
-    swapped = np.dtype([(n, fx.POSITION_DTYPE.fields[n][0].newbyteorder(">"))
-                        if n in ("halfmove", "fullmove") else (n, fx.POSITION_DTYPE.fields[n][0])
-                        for n in fx.POSITION_DTYPE.names])
+    swapped = np.dtype(
+        [
+            (n, fx.POSITION_DTYPE.fields[n][0].newbyteorder(">"))
+            if n in ("halfmove", "fullmove")
+            else (n, fx.POSITION_DTYPE.fields[n][0])
+            for n in fx.POSITION_DTYPE.names
+        ]
+    )
     with pytest.raises(TypeError):
         fx.decode(np.zeros(1, swapped))

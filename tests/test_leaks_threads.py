@@ -73,8 +73,11 @@ class Workload:
         except ImportError:
             self.arrow = []
         else:
-            self.arrow = [pa.array(rows + [None]), pa.array(rows, pa.large_string()),
-                          pa.chunked_array([pa.array(rows[:50]), pa.array(rows[50:])])]
+            self.arrow = [
+                pa.array(rows + [None]),
+                pa.array(rows, pa.large_string()),
+                pa.chunked_array([pa.array(rows[:50]), pa.array(rows[50:])]),
+            ]
         self.batch = batch
         self.rows = 0
 
@@ -101,7 +104,7 @@ class Workload:
             for width in (8, 10):
                 fx.encode(kind, width=width, errors="coerce")
                 self._count(n)
-            for call in (lambda: fx.normalize(kind), lambda: fx.encode(kind)):
+            for call in (lambda kind=kind: fx.normalize(kind), lambda kind=kind: fx.encode(kind)):
                 try:
                     call()
                 except fx.FenError:
@@ -154,15 +157,18 @@ def test_no_leak():
     gc.collect()
     rss_after = _rss()
     growth = traced_after - traced_before
-    print(f"\n{work.rows:,} conversions; tracemalloc grew {growth:,} B over "
-          f"{traced_rows:,} conversions; RSS grew "
-          f"{'n/a' if rss_before is None else f'{rss_after - rss_before:,} B'}",
-          file=sys.stderr)
+    print(
+        f"\n{work.rows:,} conversions; tracemalloc grew {growth:,} B over "
+        f"{traced_rows:,} conversions; RSS grew "
+        f"{'n/a' if rss_before is None else f'{rss_after - rss_before:,} B'}",
+        file=sys.stderr,
+    )
     assert work.rows >= LEAK_CONVERSIONS
     assert growth < 256 * 1024, f"tracemalloc grew {growth:,} bytes"
     if rss_before is not None:
         assert rss_after - rss_before < 16 * 1024 * 1024, (
-            f"RSS grew {rss_after - rss_before:,} bytes over {work.rows:,} conversions")
+            f"RSS grew {rss_after - rss_before:,} bytes over {work.rows:,} conversions"
+        )
 
 
 # ---------------------------------------------------------------- threads
@@ -174,27 +180,31 @@ def _snapshot(work):
         "list": lambda: fx.normalize(work.list, errors="coerce"),
         "list-ignore": lambda: fx.normalize(work.list, errors="ignore", en_passant="legal"),
         "buffer": lambda: fx.normalize(work.buffer, errors="coerce", threads=2),
-        "buffer-shredder": lambda: fx.normalize(work.buffer, castling="shredder",
-                                                errors="ignore", threads=2),
+        "buffer-shredder": lambda: fx.normalize(
+            work.buffer, castling="shredder", errors="ignore", threads=2
+        ),
         "u": lambda: fx.normalize(work.u, errors="coerce", threads=2).tolist(),
         "s": lambda: fx.normalize(work.s, errors="coerce", threads=2).tolist(),
         "obj": lambda: fx.normalize(work.obj, errors="coerce").tolist(),
         "validate-list": lambda: fx.validate(work.list),
         "validate-buffer": lambda: fx.validate(work.buffer, threads=2),
         "validate-s": lambda: fx.validate(work.s, threads=2),
-        "encode-buffer": lambda: fx.encode(work.buffer, width=10, errors="coerce",
-                                           threads=2).tobytes(),
+        "encode-buffer": lambda: fx.encode(
+            work.buffer, width=10, errors="coerce", threads=2
+        ).tobytes(),
         "encode-u": lambda: fx.encode(work.u, errors="coerce", threads=2).tobytes(),
         "decode": lambda: fx.decode(work.records10, errors="coerce", en_passant="legal"),
         "raise": lambda: _error_of(lambda: fx.normalize(work.buffer, threads=2)),
         "raise-encode": lambda: _error_of(lambda: fx.encode(work.s, threads=2)),
     }
     for k, column in enumerate(work.arrow):
-        calls[f"arrow{k}"] = lambda c=column: fx.normalize(c, errors="coerce",
-                                                           threads=2).to_pylist()
+        calls[f"arrow{k}"] = lambda c=column: fx.normalize(
+            c, errors="coerce", threads=2
+        ).to_pylist()
         calls[f"arrow{k}-validate"] = lambda c=column: fx.validate(c, threads=2)
-        calls[f"arrow{k}-encode"] = lambda c=column: fx.encode(c, errors="coerce",
-                                                               threads=2).tobytes()
+        calls[f"arrow{k}-encode"] = lambda c=column: fx.encode(
+            c, errors="coerce", threads=2
+        ).tobytes()
     return calls, {name: call() for name, call in calls.items()}
 
 
@@ -209,8 +219,14 @@ def _error_of(call):
 def test_sixteen_threads_agree_with_one():
     work = Workload(batch=3000)  # big enough that threads=2 really splits
     calls, expected = _snapshot(work)
-    inputs_before = (list(work.list), work.buffer, work.u.copy(), work.s.copy(),
-                     work.obj.copy(), work.records10.copy())
+    inputs_before = (
+        list(work.list),
+        work.buffer,
+        work.u.copy(),
+        work.s.copy(),
+        work.obj.copy(),
+        work.records10.copy(),
+    )
     barrier = threading.Barrier(16)
     failures = []
     names = sorted(calls)
@@ -245,8 +261,10 @@ def test_threads_option_gives_identical_results():
     for n in (2, 3, 7, 16):
         assert fx.normalize(work.buffer, errors="coerce", threads=n) == one
         assert fx.validate(work.s, threads=n) == fx.validate(work.s, threads=1)
-        assert fx.encode(work.u, errors="coerce", threads=n).tobytes() == \
-               fx.encode(work.u, errors="coerce", threads=1).tobytes()
+        assert (
+            fx.encode(work.u, errors="coerce", threads=n).tobytes()
+            == fx.encode(work.u, errors="coerce", threads=1).tobytes()
+        )
     with pytest.raises(fx.FenError) as info:
         fx.normalize(work.buffer, threads=16)
     first_bad = fx.validate(work.buffer).index(next(m for m in fx.validate(work.buffer) if m))

@@ -55,12 +55,31 @@ def _position(rng):
         ranks[3] = "4pP2" if width == 8 else "4pP4"
         ranks[1] = "8" if width == 8 else "10"
         ranks[4] = "8" if width == 8 else "10"
-    flags = rng.choice(["-", "KQkq", "KQ", "k", "Qq", "".join(rng.sample(files, 2)),
-                        files[0] + files[-1].lower(), "s" + "KQkq", "m" + "Kq"])
+    flags = rng.choice(
+        [
+            "-",
+            "KQkq",
+            "KQ",
+            "k",
+            "Qq",
+            "".join(rng.sample(files, 2)),
+            files[0] + files[-1].lower(),
+            "s" + "KQkq",
+            "m" + "Kq",
+        ]
+    )
     ep = rng.choice(["-", "-", "e6", "f6", "e3", files[rng.randrange(width)].lower() + "6"])
     side = rng.choice("wb")
-    tail = rng.choice(["", f" {rng.randrange(100)}", f" {rng.randrange(100)} {rng.randrange(1, 300)}",
-                       " 0 1", " 4294967295 4294967295", " 007 0"])
+    tail = rng.choice(
+        [
+            "",
+            f" {rng.randrange(100)}",
+            f" {rng.randrange(100)} {rng.randrange(1, 300)}",
+            " 0 1",
+            " 4294967295 4294967295",
+            " 007 0",
+        ]
+    )
     return "/".join(reversed(ranks)) + f" {side} {flags} {ep}{tail}"
 
 
@@ -68,7 +87,7 @@ def _garbage(rng, row):
     kind = rng.randrange(6)
     if kind == 0:
         i = rng.randrange(len(row))
-        return row[:i] + rng.choice("x#9~0/?%ZjJ!") + row[i + 1:]
+        return row[:i] + rng.choice("x#9~0/?%ZjJ!") + row[i + 1 :]
     if kind == 1:
         return row[: rng.randrange(len(row) - 12)]
     if kind == 2:
@@ -97,8 +116,10 @@ def batch():
     is_bad = nprng.random(ROWS) < GARBAGE_RATE
     good_idx = nprng.integers(0, len(pool), ROWS)
     bad_idx = nprng.integers(0, len(bad_pool), ROWS)
-    rows = [bad_pool[b] if x else pool[g]
-            for x, g, b in zip(is_bad.tolist(), good_idx.tolist(), bad_idx.tolist())]
+    rows = [
+        bad_pool[b] if x else pool[g]
+        for x, g, b in zip(is_bad.tolist(), good_idx.tolist(), bad_idx.tolist())
+    ]
     # the reference: each distinct row normalized and validated on its own
     norm = {r: fx.normalize(r) for r in pool}
     norm.update({g: None for g in bad_pool})
@@ -143,8 +164,9 @@ def test_bytes_buffer(batch):
     text = [line.rstrip(b"\r").decode("ascii") for line in lines]
     _check(text, rows, expected, messages, bad, empty="")
     ignored = fx.normalize(data, errors="ignore")
-    assert ignored == b"".join((r if x is None else x).encode("ascii") + e
-                               for r, x, e in zip(rows, expected, ends))
+    assert ignored == b"".join(
+        (r if x is None else x).encode("ascii") + e for r, x, e in zip(rows, expected, ends)
+    )
 
 
 def test_numpy_u(batch):
@@ -180,8 +202,9 @@ def test_arrow(batch, kind):
     rows, expected, messages, bad = batch
     if kind == "chunked":
         cuts = [0, 1, 65536, len(rows) // 2, len(rows) // 2, len(rows)]
-        column = pa.chunked_array([pa.array(rows[a:b], pa.string())
-                                   for a, b in zip(cuts, cuts[1:])])
+        column = pa.chunked_array(
+            [pa.array(rows[a:b], pa.string()) for a, b in zip(cuts, cuts[1:])]
+        )
     else:
         column = pa.array(rows, getattr(pa, kind)())
     assert fx.validate(column, threads=2) == messages
@@ -201,9 +224,25 @@ def test_cli(batch, tmp_path):
     rejects = tmp_path / "rejects.tsv"
     src.write_bytes("".join(r + "\n" for r in rows).encode("ascii"))
     proc = subprocess.run(
-        [sys.executable, "-m", "fastxfen", "normalize", str(src), "-o", str(out),
-         "--errors", "coerce", "--rejects", str(rejects), "--chunk-size", "1M", "-q"],
-        capture_output=True, text=True, env=dict(os.environ),
+        [
+            sys.executable,
+            "-m",
+            "fastxfen",
+            "normalize",
+            str(src),
+            "-o",
+            str(out),
+            "--errors",
+            "coerce",
+            "--rejects",
+            str(rejects),
+            "--chunk-size",
+            "1M",
+            "-q",
+        ],
+        capture_output=True,
+        text=True,
+        env=dict(os.environ),
     )
     assert proc.returncode == 1, proc.stderr
     lines = out.read_bytes().decode("ascii").split("\n")

@@ -11,11 +11,10 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
 import strategies as S
 from conftest import START_FEN
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import fastxfen as fx
 
@@ -40,6 +39,7 @@ def any_rows():
 
 # --------------------------------------------------------------- idempotence
 
+
 @MODE_PARAMS
 def test_idempotent_bulk(rows, castling, en_passant):
     once = fx.normalize(rows, castling=castling, en_passant=en_passant)
@@ -63,16 +63,17 @@ def test_idempotent_hypothesis(row, castling, en_passant):
     strict = {"fen": 0, "xfen": 1, "legal": 2}
     for c2, e2 in S.MODES:
         if strict[e2] >= strict[en_passant]:
-            assert fx.normalize(once, castling=c2, en_passant=e2) == \
-                fx.normalize(row, castling=c2, en_passant=e2)
+            assert fx.normalize(once, castling=c2, en_passant=e2) == fx.normalize(
+                row, castling=c2, en_passant=e2
+            )
 
 
 def test_ep_modes_nest(rows):
     """fen keeps every valid target, xfen a subset, legal a subset of that;
     everything else in the row is the same."""
     out = {e: fx.normalize(rows, en_passant=e) for e in ("fen", "xfen", "legal")}
-    for f, x, l in zip(out["fen"], out["xfen"], out["legal"]):
-        ff, xx, ll = f.split(), x.split(), l.split()
+    for f, x, g in zip(out["fen"], out["xfen"], out["legal"]):
+        ff, xx, ll = f.split(), x.split(), g.split()
         assert ff[:3] == xx[:3] == ll[:3] and ff[4:] == xx[4:] == ll[4:]
         if ll[3] != "-":
             assert xx[3] == ll[3]
@@ -81,6 +82,7 @@ def test_ep_modes_nest(rows):
 
 
 # --------------------------------------------------------------- records
+
 
 @MODE_PARAMS
 @pytest.mark.parametrize("width", [8, 10])
@@ -98,7 +100,9 @@ def test_decode_encode_is_normalize(rows, wide_rows, castling, en_passant, width
 @given(row=any_rows())
 def test_decode_encode_hypothesis(row, castling, en_passant):
     expected = fx.normalize(row, castling=castling, en_passant=en_passant)
-    assert fx.decode(fx.encode(row, width=10), castling=castling, en_passant=en_passant) == [expected]
+    assert fx.decode(fx.encode(row, width=10), castling=castling, en_passant=en_passant) == [
+        expected
+    ]
     if S.ref_parse(row)["width"] == 8:
         assert fx.decode(fx.encode(row), castling=castling, en_passant=en_passant) == [expected]
 
@@ -115,6 +119,7 @@ def test_encode_of_output_is_encode_of_input(rows):
 
 
 # --------------------------------------------------------------- xfen <-> shredder
+
 
 @pytest.mark.parametrize("en_passant", ["fen", "xfen", "legal"])
 def test_xfen_and_shredder_carry_the_same_rights(rows, en_passant):
@@ -144,6 +149,7 @@ def test_xfen_shredder_hypothesis(row):
 
 # --------------------------------------------------------------- validate
 
+
 def test_validate_iff_normalize(rows):
     data = list(S.mutation_corpus()) + rows[:3000]
     messages = fx.validate(data)
@@ -171,9 +177,9 @@ def test_validate_iff_normalize_hypothesis(row, data):
     if kind == "insert":
         row = row[:i] + ch + row[i:]
     elif kind == "replace":
-        row = row[:i] + ch + row[i + 1:]
+        row = row[:i] + ch + row[i + 1 :]
     else:
-        row = row[:i] + row[i + 1:]
+        row = row[:i] + row[i + 1 :]
     message = fx.validate(row)
     try:
         out = fx.normalize(row)
@@ -187,6 +193,7 @@ def test_validate_iff_normalize_hypothesis(row, data):
 
 
 # --------------------------------------------------------------- input kinds
+
 
 def test_numpy_string_arrays_match_lists(rows):
     data = [r for r in rows if r.isascii()][:4000]

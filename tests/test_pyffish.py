@@ -62,6 +62,7 @@ def get_fen(variant, fen, chess960):
 
 # ---------------------------------------------------------------- comparable
 
+
 def parse(fen):
     fields = fen.split()
     ranks = fields[0].split("/")
@@ -125,6 +126,7 @@ def comparable(fen):
 
 # ---------------------------------------------------------------- start arrays
 
+
 @pytest.mark.parametrize("variant", sorted(ARRAYS))
 def test_start_arrays_match_pyffish(variant):
     array = ARRAYS[variant]
@@ -134,9 +136,7 @@ def test_start_arrays_match_pyffish(variant):
     )
     assert from_fsf(sf.start_fen(variant), variant) == strip_prefix(ours)
     assert get_fen(variant, ours, False) == strip_prefix(fx.normalize(ours))
-    assert get_fen(variant, ours, True) == strip_prefix(
-        fx.normalize(ours, castling="shredder")
-    )
+    assert get_fen(variant, ours, True) == strip_prefix(fx.normalize(ours, castling="shredder"))
 
 
 def test_caparandom_start_matches_capablanca():
@@ -145,12 +145,12 @@ def test_caparandom_start_matches_capablanca():
 
 # ---------------------------------------------------------------- generated
 
+
 def rows_for_comparison(n_per_kind, seed):
     rows = []
     for offset, kind in enumerate(("game", "ep", "castling")):
         rows += [
-            r for r in gen10x8.sample(n_per_kind, seed=seed + offset, kind=kind)
-            if comparable(r)
+            r for r in gen10x8.sample(n_per_kind, seed=seed + offset, kind=kind) if comparable(r)
         ]
     return rows
 
@@ -209,49 +209,56 @@ def test_janus_positions_agree():
 DIFFERENCES = [
     (
         "K flag without a rook on the king's j side",
-        "caparandom", True,
+        "caparandom",
+        True,
         "r4k4/10/10/10/10/10/10/R4K4 w K - 0 1",
         "r4k4/10/10/10/10/10/10/R4K4 w - - 0 1",
         "r4k4/10/10/10/10/10/10/R4K4 w A - 0 1",
     ),
     (
         "two flags for one side: the outermost wins, not the last",
-        "caparandom", True,
+        "caparandom",
+        True,
         "5k4/10/10/10/10/10/10/R1R2K4 w QC - 0 1",
         "5k4/10/10/10/10/10/10/R1R2K4 w A - 0 1",
         "5k4/10/10/10/10/10/10/R1R2K4 w C - 0 1",
     ),
     (
         "inner rook without chess960: kept as a file letter",
-        "capablanca", False,
+        "capablanca",
+        False,
         "5k4/10/10/10/10/10/10/R1R2K4 w C - 0 1",
         "5k4/10/10/10/10/10/10/R1R2K4 w C - 0 1",
         "5k4/10/10/10/10/10/10/R1R2K4 w Q - 0 1",
     ),
     (
         "castling prefix is kept",
-        "embassy", False,
+        "embassy",
+        False,
         "rnbqkcabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKCABNR w mKQkq - 0 1",
         "rnbqkcabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKCABNR w mKQkq - 0 1",
         "rnbqkcabnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNBQKCABNR w KQkq - 0 1",
     ),
     (
         "en passant that exposes the king to an archbishop (legal mode)",
-        "capablanca", False,
+        "capablanca",
+        False,
         "9k/6a3/10/3pP5/10/10/1K8/10 w - d6 0 1",
         "9k/6a3/10/3pP5/10/10/1K8/10 w - - 0 1",
         "9k/6a3/10/3pP5/10/10/1K8/10 w - d6 0 1",
     ),
     (
         "halfmove clock above 2**31 - 1",
-        "capablanca", False,
+        "capablanca",
+        False,
         "9k/10/10/10/10/10/10/K9 w - - 2147483648 7",
         "9k/10/10/10/10/10/10/K9 w - - 2147483648 7",
         "9k/10/10/10/10/10/10/K9 w - - 2147483647 1",
     ),
     (
         "fullmove number above 2**30",
-        "capablanca", False,
+        "capablanca",
+        False,
         "9k/10/10/10/10/10/10/K9 b - - 0 2147483647",
         "9k/10/10/10/10/10/10/K9 b - - 0 2147483647",
         "9k/10/10/10/10/10/10/K9 b - - 0 1",
@@ -279,9 +286,7 @@ def test_pyffish_side_of_each_difference():
         if got != theirs:
             changed.append(f"{name}: {got}")
     if changed:
-        pytest.skip(
-            "pyffish no longer behaves as docs/variants.md says: " + "; ".join(changed)
-        )
+        pytest.skip("pyffish no longer behaves as docs/variants.md says: " + "; ".join(changed))
 
 
 def test_janus_letter():
@@ -346,8 +351,7 @@ def test_pyffish_castling_model():
     mismatches = [
         (row, got)
         for row in rows
-        if (got := sf.get_fen("caparandom", row, [], True).split()[2])
-        != fsf_castling_model(row)
+        if (got := sf.get_fen("caparandom", row, [], True).split()[2]) != fsf_castling_model(row)
     ]
     if mismatches:
         pytest.skip(f"pyffish castling reading changed, e.g. {mismatches[0]}")

@@ -6,7 +6,6 @@ import random
 
 import numpy as np
 import pytest
-
 import strategies as S
 from conftest import CAPABLANCA, START, START_FEN
 
@@ -17,8 +16,10 @@ FIELDS = ["board", "width", "turn", "prefix", "ep", "castling", "halfmove", "ful
 
 # --------------------------------------------------------------- layout
 
-@pytest.mark.parametrize("dtype,squares", [(fx.POSITION_DTYPE, 64), (fx.POSITION_DTYPE_10x8, 80)],
-                         ids=["8x8", "10x8"])
+
+@pytest.mark.parametrize(
+    "dtype,squares", [(fx.POSITION_DTYPE, 64), (fx.POSITION_DTYPE_10x8, 80)], ids=["8x8", "10x8"]
+)
 def test_dtype_layout(dtype, squares):
     assert isinstance(dtype, np.dtype)
     assert list(dtype.names) == FIELDS
@@ -79,7 +80,9 @@ def test_start_position_bytes_10x8():
     assert cap["board"][10:20].tolist() == [1] * 10
     assert cap["board"][20:60].tolist() == [0] * 40
     assert cap["board"][60:70].tolist() == [7] * 10
-    assert cap["board"][70:80].tolist() == [{4: 10, 2: 8, 13: 15, 3: 9, 5: 11, 6: 12, 14: 16}[c] for c in back]
+    assert cap["board"][70:80].tolist() == [
+        {4: 10, 2: 8, 13: 15, 3: 9, 5: 11, 6: 12, 14: 16}[c] for c in back
+    ]
     assert cap["castling"].tolist() == [9, 0, 9, 0]
 
 
@@ -101,12 +104,20 @@ def test_en_passant_index():
 
 def test_castling_files_after_repair():
     # rooks a1, c1, king e1, rook h1; flags name c1 and h1
-    recs = fx.encode(["4k3/8/8/8/8/8/8/R1R1K2R w CK - 0 1",
-                      "1r2k1rr/8/8/8/8/8/8/4K3 b gq - 0 1",
-                      "4k3/8/8/8/8/8/8/4K3 w sKQkq - 0 1",
-                      START + " b mKQkq - 7 9"])
-    assert recs["castling"].tolist() == [[7, 2, 255, 255], [255, 255, 6, 1],
-                                         [255] * 4, [7, 0, 7, 0]]
+    recs = fx.encode(
+        [
+            "4k3/8/8/8/8/8/8/R1R1K2R w CK - 0 1",
+            "1r2k1rr/8/8/8/8/8/8/4K3 b gq - 0 1",
+            "4k3/8/8/8/8/8/8/4K3 w sKQkq - 0 1",
+            START + " b mKQkq - 7 9",
+        ]
+    )
+    assert recs["castling"].tolist() == [
+        [7, 2, 255, 255],
+        [255, 255, 6, 1],
+        [255] * 4,
+        [7, 0, 7, 0],
+    ]
     assert recs["prefix"][3] == 2
     assert recs["turn"].tolist() == [0, 1, 0, 1]
     assert recs["halfmove"].tolist()[3] == 7 and recs["fullmove"].tolist()[3] == 9
@@ -129,7 +140,9 @@ def test_counters_full_range():
 def test_records_match_rule_model(width):
     """Every field of every record, against docs/records.md applied by the
     model, on game rows, crafted castling and en-passant rows."""
-    rows = list(S.game_corpus()[:3000]) + list(S.castling_corpus(seed=21, n=1500, kings="any", any_order=True, prefix=True))
+    rows = list(S.game_corpus()[:3000]) + list(
+        S.castling_corpus(seed=21, n=1500, kings="any", any_order=True, prefix=True)
+    )
     rows += list(S.ep_corpus(seed=22, n=1500, kings="any"))
     if width == 10:
         rows += list(S.model_corpus()[-3000:])
@@ -154,6 +167,7 @@ def test_records_match_rule_model(width):
 
 
 # --------------------------------------------------------------- views
+
 
 def test_views_share_memory():
     rows = [START_FEN, "4k3/8/8/8/8/8/8/4K3 b - - 3 40"] * 5
@@ -207,6 +221,7 @@ def test_encode_options():
 
 # --------------------------------------------------------------- decode
 
+
 def _one(row=START_FEN, width=8):
     return fx.encode(row, width=width).copy()
 
@@ -232,7 +247,13 @@ CORRUPT = [
     ("ep-254", 8, lambda r: r["ep"].__setitem__(0, 254), "record.ep", 0),
     ("castling-9-slot-2", 8, lambda r: r["castling"].__setitem__((0, 2), 9), "record.castling", 2),
     ("castling-8-slot-0", 8, lambda r: r["castling"].__setitem__((0, 0), 8), "record.castling", 0),
-    ("castling-8-slot-3-in-10x8", 10, lambda r: r["castling"].__setitem__((0, 3), 8), "record.castling", 3),
+    (
+        "castling-8-slot-3-in-10x8",
+        10,
+        lambda r: r["castling"].__setitem__((0, 3), 8),
+        "record.castling",
+        3,
+    ),
     ("fullmove-0", 8, lambda r: r["fullmove"].__setitem__(0, 0), "record.fullmove", 0),
 ]
 
@@ -289,8 +310,14 @@ def test_decode_repairs_like_normalize():
     assert fx.decode(rec, en_passant="fen")[0] == START_FEN
     e4 = fx.encode("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").copy()
     e4["ep"] = 20
-    assert fx.decode(e4, en_passant="fen")[0] == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
-    assert fx.decode(e4, en_passant="xfen")[0] == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    assert (
+        fx.decode(e4, en_passant="fen")[0]
+        == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
+    )
+    assert (
+        fx.decode(e4, en_passant="xfen")[0]
+        == "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+    )
 
 
 def test_decode_strided_and_sliced():
@@ -306,13 +333,17 @@ def test_decode_strided_and_sliced():
 
 
 def test_decode_rejects_foreign_arrays():
-    for bad in (np.zeros(3, dtype=np.uint8), np.zeros((2, 80), dtype=np.uint8),
-                np.zeros(2, dtype=[("board", "u1", (64,))])):
+    for bad in (
+        np.zeros(3, dtype=np.uint8),
+        np.zeros((2, 80), dtype=np.uint8),
+        np.zeros(2, dtype=[("board", "u1", (64,))]),
+    ):
         with pytest.raises((TypeError, ValueError)):
             fx.decode(bad)
 
 
 # --------------------------------------------------------------- bit flips
+
 
 @pytest.mark.parametrize("width", [8, 10])
 def test_random_byte_corruption_never_gives_garbage(width):

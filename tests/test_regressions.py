@@ -79,8 +79,22 @@ def test_f2_cli_coerce_keeps_row_count():
         src, out = os.path.join(tmp, "in.fen"), os.path.join(tmp, "out.fen")
         with open(src, "wb") as f:
             f.write(FEN.encode() + b"\nbad")
-        proc = subprocess.run([sys.executable, "-m", "fastxfen", "normalize", src, "-o", out,
-                               "--errors", "coerce", "-q"], capture_output=True, timeout=120)
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "fastxfen",
+                "normalize",
+                src,
+                "-o",
+                out,
+                "--errors",
+                "coerce",
+                "-q",
+            ],
+            capture_output=True,
+            timeout=120,
+        )
         assert proc.returncode == 1, proc.stderr
         with open(out, "rb") as f:
             assert _rows(f.read()) == 2
@@ -182,7 +196,8 @@ _F7 = textwrap.dedent("""
 
 @pytest.mark.skipif(sys.implementation.name != "cpython", reason="CPython string layout")
 def test_f7_ascii_text_in_a_wide_str():
-    proc = subprocess.run([sys.executable, "-c", _F7], capture_output=True, text=True,
-                          timeout=120)
-    assert proc.returncode == 0 and proc.stdout.strip() == "ok", (proc.returncode,
-                                                                  proc.stderr[-2000:])
+    proc = subprocess.run([sys.executable, "-c", _F7], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.strip() == "ok", (
+        proc.returncode,
+        proc.stderr[-2000:],
+    )

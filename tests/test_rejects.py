@@ -8,7 +8,6 @@ the place where it should have been.
 """
 
 import pytest
-
 import strategies as S
 from conftest import CAPABLANCA, START, START_FEN
 
@@ -38,22 +37,51 @@ def _ranks(*ranks):
 CATALOGUE = [
     # ---- placement
     case("rank-too-long-number", START.replace("/8/", "/9/", 1) + T, 18, "placement"),
-    case("rank-too-long-piece", "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T, 17, "placement"),
-    case("rank-too-long-sum", "rnbqkbnr/pppppppp/8/8/4P4/8/PPPP1PPP/RNBQKBNR" + T,
-         at("rnbqkbnr/pppppppp/8/8/4P4/", "4", 2), "placement"),
-    case("rank-too-long-last-rank", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR" + T, 43, "placement"),
-    case("zero-count", "rnbqkbnr/pppppppp/8/8/3P04/8/PPP1PPPP/RNBQKBNR" + T,
-         at("rnbqkbnr/pppppppp/8/8/3P04", "0"), "placement"),
+    case(
+        "rank-too-long-piece", "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T, 17, "placement"
+    ),
+    case(
+        "rank-too-long-sum",
+        "rnbqkbnr/pppppppp/8/8/4P4/8/PPPP1PPP/RNBQKBNR" + T,
+        at("rnbqkbnr/pppppppp/8/8/4P4/", "4", 2),
+        "placement",
+    ),
+    case(
+        "rank-too-long-last-rank",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR" + T,
+        43,
+        "placement",
+    ),
+    case(
+        "zero-count",
+        "rnbqkbnr/pppppppp/8/8/3P04/8/PPP1PPPP/RNBQKBNR" + T,
+        at("rnbqkbnr/pppppppp/8/8/3P04", "0"),
+        "placement",
+    ),
     case("zero-rank", "rnbqkbnr/pppppppp/8/0/8/8/PPPPPPPP/RNBQKBNR" + T, 20, "placement"),
     case("zero-first", "0rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T, 0, "placement"),
     case("adjacent-44", "rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR" + T, 19, "placement"),
     case("adjacent-17", "rnbqkbnr/pppppppp/8/17/8/8/PPPPPPPP/RNBQKBNR" + T, 21, "placement"),
     case("adjacent-71", "rnbqkbnr/pppppppp/8/8/71/8/PPPPPPPP/RNBQKBNR" + T, 23, "placement"),
     case("adjacent-p35", "rnbqkbnr/pppppppp/8/8/p35/8/PPPPPPPP/RNBQKBNR" + T, 24, "placement"),
-    case("adjacent-101-wide", CAPABLANCA.replace("/10/", "/101/", 1) + T,
-         at(CAPABLANCA, "/10/") + 3, "placement"),
-    case("archbishop-on-rank-8-last", "rnbqkbna/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T, 7, "placement"),
-    case("archbishop-on-rank-8-first", "Anbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T, 0, "placement"),
+    case(
+        "adjacent-101-wide",
+        CAPABLANCA.replace("/10/", "/101/", 1) + T,
+        at(CAPABLANCA, "/10/") + 3,
+        "placement",
+    ),
+    case(
+        "archbishop-on-rank-8-last",
+        "rnbqkbna/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T,
+        7,
+        "placement",
+    ),
+    case(
+        "archbishop-on-rank-8-first",
+        "Anbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T,
+        0,
+        "placement",
+    ),
     case("archbishop-on-8", "rnbqkbnr/pppppppp/8/8/3A4/8/PPPPPPPP/RNBQKBNR" + T, 23, "placement"),
     case("chancellor-on-8", "rnbqkbnr/pppppppp/2c5/8/8/8/PPPPPPPP/RNBQKBNR" + T, 19, "placement"),
     case("bad-letter", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX" + T, 42, "placement"),
@@ -64,19 +92,44 @@ CATALOGUE = [
     case("rank-empty", "rnbqkbnr/pppppppp//8/8/8/PPPPPPPP/RNBQKBNR" + T, 18, "placement"),
     case("first-rank-7", "rnbqkbn/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T, 7, "placement"),
     case("first-rank-9", "rnbqkbnrr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T, 9, "placement"),
-    case("wide-then-8", "rnabqkbcnr/pppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR" + T, 19, "placement"),
+    case(
+        "wide-then-8", "rnabqkbcnr/pppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR" + T, 19, "placement"
+    ),
     case("8-then-wide", "rnbqkbnr/pppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T, 17, "placement"),
-    case("nine-ranks", "rnbqkbnr/pppppppp/8/8/8/8/8/PPPPPPPP/RNBQKBNR" + T,
-         at("rnbqkbnr/pppppppp/8/8/8/8/8/PPPPPPPP/", "/", 8), "placement"),
+    case(
+        "nine-ranks",
+        "rnbqkbnr/pppppppp/8/8/8/8/8/PPPPPPPP/RNBQKBNR" + T,
+        at("rnbqkbnr/pppppppp/8/8/8/8/8/PPPPPPPP/", "/", 8),
+        "placement",
+    ),
     case("slash-at-end", START + "/" + T, 43, "placement"),
     case("nul-in-placement", "rnbqkbnr/pppp\x00ppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T, 13, "placement"),
     case("del-in-placement", "rnbqkbnr/pppppppp/8/8/8/8/PPPP\x7fPPP/RNBQKBNR" + T, 30, "placement"),
-    case("non-ascii-letter", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN\u00e9" + T, 42, "placement"),
-    case("non-ascii-digit-in-rank", "rnbqkbnr/pppppppp/8/8/\u0668/8/PPPPPPPP/RNBQKBNR" + T, 22, "placement"),
-    case("fullwidth-digit", "rnbqkbnr/pppppppp/\uff18/8/8/8/PPPPPPPP/RNBQKBNR" + T, 18, "placement"),
-    case("nine-wide-rank-8-with-A", "rnbqkbnrA/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T, 9, "placement"),
+    case(
+        "non-ascii-letter", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN\u00e9" + T, 42, "placement"
+    ),
+    case(
+        "non-ascii-digit-in-rank",
+        "rnbqkbnr/pppppppp/8/8/\u0668/8/PPPPPPPP/RNBQKBNR" + T,
+        22,
+        "placement",
+    ),
+    case(
+        "fullwidth-digit", "rnbqkbnr/pppppppp/\uff18/8/8/8/PPPPPPPP/RNBQKBNR" + T, 18, "placement"
+    ),
+    case(
+        "nine-wide-rank-8-with-A",
+        "rnbqkbnrA/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T,
+        9,
+        "placement",
+    ),
     # ---- leading blanks shift every column
-    case("leading-blanks-placement", " \t rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR" + T, 21, "placement"),
+    case(
+        "leading-blanks-placement",
+        " \t rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR" + T,
+        21,
+        "placement",
+    ),
     case("leading-blanks-side", "\t" + START + " x KQkq - 0 1", 45, "side"),
     case("leading-blanks-ep", "  " + START + " w KQkq i3 0 1", 53, "en_passant"),
     case("tabs-between", START + "\tw\t\tKQkq\t-\t+0\t1", 54, "halfmove"),
@@ -201,7 +254,9 @@ MISSING = [
 def test_missing_or_whole_field(row, column, field):
     with pytest.raises(fx.FenError) as info:
         fx.normalize(["8/8/8/8/8/8/8/8 w - -", row])
-    assert (info.value.index, info.value.column, info.value.field) == (1, column, field), str(info.value)
+    assert (info.value.index, info.value.column, info.value.field) == (1, column, field), str(
+        info.value
+    )
     assert S.ref_normalize(row) is None
 
 
@@ -226,8 +281,15 @@ def test_control_characters(row, column, field):
     with pytest.raises(fx.FenError) as info:
         fx.normalize(row)
     assert (info.value.index, info.value.column) == (0, column), str(info.value)
-    assert info.value.field in ("placement", "side", "castling", "en_passant",
-                                "halfmove", "fullmove", "fields")
+    assert info.value.field in (
+        "placement",
+        "side",
+        "castling",
+        "en_passant",
+        "halfmove",
+        "fullmove",
+        "fields",
+    )
     assert S.ref_normalize(row) is None
 
 
@@ -249,10 +311,16 @@ def test_non_str_items():
 
 # --------------------------------------------------------------- accepted forms
 
+
 def test_line_terminators_and_blanks_accepted():
-    for row in (START_FEN + "\n", START_FEN + "\r\n", "  " + START_FEN + " \t",
-                "\t" + START_FEN + "\t\n", START_FEN + "  \r\n",
-                START.replace("8", "8", 1) + "\t w \t KQkq\t\t-   0  1"):
+    for row in (
+        START_FEN + "\n",
+        START_FEN + "\r\n",
+        "  " + START_FEN + " \t",
+        "\t" + START_FEN + "\t\n",
+        START_FEN + "  \r\n",
+        START.replace("8", "8", 1) + "\t w \t KQkq\t\t-   0  1",
+    ):
         assert fx.normalize(row) == START_FEN, repr(row)
         assert fx.validate(row) is None
 
@@ -277,7 +345,10 @@ def test_counters():
 def test_any_flag_order():
     for flags in ("KQkq", "KkQq", "kK" + "Qq", "qkQK", "kqKQ", "QqKk"):
         assert fx.normalize(START + f" w {flags} - 0 1") == START_FEN
-        assert fx.normalize(START + f" w {flags} - 0 1", castling="shredder") == START + " w HAha - 0 1"
+        assert (
+            fx.normalize(START + f" w {flags} - 0 1", castling="shredder")
+            == START + " w HAha - 0 1"
+        )
     assert fx.normalize(START + " w kK - 0 1") == START + " w Kk - 0 1"
     assert fx.normalize(START + " w hH - 0 1") == START + " w Kk - 0 1"
     assert fx.normalize(START + " w aHhA - 0 1", castling="shredder") == START + " w HAha - 0 1"
@@ -298,7 +369,10 @@ def test_prefix_kept_while_a_right_survives():
     assert fx.normalize("4k3/8/8/8/8/8/8/R3K3 w sKQkq - 0 1") == "4k3/8/8/8/8/8/8/R3K3 w sQ - 0 1"
     # no rook at all: the prefix goes with the rights
     assert fx.normalize("4k3/8/8/8/8/8/8/4K3 w sKQkq - 0 1") == "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
-    assert fx.normalize("4k3/8/8/8/8/8/8/4K3 b mHa - 0 1", castling="shredder") == "4k3/8/8/8/8/8/8/4K3 b - - 0 1"
+    assert (
+        fx.normalize("4k3/8/8/8/8/8/8/4K3 b mHa - 0 1", castling="shredder")
+        == "4k3/8/8/8/8/8/8/4K3 b - - 0 1"
+    )
 
 
 def test_prefix_on_10_files():
@@ -308,6 +382,7 @@ def test_prefix_on_10_files():
 
 
 # --------------------------------------------------------------- castling repair
+
 
 def test_repair_needs_exactly_one_king_on_the_back_rank():
     base = "r3k2r/8/8/8/8/8/8/R3K2R"
@@ -389,8 +464,10 @@ E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"
 
 def test_ep_invalid_targets_dropped_in_every_mode():
     for castling, ep in S.MODES:
+
         def n(row, castling=castling, ep=ep):
             return fx.normalize(row, castling=castling, en_passant=ep).split(" ")[3]
+
         assert n(E4 + " b KQkq e3 0 1") == ("e3" if ep == "fen" else "-")
         # wrong side to move for that target
         assert n(E4 + " w KQkq e3 0 1") == "-"
@@ -413,6 +490,7 @@ def test_ep_invalid_targets_dropped_in_every_mode():
 def test_ep_modes_by_hand():
     def n(row, ep):
         return fx.normalize(row, en_passant=ep).split(" ")[3]
+
     # black pawn d7-d5 beside a white pawn on e5: a capture exists
     row = "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1"
     assert [n(row, m) for m in ("fen", "xfen", "legal")] == ["d6", "d6", "d6"]
@@ -494,11 +572,11 @@ def test_ep_ten_files():
 
 MIXED = [
     START_FEN,
-    START + " x KQkq - 0 1",            # bad side
+    START + " x KQkq - 0 1",  # bad side
     E4 + " b KQkq e3 0 1",
-    "8/8/8/8/8/8/8/8 w KK - 0 1",        # repeated flag
+    "8/8/8/8/8/8/8/8 w KK - 0 1",  # repeated flag
     START + " w KQkq - 0 1\n",
-    START + " w KQkq",                   # three fields
+    START + " w KQkq",  # three fields
 ]
 MIXED_BAD = {1: (44, "side"), 3: (19, "castling"), 5: (50, "fields")}
 
@@ -550,6 +628,7 @@ def test_encode_coerce_and_decode_null():
 
 
 # --------------------------------------------------------------- fuzzing
+
 
 def test_mutations_agree_with_rule_model():
     """One random edit of a valid row: fastxfen accepts it exactly when the

@@ -13,8 +13,16 @@ def test_api_usage_passes_mypy_strict():
     here = os.path.dirname(__file__)
     target = os.path.join(here, "typing", "api_usage.py")
     result = subprocess.run(
-        [sys.executable, "-m", "mypy", "--strict", "--no-incremental",
-         "--cache-dir", os.devnull, target],
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--strict",
+            "--no-incremental",
+            "--cache-dir",
+            os.devnull,
+            target,
+        ],
         capture_output=True,
         text=True,
     )

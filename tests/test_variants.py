@@ -133,6 +133,7 @@ def test_crc_examples_obey_the_crc_rules():
 
 # ---------------------------------------------------------------- the prefix
 
+
 @pytest.mark.parametrize(
     "castling, xfen, shredder, prefix",
     [
@@ -176,10 +177,7 @@ def test_prefix_kept_while_a_right_survives():
 @pytest.mark.parametrize("prefix", ["s", "m"])
 def test_prefix_dropped_when_no_right_survives(prefix):
     # kings off their back ranks: every right is gone, and so is the prefix
-    fen = (
-        "rnbq1cabnr/ppppkppppp/10/10/10/10/PPPPKPPPPP/RNBQ1CABNR "
-        f"w {prefix}KQkq - 2 3"
-    )
+    fen = f"rnbq1cabnr/ppppkppppp/10/10/10/10/PPPPKPPPPP/RNBQ1CABNR w {prefix}KQkq - 2 3"
     expected = fen.replace(f"{prefix}KQkq", "-")
     assert fx.normalize(fen) == expected
     assert fx.normalize(fen, castling="shredder") == expected
@@ -212,6 +210,7 @@ def test_prefix_on_records_decodes_for_every_value():
 
 
 # ---------------------------------------------------------------- after a move
+
 
 @pytest.mark.parametrize("name", ["capablanca", "gothic", "embassy", "janus"])
 def test_double_push_in_each_variant(name):

@@ -1,6 +1,8 @@
 """fastxfen: FEN, X-FEN and Shredder-FEN at bulk speed, for 8x8 and 10x8 boards."""
 
 from fastxfen._api import decode, encode, normalize, validate
+from fastxfen._errors import FenError
+from fastxfen._records import PIECE_CODES, POSITION_DTYPE, POSITION_DTYPE_10x8, record_dtype
 from fastxfen.chess960 import chess960_fen, chess960_number
 from fastxfen.export import (
     PLANE_EXTRAS,
@@ -12,8 +14,6 @@ from fastxfen.export import (
     to_planes,
     unpack,
 )
-from fastxfen._errors import FenError
-from fastxfen._records import PIECE_CODES, POSITION_DTYPE, POSITION_DTYPE_10x8, record_dtype
 
 __all__ = [
     "BinaryColumn",

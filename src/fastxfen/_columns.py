@@ -111,8 +111,10 @@ def _array(kind, result, nulls, errors):
     import pyarrow as pa
 
     data, ends, failed = result
-    readable = kind if not hasattr(pa.types, "is_string_view") else (
-        pa.large_string() if pa.types.is_string_view(kind) else kind
+    readable = (
+        kind
+        if not hasattr(pa.types, "is_string_view")
+        else (pa.large_string() if pa.types.is_string_view(kind) else kind)
     )
     width = np.int32 if pa.types.is_string(readable) else np.int64
     if width is np.int32 and len(data) > np.iinfo(np.int32).max:

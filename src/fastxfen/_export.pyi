@@ -41,7 +41,10 @@ def planes(
     out: npt.NDArray[Any],
 ) -> npt.NDArray[Any]: ...
 def stockfish_pack(
-    recs: npt.NDArray[np.void], trusted: bool, en_passant: str, errors: str,
+    recs: npt.NDArray[np.void],
+    trusted: bool,
+    en_passant: str,
+    errors: str,
     out: npt.NDArray[np.uint8],
 ) -> npt.NDArray[np.uint8]: ...
 def lichess_pack(
@@ -59,8 +62,11 @@ def from_planes(
     errors: str,
 ) -> npt.NDArray[np.void]: ...
 def lichess_unpack(
-    data: Any, starts: npt.NDArray[np.int64], ends: npt.NDArray[np.int64],
-    nulls: npt.NDArray[np.uint8] | None, errors: str,
+    data: Any,
+    starts: npt.NDArray[np.int64],
+    ends: npt.NDArray[np.int64],
+    nulls: npt.NDArray[np.uint8] | None,
+    errors: str,
 ) -> npt.NDArray[np.void]: ...
 def stockfish_unpack(
     rows: npt.NDArray[np.uint8], defaults: Defaults, errors: str

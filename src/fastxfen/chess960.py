@@ -28,9 +28,7 @@ COUNT = 960
 
 # The pairs of empty squares (0-based, among the five left after the bishops
 # and the queen) that hold the knights, in numbering order.
-_KNIGHT_PAIRS = tuple(
-    (first, second) for first in range(5) for second in range(first + 1, 5)
-)
+_KNIGHT_PAIRS = tuple((first, second) for first in range(5) for second in range(first + 1, 5))
 _KNIGHT_INDEX = {pair: i for i, pair in enumerate(_KNIGHT_PAIRS)}
 
 # Piece codes of the position record (docs/records.md).
@@ -47,9 +45,7 @@ def _check_number(n: SupportsIndex) -> int:
     try:
         value = operator.index(n)
     except TypeError:
-        raise ValueError(
-            f"Chess960 number must be an int, not {type(n).__name__}: {n!r}"
-        ) from None
+        raise ValueError(f"Chess960 number must be an int, not {type(n).__name__}: {n!r}") from None
     if not 0 <= value < COUNT:
         raise ValueError(f"Chess960 number must be in 0..959, got {value}")
     return value

@@ -89,9 +89,7 @@ def _plane_dtype(dtype) -> np.dtype:
         dt.kind == "f" and dt.itemsize in (2, 4, 8)
     )
     if not ok:
-        raise ValueError(
-            f"planes need a bool, integer or float16/32/64 dtype, not {dt}"
-        )
+        raise ValueError(f"planes need a bool, integer or float16/32/64 dtype, not {dt}")
     if not dt.isnative:
         raise ValueError(f"planes need the native byte order, not {dt}")
     return dt
@@ -159,8 +157,7 @@ def _castling_flags(text, width) -> bytes:
     return text.encode("ascii")
 
 
-def _defaults(n, width, turn=None, castling=None, en_passant=None, halfmove=None,
-              fullmove=None):
+def _defaults(n, width, turn=None, castling=None, en_passant=None, halfmove=None, fullmove=None):
     kwargs = {}
     if turn is not None:
         if isinstance(turn, str):
@@ -307,8 +304,7 @@ def from_planes(
     expected = _export.plane_count(width, names)
     if arr.shape[1] != expected:
         raise ValueError(
-            f"{arr.shape[1]} planes, but a {width}-wide tensor with extra={names!r} "
-            f"has {expected}"
+            f"{arr.shape[1]} planes, but a {width}-wide tensor with extra={names!r} has {expected}"
         )
     given = {
         "turn": ("turn",),
@@ -316,8 +312,7 @@ def from_planes(
         "en_passant": ("en_passant",),
         "halfmove": ("halfmove", "halfmove_scaled"),
     }
-    values = {"turn": turn, "castling": castling, "en_passant": en_passant,
-              "halfmove": halfmove}
+    values = {"turn": turn, "castling": castling, "en_passant": en_passant, "halfmove": halfmove}
     for key, planes_for in given.items():
         plane = next((p for p in planes_for if p in names), None)
         if plane is not None and values[key] is not None:
@@ -532,8 +527,10 @@ def _stockfish_rows(data) -> np.ndarray:
         if arr.dtype.kind in "SV" and arr.dtype.itemsize == size:
             arr = np.ascontiguousarray(arr).view(np.uint8)
         elif arr.dtype not in (np.uint8, np.int8) or arr.shape[-1:] != (size,):
-            raise ValueError(f"stockfish rows must be uint8 of shape (N, {size}), "
-                             f"not {arr.dtype} of shape {arr.shape}")
+            raise ValueError(
+                f"stockfish rows must be uint8 of shape (N, {size}), "
+                f"not {arr.dtype} of shape {arr.shape}"
+            )
     else:
         items = list(data)
         if any(not isinstance(v, _BUFFERS) or len(v) != size for v in items):
@@ -570,8 +567,10 @@ def unpack(
         defaults = _defaults(len(rows), 8, halfmove=halfmove, fullmove=fullmove)
         return _export.stockfish_unpack(rows, defaults, errors)
     if halfmove is not None or fullmove is not None:
-        raise ValueError("the lichess format stores its own counters; "
-                         "halfmove= and fullmove= are for format='stockfish'")
+        raise ValueError(
+            "the lichess format stores its own counters; "
+            "halfmove= and fullmove= are for format='stockfish'"
+        )
     parts, done = [], 0
     for raw, starts, ends, nulls in _lichess_rows(data):
         try:
