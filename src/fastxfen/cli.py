@@ -89,9 +89,7 @@ def _zstandard():
     try:
         import zstandard
     except ImportError:
-        raise CliError(
-            ".zst files need the zstandard package (pip install zstandard)"
-        ) from None
+        raise CliError(".zst files need the zstandard package (pip install zstandard)") from None
     return zstandard
 
 
@@ -260,15 +258,17 @@ class Output:
         if self.kind is None:
             self.stream = self.raw
         elif self.kind == "gzip":
-            self.stream = gzip.GzipFile(fileobj=self.raw, mode="wb",
-                                        compresslevel=6 if level is None else level)
+            self.stream = gzip.GzipFile(
+                fileobj=self.raw, mode="wb", compresslevel=6 if level is None else level
+            )
         elif self.kind == "bzip2":
             self.stream = bz2.BZ2File(self.raw, "wb", compresslevel=9 if level is None else level)
         elif self.kind == "xz":
             self.stream = lzma.LZMAFile(self.raw, "wb", preset=level)
         else:
             self.stream = zstd.ZstdCompressor(level=3 if level is None else level).stream_writer(
-                self.raw, closefd=False)
+                self.raw, closefd=False
+            )
 
     @property
     def seekable(self) -> bool:
@@ -467,8 +467,8 @@ def _spool_long_line(data: bytes, read, chunk_size: int):
             continue
         spool.write(more[: cut + 1])
         size += cut + 1
-        before = more[cut - 1: cut] if cut else last
-        return LongLine(spool, size, b"\r\n" if before == b"\r" else b"\n"), more[cut + 1:]
+        before = more[cut - 1 : cut] if cut else last
+        return LongLine(spool, size, b"\r\n" if before == b"\r" else b"\n"), more[cut + 1 :]
 
 
 def text_chunks(source, chunk_size: int):
@@ -507,8 +507,11 @@ def text_chunks(source, chunk_size: int):
                     carry = bytes(buf[:end])
                 continue
             if first > max_line:
-                yield LongLine(io.BytesIO(buf[:first]), first,
-                               b"\r\n" if buf[first - 2: first - 1] == b"\r" else b"\n")
+                yield LongLine(
+                    io.BytesIO(buf[:first]),
+                    first,
+                    b"\r\n" if buf[first - 2 : first - 1] == b"\r" else b"\n",
+                )
                 begin = first
         cut = buf.rfind(b"\n", begin, end) + 1
         if cut:
@@ -623,9 +626,15 @@ class Progress:
             from tqdm import tqdm
         except ImportError:
             return
-        self.bar = tqdm(total=total, unit=unit, unit_scale=True, unit_divisor=1024
-                        if unit == "B" else 1000, dynamic_ncols=True, leave=False,
-                        file=sys.stderr)
+        self.bar = tqdm(
+            total=total,
+            unit=unit,
+            unit_scale=True,
+            unit_divisor=1024 if unit == "B" else 1000,
+            dynamic_ncols=True,
+            leave=False,
+            file=sys.stderr,
+        )
 
     def to(self, position: int) -> None:
         if self.bar is not None and position > self.at:
@@ -654,7 +663,8 @@ class Stats:
         rejected = f"{self.rejected:,} rejected"
         if self.rejected and stopped_at is None:
             rejected += {
-                "coerce": " (written as null records)" if self.command == "encode"
+                "coerce": " (written as null records)"
+                if self.command == "encode"
                 else " (written as empty lines)",
                 "ignore": " (passed through unchanged)",
             }.get(errors, "")
@@ -807,8 +817,9 @@ def _run_text(args, job_type, output_kind: str) -> int:
     with contextlib.ExitStack() as stack:
         source = Input(args.input, stack)
         if source.path is None and sys.stdin.isatty() and not args.quiet:
-            print("fastxfen: reading positions from the terminal (end with Ctrl-D)",
-                  file=sys.stderr)
+            print(
+                "fastxfen: reading positions from the terminal (end with Ctrl-D)", file=sys.stderr
+            )
         output = _open_output(args, stack, binary=output_kind == "npy")
         rejects = Rejects(args.rejects)
         stack.callback(rejects.close)
@@ -842,14 +853,18 @@ def _run_text(args, job_type, output_kind: str) -> int:
 
 def _finish(args, stats: Stats, stopped, unit: str) -> int:
     if not args.quiet:
-        print(stats.summary(getattr(args, "errors", None),
-                            stopped.number if stopped else None, unit), file=sys.stderr)
+        print(
+            stats.summary(getattr(args, "errors", None), stopped.number if stopped else None, unit),
+            file=sys.stderr,
+        )
     if stopped is not None:
         print(f"fastxfen: error: {stopped}", file=sys.stderr)
         if not args.quiet:
-            print("fastxfen: --errors raise stops at the first rejected row; "
-                  "--errors coerce keeps going and --rejects FILE lists every rejected row",
-                  file=sys.stderr)
+            print(
+                "fastxfen: --errors raise stops at the first rejected row; "
+                "--errors coerce keeps going and --rejects FILE lists every rejected row",
+                file=sys.stderr,
+            )
         return EXIT_FAILED
     return EXIT_REJECTED if stats.rejected else EXIT_OK
 
@@ -868,8 +883,10 @@ def _open_output(args, stack, binary: bool) -> Output:
         except (AttributeError, ValueError):
             tty = False
         if tty:
-            raise CliError("refusing to write binary .npy records to a terminal; "
-                           "use -o FILE.npy or redirect stdout")
+            raise CliError(
+                "refusing to write binary .npy records to a terminal; "
+                "use -o FILE.npy or redirect stdout"
+            )
     level = args.level
     if level is not None:
         kind = _compression(args.output)
@@ -877,8 +894,10 @@ def _open_output(args, stack, binary: bool) -> Output:
         if top is None:
             raise CliError("--level applies to a compressed OUT (.gz, .bz2, .xz, .zst)")
         if not (1 if kind == "bzip2" else 0) <= level <= top:
-            raise CliError(f"--level for {kind} is between {1 if kind == 'bzip2' else 0} "
-                           f"and {top}, not {level}")
+            raise CliError(
+                f"--level for {kind} is between {1 if kind == 'bzip2' else 0} "
+                f"and {top}, not {level}"
+            )
     output = Output(args.output, background=True, level=level)
     stack.callback(output.close)
     return output
@@ -894,8 +913,7 @@ def _record_chunks(args, source: Input, stack, progress_factory):
     if source.regular:
         offset = source.raw.tell()
         if os.fstat(source.raw.fileno()).st_size < offset + count * dtype.itemsize:
-            raise CliError(f"{source.name} is truncated: its header announces "
-                           f"{count:,} records")
+            raise CliError(f"{source.name} is truncated: its header announces {count:,} records")
         if count == 0:
             return dtype, count, iter(())
 
@@ -905,14 +923,17 @@ def _record_chunks(args, source: Input, stack, progress_factory):
                 records = np.ndarray((count,), dtype, buffer=mm, offset=offset)
                 released = 0
                 for lo in range(0, count, rows):
-                    yield records[lo: lo + rows]
+                    yield records[lo : lo + rows]
                     progress.to(min(count, lo + rows))
                     # Drop the pages already decoded, so that resident memory
                     # stays one chunk however large the file is.
-                    done = (offset + min(count, lo + rows) * dtype.itemsize)
+                    done = offset + min(count, lo + rows) * dtype.itemsize
                     done -= done % mmap.PAGESIZE
-                    if done > released and hasattr(mm, "madvise") and hasattr(
-                            mmap, "MADV_DONTNEED"):
+                    if (
+                        done > released
+                        and hasattr(mm, "madvise")
+                        and hasattr(mmap, "MADV_DONTNEED")
+                    ):
                         mm.madvise(mmap.MADV_DONTNEED, released, done - released)
                         released = done
                 del records
@@ -928,8 +949,9 @@ def _record_chunks(args, source: Input, stack, progress_factory):
             want = min(rows, count - done)
             data = source.read_exactly(want * dtype.itemsize)
             if len(data) < want * dtype.itemsize:
-                raise CliError(f"{source.name} is truncated: its header announces "
-                               f"{count:,} records")
+                raise CliError(
+                    f"{source.name} is truncated: its header announces {count:,} records"
+                )
             yield np.frombuffer(data, dtype)
             done += want
             progress.to(done)
@@ -956,14 +978,16 @@ def cmd_decode(args) -> int:
         rejects = Rejects(args.rejects)
         stack.callback(rejects.close)
         _, _, chunks = _record_chunks(
-            args, source, stack, lambda total: Progress(not args.quiet, total, "rows"))
+            args, source, stack, lambda total: Progress(not args.quiet, total, "rows")
+        )
         done = 0
         try:
             for records in chunks:
                 n = len(records)
                 stats.read += n
-                texts = _decode_api(records, castling=args.castling,
-                                    en_passant=args.en_passant, errors="coerce")
+                texts = _decode_api(
+                    records, castling=args.castling, en_passant=args.en_passant, errors="coerce"
+                )
                 bad = [i for i, t in enumerate(texts) if t is None]
                 keep = bad[0] if raise_mode and bad else n
                 out = "\n".join("" if t is None else t for t in texts[:keep])
@@ -971,9 +995,9 @@ def cmd_decode(args) -> int:
                     output.write((out + "\n").encode("ascii"))
                 stats.written += keep
                 for i in bad:
-                    error = _record_error(records[i: i + 1])
+                    error = _record_error(records[i : i + 1])
                     stats.rejected += 1
-                    rejects.add(done + i + 1, error, records[i: i + 1].tobytes().hex().encode())
+                    rejects.add(done + i + 1, error, records[i : i + 1].tobytes().hex().encode())
                     if raise_mode:
                         raise Rejected(done + i + 1, error, "record")
                 done += n
@@ -1030,7 +1054,8 @@ def _size(text: str) -> int:
         raise argparse.ArgumentTypeError(f"not a size: {text!r} (try 8M)") from None
     if not 1 <= value <= MAX_LINE:
         raise argparse.ArgumentTypeError(
-            f"must be between 1 byte and {MAX_LINE >> 20}M, not {text}")
+            f"must be between 1 byte and {MAX_LINE >> 20}M, not {text}"
+        )
     return value
 
 
@@ -1087,8 +1112,9 @@ def _parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     def command(name, summary, description, epilog, run):
-        p = commands.add_parser(name, help=summary, description=para(description),
-                                epilog=epilog, formatter_class=fmt)
+        p = commands.add_parser(
+            name, help=summary, description=para(description), epilog=epilog, formatter_class=fmt
+        )
         p.set_defaults(run=run)
         return p
 
@@ -1096,119 +1122,173 @@ def _parser() -> argparse.ArgumentParser:
         p.add_argument("input", nargs="?", default="-", metavar="INPUT", help=input_help)
         p.add_argument("-o", "--output", default="-", metavar="OUT", help=output_help)
         p.add_argument(
-            "--rejects", metavar="FILE",
+            "--rejects",
+            metavar="FILE",
             help="write one tab-separated line per rejected row: line number, column, "
             "field, reason, and the row exactly as read (without its line terminator)"
-            if threads else
-            "write one tab-separated line per rejected record: record number, column, "
-            "field, reason, and the record's bytes in hex")
+            if threads
+            else "write one tab-separated line per rejected record: record number, column, "
+            "field, reason, and the record's bytes in hex",
+        )
         if threads:
             p.add_argument(
-                "--epd", action="store_true",
+                "--epd",
+                action="store_true",
                 help="rows are EPD: the four position fields then operations "
                 "('bm Nf3; id \"x\";'), which are kept byte for byte; hmvc/fmvn "
-                "operations give the counters")
+                "operations give the counters",
+            )
             p.add_argument(
-                "--threads", type=_positive, metavar="N",
+                "--threads",
+                type=_positive,
+                metavar="N",
                 help="threads per chunk (default: one per 16384 rows of a chunk, up to "
-                "the number of CPUs)")
+                "the number of CPUs)",
+            )
         p.add_argument(
-            "--chunk-size", type=_size, default=DEFAULT_CHUNK, metavar="BYTES",
+            "--chunk-size",
+            type=_size,
+            default=DEFAULT_CHUNK,
+            metavar="BYTES",
             help="read the input this many bytes at a time (suffix K or M; default 8M, "
-            "at most 16M); memory use grows with it")
+            "at most 16M); memory use grows with it",
+        )
         p.add_argument(
-            "--level", type=int, metavar="N",
+            "--level",
+            type=int,
+            metavar="N",
             help="compression level of a compressed OUT (default: the format's usual "
-            "one: gzip 6, bzip2 9, xz 6, zstd 3; gzip 1 is several times faster)")
-        p.add_argument("-q", "--quiet", action="store_true",
-                       help="no progress bar and no summary on stderr")
+            "one: gzip 6, bzip2 9, xz 6, zstd 3; gzip 1 is several times faster)",
+        )
+        p.add_argument(
+            "-q", "--quiet", action="store_true", help="no progress bar and no summary on stderr"
+        )
 
     def modes(p):
         p.add_argument(
-            "--castling", choices=("xfen", "shredder"), default="xfen",
+            "--castling",
+            choices=("xfen", "shredder"),
+            default="xfen",
             help="castling field style: 'xfen' writes KQkq, using a rook's file letter "
             "only where K or Q would name another rook; 'shredder' always writes rook "
-            "files, e.g. HAha (default: xfen)")
+            "files, e.g. HAha (default: xfen)",
+        )
         p.add_argument(
-            "--en-passant", choices=("fen", "xfen", "legal"), default="xfen",
+            "--en-passant",
+            choices=("fen", "xfen", "legal"),
+            default="xfen",
             help="which valid en-passant targets to keep: 'fen' every one, 'xfen' only "
             "when a pawn can capture, 'legal' only when such a capture is legal "
-            "(default: xfen)")
+            "(default: xfen)",
+        )
 
     text_epilog = ROWS_HELP + "\n" + EPILOG
     text_input = "FEN text, one position per line (default: stdin)"
 
     p = command(
-        "normalize", "rewrite positions in canonical form",
+        "normalize",
+        "rewrite positions in canonical form",
         "Rewrite every position in canonical form: castling rights and en-passant "
         "targets checked against the board, counters without leading zeros, single "
         "spaces between fields. Each line keeps its own terminator.",
-        text_epilog, cmd_normalize)
+        text_epilog,
+        cmd_normalize,
+    )
     common(p, text_input, "where to write the text (default: stdout)")
     modes(p)
     p.add_argument(
-        "--errors", choices=("raise", "coerce", "ignore"), default="raise",
+        "--errors",
+        choices=("raise", "coerce", "ignore"),
+        default="raise",
         help="what to do with a row that cannot be read: 'raise' stops at the first "
         "one (exit status 2); 'coerce' writes an empty line in its place; 'ignore' "
         "copies it unchanged; with coerce or ignore the exit status is 1 if any row "
-        "was rejected (default: raise)")
-    p.add_argument("more_inputs", nargs="*", metavar="INPUT",
-                   help="with --dask: more input files (or shards)")
+        "was rejected (default: raise)",
+    )
     p.add_argument(
-        "--dask", metavar="SCHEDULER_ADDRESS",
+        "more_inputs", nargs="*", metavar="INPUT", help="with --dask: more input files (or shards)"
+    )
+    p.add_argument(
+        "--dask",
+        metavar="SCHEDULER_ADDRESS",
         help="run on a Dask cluster (pip install fastxfen[dask]): each INPUT becomes a "
         "task that normalizes it with this same streaming code and writes OUT/<name>; "
         "-o OUT is then a directory, and --rejects DIR too (DIR/<name>). The files must "
-        "be reachable by the workers under the same paths")
+        "be reachable by the workers under the same paths",
+    )
 
     p = command(
-        "validate", "report the rows that cannot be read",
+        "validate",
+        "report the rows that cannot be read",
         "Check every row. Prints 'LINE: column C (field): reason' for each bad row "
         "and nothing for good ones; the exit status is 1 if any row is bad.",
-        text_epilog, cmd_validate)
+        text_epilog,
+        cmd_validate,
+    )
     common(p, text_input, "where to write the messages (default: stdout)")
     p.set_defaults(errors=None)
 
     p = command(
-        "encode", "turn positions into .npy records",
+        "encode",
+        "turn positions into .npy records",
         "Turn positions into fixed-size records (fastxfen.POSITION_DTYPE, 80 bytes, "
         "or POSITION_DTYPE_10x8, 96 bytes) in a .npy file that numpy.load(..., "
         "mmap_mode='r') can map. The header holds the final count, so writing to "
         "stdout or to a compressed file first spools the records to a temporary "
         "file.",
-        text_epilog, cmd_encode)
+        text_epilog,
+        cmd_encode,
+    )
     common(p, text_input, "the .npy file to write (default: stdout, never a terminal)")
     p.add_argument(
-        "--width", type=int, choices=(8, 10), default=8,
+        "--width",
+        type=int,
+        choices=(8, 10),
+        default=8,
         help="8: 80-byte records, 10-wide rows rejected; 10: 96-byte records holding "
-        "8x8 and 10x8 positions (default: 8)")
+        "8x8 and 10x8 positions (default: 8)",
+    )
     p.add_argument(
-        "--errors", choices=("raise", "coerce"), default="raise",
+        "--errors",
+        choices=("raise", "coerce"),
+        default="raise",
         help="'raise' stops at the first row that cannot be read (exit status 2); "
         "'coerce' writes the null record (width 0) in its place, and the exit status "
-        "is 1 if any row was rejected (default: raise)")
+        "is 1 if any row was rejected (default: raise)",
+    )
 
     p = command(
-        "decode", "turn .npy records back into text",
+        "decode",
+        "turn .npy records back into text",
         "Write the canonical text of each record of a .npy file written by 'fastxfen "
         "encode' (or numpy.save of fastxfen records), one line per record. A plain "
         "file is memory-mapped and read a chunk at a time.",
-        EPILOG, cmd_decode)
-    common(p, "a .npy file of records (default: stdin)",
-           "where to write the text (default: stdout)", threads=False)
+        EPILOG,
+        cmd_decode,
+    )
+    common(
+        p,
+        "a .npy file of records (default: stdin)",
+        "where to write the text (default: stdout)",
+        threads=False,
+    )
     modes(p)
     p.add_argument(
-        "--errors", choices=("raise", "coerce"), default="raise",
+        "--errors",
+        choices=("raise", "coerce"),
+        default="raise",
         help="'raise' stops at the first invalid record (exit status 2); 'coerce' "
         "writes an empty line in its place (the null record of 'encode --errors "
         "coerce' is invalid), and the exit status is 1 if any record was rejected "
-        "(default: raise)")
+        "(default: raise)",
+    )
 
     p = command(
-        "pgn", "normalize the FEN tags of a PGN file",
-        "Stream a PGN file and rewrite the value of every [FEN \"...\"] tag of a game's "
+        "pgn",
+        "normalize the FEN tags of a PGN file",
+        'Stream a PGN file and rewrite the value of every [FEN "..."] tag of a game\'s '
         "header section in canonical form, leaving every other byte untouched; a game "
-        "with a FEN tag but no SetUp tag gets [SetUp \"1\"] just before its first FEN "
+        'with a FEN tag but no SetUp tag gets [SetUp "1"] just before its first FEN '
         "tag. Castling is read Chess960-style whatever the Variant tag says.",
         "rejected games:\n"
         "  A game whose FEN tag cannot be read is handled whole: 'raise' stops before\n"
@@ -1217,37 +1297,64 @@ def _parser() -> argparse.ArgumentParser:
         "    %fastxfen<TAB>GAME<TAB>LINE<TAB>COLUMN<TAB>FIELD<TAB>REASON\n"
         "  followed by the game's original bytes (a PGN escape line: the file stays\n"
         "  readable as PGN). GAME and LINE are 1-based, COLUMN a 0-based byte offset\n"
-        "  into the line.\n\n" + EPILOG, cmd_pgn)
-    p.add_argument("input", nargs="?", default="-", metavar="INPUT",
-                   help="a PGN file (default: stdin)")
-    p.add_argument("-o", "--output", default="-", metavar="OUT",
-                   help="where to write the PGN text (default: stdout)")
+        "  into the line.\n\n" + EPILOG,
+        cmd_pgn,
+    )
+    p.add_argument(
+        "input", nargs="?", default="-", metavar="INPUT", help="a PGN file (default: stdin)"
+    )
+    p.add_argument(
+        "-o",
+        "--output",
+        default="-",
+        metavar="OUT",
+        help="where to write the PGN text (default: stdout)",
+    )
     modes(p)
     p.add_argument(
-        "--errors", choices=("raise", "coerce", "ignore"), default="raise",
+        "--errors",
+        choices=("raise", "coerce", "ignore"),
+        default="raise",
         help="what to do with a game whose FEN tag cannot be read: 'raise' stops there "
         "(exit status 2); 'coerce' drops the game; 'ignore' copies it unchanged; with "
-        "coerce or ignore the exit status is 1 if any game was rejected (default: raise)")
+        "coerce or ignore the exit status is 1 if any game was rejected (default: raise)",
+    )
     p.add_argument(
-        "--select", choices=("standard", "setup"),
+        "--select",
+        choices=("standard", "setup"),
         help="keep only the games without a FEN tag (and without a Variant tag naming "
-        "another game than chess): 'standard'; or only those with one: 'setup'")
-    p.add_argument("--rejects", metavar="FILE",
-                   help="write every rejected game there, after a %%fastxfen line naming "
-                   "game, line, column, field and reason")
+        "another game than chess): 'standard'; or only those with one: 'setup'",
+    )
     p.add_argument(
-        "--threads", type=_positive, metavar="N",
+        "--rejects",
+        metavar="FILE",
+        help="write every rejected game there, after a %%fastxfen line naming "
+        "game, line, column, field and reason",
+    )
+    p.add_argument(
+        "--threads",
+        type=_positive,
+        metavar="N",
         help="threads per chunk (default: one per 16384 FEN tags of a chunk, up to the "
-        "number of CPUs)")
+        "number of CPUs)",
+    )
     p.add_argument(
-        "--chunk-size", type=_size, default=DEFAULT_CHUNK, metavar="BYTES",
+        "--chunk-size",
+        type=_size,
+        default=DEFAULT_CHUNK,
+        metavar="BYTES",
         help="read the input this many bytes at a time (suffix K or M; default 8M, at "
-        "most 16M); chunks are cut at game starts; memory use grows with it")
+        "most 16M); chunks are cut at game starts; memory use grows with it",
+    )
     p.add_argument(
-        "--level", type=int, metavar="N",
-        help="compression level of a compressed OUT (default: the format's usual one)")
-    p.add_argument("-q", "--quiet", action="store_true",
-                   help="no progress bar and no summary on stderr")
+        "--level",
+        type=int,
+        metavar="N",
+        help="compression level of a compressed OUT (default: the format's usual one)",
+    )
+    p.add_argument(
+        "-q", "--quiet", action="store_true", help="no progress bar and no summary on stderr"
+    )
     return parser
 
 

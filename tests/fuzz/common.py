@@ -13,15 +13,26 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import numpy as np  # noqa: E402
-
-import fastxfen as fx  # noqa: E402
 import reference  # noqa: E402
 
+import fastxfen as fx  # noqa: E402
+
 MODES = [(c, e) for c in ("xfen", "shredder") for e in ("fen", "xfen", "legal")]
-FIELDS = {"placement", "side", "castling", "en_passant", "halfmove", "fullmove", "fields",
-          "input", "operations"}
-RECORD_FIELDS = {"record." + f for f in
-                 ("board", "width", "turn", "prefix", "ep", "castling", "halfmove", "fullmove")}
+FIELDS = {
+    "placement",
+    "side",
+    "castling",
+    "en_passant",
+    "halfmove",
+    "fullmove",
+    "fields",
+    "input",
+    "operations",
+}
+RECORD_FIELDS = {
+    "record." + f
+    for f in ("board", "width", "turn", "prefix", "ep", "castling", "halfmove", "fullmove")
+}
 
 
 def text_of(data: bytes) -> str:
@@ -84,8 +95,7 @@ def check_str_row(s: str, modes=MODES) -> bool:
             again = fx.normalize(out, castling=castling, en_passant=en_passant)
             assert again == out, (s, out, again)
             assert fx.validate(out) is None, (s, out)
-        assert fx.normalize(s, castling=castling, en_passant=en_passant,
-                            errors="coerce") == out, s
+        assert fx.normalize(s, castling=castling, en_passant=en_passant, errors="coerce") == out, s
         ignored = fx.normalize(s, castling=castling, en_passant=en_passant, errors="ignore")
         assert ignored == (s if out is None else out), (s, ignored)
     return message is None
@@ -97,7 +107,7 @@ def check_records(s: str, valid: bool, modes=MODES) -> None:
     for width in (8, 10):
         recs = fx.encode([s, s], width=width, errors="coerce")
         assert recs.shape == (2,) and recs.dtype == fx.record_dtype(width), s
-        assert recs.tobytes()[: recs.itemsize] == recs.tobytes()[recs.itemsize:], s
+        assert recs.tobytes()[: recs.itemsize] == recs.tobytes()[recs.itemsize :], s
         ok = valid and not (width == 8 and wide)
         if not ok:
             assert recs.tobytes() == bytes(2 * recs.itemsize), (s, width)
@@ -115,7 +125,11 @@ def check_records(s: str, valid: bool, modes=MODES) -> None:
         for castling, en_passant in modes:
             text = fx.decode(recs[:1], castling=castling, en_passant=en_passant)[0]
             assert text == fx.normalize(s, castling=castling, en_passant=en_passant), (
-                s, castling, en_passant, text)
+                s,
+                castling,
+                en_passant,
+                text,
+            )
         # equal normalized text gives equal records
         again = fx.encode(fx.normalize(s, en_passant="fen"), width=width)
         assert again.tobytes() == recs[:1].tobytes(), s
@@ -207,10 +221,12 @@ def check_epd_row(s: str, modes) -> bool:
             again = fx.normalize(out, castling=castling, en_passant=en_passant, epd=True)
             assert again == out, (s, out, again)
             assert fx.validate(out, epd=True) is None, (s, out)
-        assert fx.normalize([s], castling=castling, en_passant=en_passant, epd=True,
-                            errors="coerce") == [out], s
-        ignored = fx.normalize(s, castling=castling, en_passant=en_passant, epd=True,
-                               errors="ignore")
+        assert fx.normalize(
+            [s], castling=castling, en_passant=en_passant, epd=True, errors="coerce"
+        ) == [out], s
+        ignored = fx.normalize(
+            s, castling=castling, en_passant=en_passant, epd=True, errors="ignore"
+        )
         assert ignored == (s if out is None else out), (s, ignored)
     recs = fx.encode([s], width=10, epd=True, errors="coerce")
     assert (recs[0]["width"] == 0) == (message is not None), (s, message)

@@ -33,6 +33,7 @@ import pyarrow as pa  # noqa: E402
 # about 1 KB per execution.
 with atheris.instrument_imports(include=["reference", "common"]):
     import common
+
     import fastxfen as fx
 
 HAS_VIEW = hasattr(pa, "string_view")
@@ -48,9 +49,12 @@ def build(rows, kind):
     validity = None
     if nulls.any():
         validity = pa.py_buffer(np.packbits(~nulls, bitorder="little").tobytes())
-    return pa.Array.from_buffers(kind, len(rows), [validity, pa.py_buffer(offsets.tobytes()),
-                                                   pa.py_buffer(data)],
-                                 null_count=int(nulls.sum()))
+    return pa.Array.from_buffers(
+        kind,
+        len(rows),
+        [validity, pa.py_buffer(offsets.tobytes()), pa.py_buffer(data)],
+        null_count=int(nulls.sum()),
+    )
 
 
 def TestOneInput(data: bytes) -> None:
@@ -65,7 +69,7 @@ def TestOneInput(data: bytes) -> None:
     off = off % (len(rows) + 1)
     length = max(0, len(rows) - off - cut % 4)
     arr = arr.slice(off, length)
-    rows = rows[off: off + length]
+    rows = rows[off : off + length]
     if kind_no == 2 and HAS_VIEW:
         arr = arr.cast(pa.string_view())
     elif kind_no == 3:
@@ -101,8 +105,11 @@ def TestOneInput(data: bytes) -> None:
     if len(rows) <= 4:
         width = 10 if flags & 0x40 else 8
         recs = fx.encode(arr, width=width, errors="coerce")
-        ref = fx.encode([common.row_as_str(r) if r is not None else "" for r in rows],
-                        width=width, errors="coerce")
+        ref = fx.encode(
+            [common.row_as_str(r) if r is not None else "" for r in rows],
+            width=width,
+            errors="coerce",
+        )
         assert recs.shape == (len(rows),), rows
         assert common.same_records(recs, ref), rows
 

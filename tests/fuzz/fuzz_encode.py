@@ -27,6 +27,7 @@ import numpy as np  # noqa: E402
 # about 1 KB per execution.
 with atheris.instrument_imports(include=["reference", "common"]):
     import common
+
     import fastxfen as fx
 
 

@@ -28,6 +28,7 @@ import numpy as np  # noqa: E402
 # about 1 KB per execution.
 with atheris.instrument_imports(include=["reference", "common"]):
     import common
+
     import fastxfen as fx
 
 
@@ -55,13 +56,15 @@ def TestOneInput(data: bytes) -> None:
         want = fx.validate(common.row_as_str(row), epd=True)  # one char per byte
         assert (message is None) == (want is None), (row, message, want)
         if message is not None:
-            assert common.reference.parse_message(message) == \
-                common.reference.parse_message(want), (row, message, want)
+            assert common.reference.parse_message(message) == common.reference.parse_message(
+                want
+            ), (row, message, want)
     castling, en_passant = common.MODES[len(data) % len(common.MODES)]
     threads = 2 if (data[:1] or b"\0")[0] & 7 == 0 else None
     for errors in ("coerce", "ignore"):
-        out = fx.normalize(data, castling=castling, en_passant=en_passant, errors=errors,
-                           threads=threads)
+        out = fx.normalize(
+            data, castling=castling, en_passant=en_passant, errors=errors, threads=threads
+        )
         assert isinstance(out, bytes), type(out)
         assert out == expected(rows, castling, en_passant, errors), (data, errors, out)
         # as many rows out as in, whatever the last row is
@@ -83,8 +86,7 @@ def TestOneInput(data: bytes) -> None:
         arr = np.array(rows, dtype=f"S{max(map(len, rows)) or 1}")
         assert fx.validate(arr) == messages, (data, rows)
         got = fx.normalize(arr, castling=castling, en_passant=en_passant, errors="coerce")
-        want = [common.expected_row_bytes(r, castling, en_passant, "coerce") or b""
-                for r in rows]
+        want = [common.expected_row_bytes(r, castling, en_passant, "coerce") or b"" for r in rows]
         assert got.shape == arr.shape and got.tolist() == want, (data, got, want)
         got = fx.normalize(arr, castling=castling, en_passant=en_passant, errors="ignore")
         for row, g, m in zip(rows, got.tolist(), messages):

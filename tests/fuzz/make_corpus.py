@@ -15,7 +15,6 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "src"))
 
-import numpy as np  # noqa: E402
 
 import fastxfen as fx  # noqa: E402
 
@@ -83,9 +82,9 @@ BAD = [
 
 
 EPD = [
-    START + " w KQkq - bm e4; id \"start\";",
-    START + " b KQkq - hmvc 12; fmvn 40; c0 \"a;b\";",
-    CAPA + " w KQkq - id \"caf\u00e9\"; ce +12;",
+    START + ' w KQkq - bm e4; id "start";',
+    START + ' b KQkq - hmvc 12; fmvn 40; c0 "a;b";',
+    CAPA + ' w KQkq - id "caf\u00e9"; ce +12;',
     START + " w KQkq - bm e4",
     START + " w KQkq -  ;  ; ",
 ]
@@ -135,12 +134,15 @@ def main():
         ok = [s for s in VALID if wide or fx.encode(s, width=10)[0]["width"] == 8]
         recs = fx.encode(ok, width=10 if wide else 8)
         for k in range(0, len(recs), 3):
-            records.append(bytes([int(wide) | (k % 6) << 1, 0]) + recs[k: k + 3].tobytes())
+            records.append(bytes([int(wide) | (k % 6) << 1, 0]) + recs[k : k + 3].tobytes())
         flipped = recs[:2].copy()
         raw = bytearray(flipped.tobytes())
         raw[5] ^= 0x40  # a piece code past the limit
-        raw[dtype.itemsize + dtype.fields["fullmove"][1]:
-            dtype.itemsize + dtype.fields["fullmove"][1] + 4] = bytes(4)  # fullmove 0
+        raw[
+            dtype.itemsize + dtype.fields["fullmove"][1] : dtype.itemsize
+            + dtype.fields["fullmove"][1]
+            + 4
+        ] = bytes(4)  # fullmove 0
         records.append(bytes([int(wide), 0]) + bytes(raw))
         records.append(bytes([int(wide), 0x7F]) + bytes(dtype.itemsize))
         records.append(bytes([int(wide), 0xFF]) + bytes(range(256))[: dtype.itemsize] * 2)

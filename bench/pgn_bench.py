@@ -1,0 +1,240 @@
+"""Throughput of ``fastxfen pgn`` on a header-heavy PGN file, against
+python-chess reading the headers of the same file.
+
+Writes a PGN file of the requested size: games of 7-12 header tags and short
+movetexts (some with ``{ [%clk ...] }`` comments), a share of them with a FEN
+tag (from random standard and Chess960 games, in X-FEN or Shredder-FEN, with
+and without SetUp and Variant tags, with en-passant targets, leading zeros and
+extra blanks) and a few bad FEN tags.  Then:
+
+1. ``python -m fastxfen pgn FILE -o OUT --errors coerce`` in a child process,
+   timed end to end (best of ``--repeat`` runs): MB/s of input;
+2. python-chess, ``chess.pgn.read_headers`` in a loop over the first
+   ``--sample`` MB of the same file (text mode), scaled to MB/s; and the same
+   loop also normalizing each FEN tag with
+   ``chess.Board(fen, chess960=True).fen()``, which is the work fastxfen does.
+
+Not part of the test suite.  Usage::
+
+    python bench/pgn_bench.py                 # 256 MB file in a temp dir
+    python bench/pgn_bench.py 500M --keep     # keep the generated file
+    python bench/pgn_bench.py 100M -- --threads 2 --castling shredder
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+EVENTS = [
+    "Rated Blitz game",
+    "Rated Bullet game",
+    "Casual Rapid game",
+    "Titled Arena",
+    "Open Championship",
+    "Club match",
+    "?",
+]
+RESULTS = ["1-0", "0-1", "1/2-1/2", "*"]
+OPENINGS = [
+    "1. e4 e5 2. Nf3 Nc6 3. Bb5 a6",
+    "1. d4 d5 2. c4 e6 3. Nc3 Nf6",
+    "1. e4 c5 2. Nf3 d6 3. d4 cxd4 4. Nxd4 Nf6",
+    "1. c4 e5 2. Nc3 Nf6",
+    "1. Nf3 d5 2. g3",
+    "1. e4 e6 2. d4 d5 3. Nc3 Bb4",
+]
+
+
+def parse_size(text: str) -> int:
+    scale = {"k": 1 << 10, "m": 1 << 20, "g": 1 << 30}.get(text[-1:].lower(), 1)
+    return int(float(text[:-1] if scale != 1 else text) * scale)
+
+
+def fen_pool(n: int, rng: random.Random) -> list:
+    """(fen, chess960) from random games: standard and Chess960 starts, a few
+    random plies, written in varied but valid styles."""
+    import chess
+
+    pool = []
+    while len(pool) < n:
+        is960 = rng.random() < 0.5
+        board = chess.Board.from_chess960_pos(rng.randrange(960)) if is960 else chess.Board()
+        board.chess960 = True
+        for _ in range(rng.randrange(0, 24)):
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(rng.choice(moves))
+        fen = board.fen(shredder=rng.random() < 0.4, en_passant="fen")
+        fields = fen.split()
+        if rng.random() < 0.15:
+            fields[4] = "0" + fields[4]  # leading zero, dropped on output
+        if rng.random() < 0.1:
+            fields = fields[:4]  # no counters
+        pool.append((" ".join(fields) if rng.random() < 0.9 else "  ".join(fields), is960))
+    return pool
+
+
+def make_games(count: int, rng: random.Random, fens: list, fen_share: float) -> list:
+    games = []
+    for _ in range(count):
+        tags = [
+            f'[Event "{rng.choice(EVENTS)}"]',
+            f'[Site "https://example.org/{rng.getrandbits(40):010x}"]',
+            f'[Date "20{rng.randrange(10, 25)}.{rng.randrange(1, 13):02d}.'
+            f'{rng.randrange(1, 29):02d}"]',
+            f'[Round "{rng.choice(["-", "1", "2", "3.1"])}"]',
+            f'[White "player{rng.randrange(100000)}"]',
+            f'[Black "player{rng.randrange(100000)}"]',
+            f'[Result "{rng.choice(RESULTS)}"]',
+        ]
+        extra = [
+            f'[WhiteElo "{rng.randrange(800, 2900)}"]',
+            f'[BlackElo "{rng.randrange(800, 2900)}"]',
+            f'[TimeControl "{rng.choice(["60+0", "180+2", "600+5", "-"])}"]',
+            f'[ECO "{rng.choice("ABCDE")}{rng.randrange(100):02d}"]',
+            f'[Termination "{rng.choice(["Normal", "Time forfeit"])}"]',
+        ]
+        tags += rng.sample(extra, rng.randrange(0, 6))
+        movetext = rng.choice(OPENINGS)
+        if rng.random() < fen_share:
+            fen, is960 = rng.choice(fens)
+            if rng.random() < 0.002:
+                fen = fen.replace("/", "/9", 1)  # a bad one now and then
+            if is960 and rng.random() < 0.8:
+                tags.append(f'[Variant "{rng.choice(["Chess960", "Fischerandom"])}"]')
+            if rng.random() < 0.6:
+                tags.append('[SetUp "1"]')
+            tags.append(f'[FEN "{fen}"]')
+            movetext = "1. a3" if " w " in fen else "1... a6"
+        if rng.random() < 0.3:
+            movetext = " ".join(
+                part + " { [%clk 0:03:00] }" if part[0].isalpha() else part
+                for part in movetext.split()
+            )
+        games.append("\n".join(tags) + "\n\n" + movetext + " " + tags[6][9:-2] + "\n\n")
+    return games
+
+
+def write_pgn(path: str, size: int, seed: int, fen_share: float) -> int:
+    rng = random.Random(seed)
+    fens = fen_pool(4000, rng)
+    games = [g.encode() for g in make_games(20000, rng, fens, fen_share)]
+    written = 0
+    with open(path, "wb") as f:
+        while written < size:
+            rng.shuffle(games)
+            block = b"".join(games)
+            f.write(block)
+            written += len(block)
+    return written
+
+
+def time_fastxfen(path: str, out: str, extra: list, repeat: int) -> float:
+    env = dict(os.environ)
+    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
+    if os.path.isdir(src):
+        env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.perf_counter()
+        proc = subprocess.run(
+            [sys.executable, "-m", "fastxfen", "pgn", path, "-o", out, "--errors", "coerce"]
+            + extra,
+            env=env,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        best = min(best, time.perf_counter() - started)
+        if proc.returncode not in (0, 1):
+            sys.exit(f"fastxfen failed ({proc.returncode}):\n{proc.stderr}")
+        print("  " + proc.stderr.strip().splitlines()[0])
+    return best
+
+
+def time_python_chess(path: str, sample: int, normalize: bool) -> tuple:
+    """(seconds, bytes read) for read_headers over the first ``sample`` bytes."""
+    import chess
+    import chess.pgn
+
+    started = time.perf_counter()
+    games = 0
+    with open(path, encoding="utf-8") as f:
+        while True:
+            headers = chess.pgn.read_headers(f)
+            if headers is None:
+                break
+            games += 1
+            if normalize and "FEN" in headers:
+                try:
+                    chess.Board(headers["FEN"], chess960=True).fen()
+                except ValueError:
+                    pass
+            if games % 256 == 0 and f.buffer.tell() >= sample:
+                break
+        done = f.buffer.tell()
+    return time.perf_counter() - started, done, games
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("size", nargs="?", default="256M", help="file size (default 256M)")
+    parser.add_argument(
+        "--fen-share", type=float, default=0.4, help="share of games with a FEN tag (default 0.4)"
+    )
+    parser.add_argument("--sample", default="16M", help="bytes python-chess reads (default 16M)")
+    parser.add_argument("--repeat", type=int, default=3, help="fastxfen runs (best of)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keep", action="store_true", help="keep the generated files")
+    parser.add_argument("extra", nargs="*", help="options for fastxfen pgn (after --)")
+    args = parser.parse_args(argv)
+
+    folder = tempfile.mkdtemp(prefix="fastxfen-pgn-bench-")
+    path = os.path.join(folder, "games.pgn")
+    out = os.path.join(folder, "out.pgn")
+    try:
+        started = time.perf_counter()
+        size = write_pgn(path, parse_size(args.size), args.seed, args.fen_share)
+        print(f"generated {size / 1e6:,.0f} MB in {time.perf_counter() - started:.1f} s: {path}")
+        mb = size / 1e6
+
+        print("fastxfen pgn:")
+        seconds = time_fastxfen(path, out, args.extra, args.repeat)
+        fast = mb / seconds
+        print(
+            f"  {mb:,.0f} MB in {seconds:.2f} s: {fast:,.0f} MB/s (best of {args.repeat}, "
+            "process start included)"
+        )
+
+        sample = parse_size(args.sample)
+        results = {}
+        for normalize in (False, True):
+            seconds, done, games = time_python_chess(path, sample, normalize)
+            results[normalize] = done / 1e6 / seconds
+            what = "read_headers + Board(fen).fen()" if normalize else "read_headers"
+            print(
+                f"python-chess {what}: {games:,} games, {done / 1e6:,.1f} MB in "
+                f"{seconds:.2f} s: {results[normalize]:,.2f} MB/s "
+                f"(the whole file: ~{mb / results[normalize]:,.0f} s)"
+            )
+        print(
+            f"speed-up: {fast / results[False]:,.0f}x over read_headers, "
+            f"{fast / results[True]:,.0f}x over read_headers + FEN normalization"
+        )
+    finally:
+        if args.keep:
+            print(f"kept {folder}")
+        else:
+            shutil.rmtree(folder, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,623 @@
+"""Dask as the engine: fastxfen over Dask Bags, DataFrame columns and sharded
+files, partition by partition.
+
+Each partition goes to the same GIL-free bulk kernels as a single-process
+call, so a distributed result equals the single-process result row for row.
+Arrow-backed string columns (``string[pyarrow]``, ``pd.ArrowDtype``) are read
+through Arrow without making Python strings.
+
+Dask is imported only when one of these functions runs; without it they
+raise ImportError naming ``pip install fastxfen[dask]``.  See docs/dask.md.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import sys
+import threading
+from typing import Any, Iterable, List, Optional
+
+import numpy as np
+
+from fastxfen import _bulk
+from fastxfen._api import encode as _encode
+from fastxfen._api import normalize as _normalize
+from fastxfen._api import validate as _validate
+from fastxfen._records import record_dtype
+
+__all__ = [
+    "encode_bag",
+    "encode_column",
+    "encode_lines",
+    "encode_series",
+    "normalize_bag",
+    "normalize_column",
+    "normalize_file",
+    "normalize_files",
+    "normalize_lines",
+    "normalize_series",
+    "validate_bag",
+    "validate_column",
+    "validate_lines",
+    "validate_series",
+]
+
+INSTALL_HINT = 'pip install "fastxfen[dask]"  (Dask with distributed, and pyarrow)'
+
+
+def _require(module: str = "dask"):
+    """Import a Dask module, or raise ImportError with the install hint."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise ImportError(
+            f"fastxfen.dask needs {module.split('.')[0]} ({exc}): {INSTALL_HINT}"
+        ) from exc
+
+
+def _threads(threads: Optional[int]) -> int:
+    # One thread per task by default: Dask runs the partitions in parallel.
+    if threads is None:
+        return 1
+    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
+        raise ValueError(f"threads must be a positive int or None, not {threads!r}")
+    return threads
+
+
+# ------------------------------------------------------------------ partitions: lines
+
+
+def _lines_batch(lines: Iterable[Any]):
+    """(batch, kind, the lines as a list) for a partition of lines: str (UTF-8 encoded for the
+    kernels) or bytes items, each with or without its line terminator."""
+    items = lines if isinstance(lines, list) else list(lines)
+    kind = bytes if items and isinstance(items[0], (bytes, bytearray)) else str
+    if kind is str:
+        try:
+            raw = [line.encode("utf-8", "surrogateescape") for line in items]
+        except AttributeError:
+            raise TypeError("a partition of lines holds str or bytes items only") from None
+    else:
+        raw = items
+    lengths = np.fromiter(map(len, raw), np.int64, len(raw))
+    ends = np.cumsum(lengths)
+    return _bulk.spans(b"".join(raw), ends - lengths, ends), kind, items
+
+
+def normalize_lines(
+    lines: Iterable[Any],
+    *,
+    castling: str = "xfen",
+    en_passant: str = "xfen",
+    errors: str = "raise",
+    threads: Optional[int] = None,
+    epd: bool = False,
+) -> list:
+    """The lines of one partition, normalized; each keeps its own line
+    terminator (``\\n`` or ``\\r\\n``, if it had one), as the command line
+    writes them.  A coerced line is empty (its terminator kept); an ignored
+    one unchanged.  Columns in errors are byte offsets into the UTF-8 line,
+    and ``FenError.index`` is the row within the partition."""
+    batch, kind, lines = _lines_batch(lines)
+    data, ends, failed = batch.normalize(castling, en_passant, errors, _threads(threads), True, epd)
+    starts = np.empty_like(ends)
+    if len(ends):
+        starts[0] = 0
+        starts[1:] = ends[:-1]
+    pieces = [data[a:b] for a, b in zip(starts.tolist(), ends.tolist())]
+    if errors == "coerce":  # a coerced line is its terminator alone, if any
+        for row in failed:
+            line = lines[row]
+            pieces[row] = pieces[row][:0] + (
+                b"\r\n"
+                if line[-2:] in ("\r\n", b"\r\n")
+                else b"\n"
+                if line[-1:] in ("\n", b"\n")
+                else b""
+            )
+    if kind is bytes:
+        return pieces
+    return [piece.decode("utf-8", "surrogateescape") for piece in pieces]
+
+
+def encode_lines(
+    lines: Iterable[Any],
+    *,
+    width: int = 8,
+    errors: str = "raise",
+    threads: Optional[int] = None,
+    epd: bool = False,
+) -> np.ndarray:
+    """Records (``record_dtype(width)``) of the lines of one partition."""
+    batch, _, _ = _lines_batch(lines)
+    return batch.encode(width, errors, _threads(threads), epd)
+
+
+def validate_lines(
+    lines: Iterable[Any], *, threads: Optional[int] = None, epd: bool = False
+) -> list:
+    """``None`` or ``"column C (field): reason"`` per line of one partition."""
+    batch, _, _ = _lines_batch(lines)
+    return batch.validate(_threads(threads), epd)
+
+
+# ------------------------------------------------------------------ partitions: pandas
+
+
+def _arrow_of(series):
+    """The column as a pyarrow string array: zero-copy for Arrow-backed
+    dtypes, converted (nulls for None/NaN) for object and python strings."""
+    pa = _require("pyarrow")
+    values = pa.array(series.array if hasattr(series, "array") else series)
+    if isinstance(values, pa.ChunkedArray) and values.num_chunks == 1:
+        values = values.chunk(0)
+    kind = values.type
+    if not (
+        pa.types.is_string(kind)
+        or pa.types.is_large_string(kind)
+        or (hasattr(pa.types, "is_string_view") and pa.types.is_string_view(kind))
+    ):
+        if pa.types.is_null(kind):  # an empty or all-missing object column
+            return pa.nulls(len(values), pa.large_string())
+        raise TypeError(f"expected a column of strings, got {series.dtype} ({kind})")
+    return values
+
+
+def _series_like(series, values):
+    """A pandas Series of ``values`` (Arrow strings) with the dtype, index and
+    name of ``series``."""
+    import pandas as pd
+
+    dtype = series.dtype
+    if isinstance(dtype, pd.StringDtype) and dtype.storage == "pyarrow":
+        try:
+            array = pd.arrays.ArrowStringArray(values, dtype=dtype)
+        except TypeError:  # pandas 2: no dtype argument
+            array = pd.arrays.ArrowStringArray(values)
+            if array.dtype != dtype:
+                array = array.astype(dtype)
+    elif isinstance(dtype, pd.ArrowDtype):
+        array = pd.arrays.ArrowExtensionArray(values)
+    elif isinstance(dtype, pd.StringDtype):
+        array = pd.array(values.to_pylist(), dtype=dtype)
+    else:  # object: Python strings and None
+        array = np.empty(len(values), object)
+        array[:] = values.to_pylist()
+        return pd.Series(array, index=series.index, name=series.name, dtype=object)
+    return pd.Series(array, index=series.index, name=series.name, copy=False)
+
+
+def normalize_series(
+    series,
+    *,
+    castling: str = "xfen",
+    en_passant: str = "xfen",
+    errors: str = "raise",
+    threads: Optional[int] = None,
+    epd: bool = False,
+):
+    """One pandas partition normalized: a Series of the same dtype, index and
+    name; missing values stay missing, a coerced row becomes missing."""
+    result = _normalize(
+        _arrow_of(series),
+        castling=castling,
+        en_passant=en_passant,
+        errors=errors,
+        threads=_threads(threads),
+        epd=epd,
+    )
+    return _series_like(series, result)
+
+
+def encode_series(
+    series,
+    *,
+    width: int = 8,
+    errors: str = "raise",
+    threads: Optional[int] = None,
+    epd: bool = False,
+) -> np.ndarray:
+    """Records of one pandas partition (a missing value is the null record)."""
+    return _encode(
+        _arrow_of(series), width=width, errors=errors, threads=_threads(threads), epd=epd
+    )
+
+
+def validate_series(series, *, threads: Optional[int] = None, epd: bool = False):
+    """A Series of ``None`` or ``"column C (field): reason"`` (object dtype)."""
+    import pandas as pd
+
+    messages = _validate(_arrow_of(series), threads=_threads(threads), epd=epd)
+    array = np.empty(len(messages), object)
+    array[:] = messages
+    return pd.Series(array, index=series.index, name=series.name, dtype=object)
+
+
+def _frame_partition(frame, column, out, function, options):
+    result = function(frame[column], **options)
+    frame = frame.copy(deep=False)
+    frame[out or column] = result
+    return frame
+
+
+# ------------------------------------------------------------------ collections
+
+
+def _collection_kind(collection, column):
+    """ "bag", "series" or "frame" (the column of a DataFrame)."""
+    dask = _require("dask")
+    if dask.is_dask_collection(collection) and type(collection).__name__ == "Bag":
+        if column is not None:
+            raise ValueError("a Bag has no columns: leave column out")
+        return "bag"
+    name = type(collection).__name__
+    if name == "DataFrame":
+        if column is None:
+            raise ValueError("a DataFrame needs the column of positions: column='fen'")
+        return "frame"
+    if name == "Series":
+        if column is not None:
+            raise ValueError("a Series is one column: leave column out")
+        return "series"
+    raise TypeError(f"expected a Dask Bag, DataFrame or Series, not {type(collection)!r}")
+
+
+def normalize_bag(
+    bag,
+    *,
+    castling: str = "xfen",
+    en_passant: str = "xfen",
+    errors: str = "raise",
+    threads: Optional[int] = None,
+    epd: bool = False,
+):
+    """A Bag of lines (``dask.bag.read_text``, ``from_sequence``) normalized
+    partition by partition: a Bag of the same lines in canonical form, each
+    keeping its terminator, ready for ``Bag.to_textfiles``."""
+    _collection_kind(bag, None)
+    return bag.map_partitions(
+        normalize_lines,
+        castling=castling,
+        en_passant=en_passant,
+        errors=errors,
+        threads=threads,
+        epd=epd,
+    )
+
+
+def validate_bag(bag, *, threads: Optional[int] = None, epd: bool = False):
+    """A Bag of ``None`` or ``"column C (field): reason"``, one per line."""
+    _collection_kind(bag, None)
+    return bag.map_partitions(validate_lines, threads=threads, epd=epd)
+
+
+def normalize_column(
+    collection,
+    column: Optional[str] = None,
+    *,
+    out: Optional[str] = None,
+    castling: str = "xfen",
+    en_passant: str = "xfen",
+    errors: str = "raise",
+    threads: Optional[int] = None,
+    epd: bool = False,
+):
+    """A Dask DataFrame with ``column`` normalized (into column ``out`` if
+    given, else in place), or a Dask Series normalized: same dtype, same
+    partitions.  ``string[pyarrow]`` columns are read without Python strings."""
+    kind = _collection_kind(collection, column)
+    options = dict(
+        castling=castling, en_passant=en_passant, errors=errors, threads=threads, epd=epd
+    )
+    if kind == "series":
+        return collection.map_partitions(normalize_series, meta=collection._meta, **options)
+    meta = collection._meta.copy()
+    if out is not None:
+        meta[out] = meta[column]
+    return collection.map_partitions(
+        _frame_partition, column, out, normalize_series, options, meta=meta
+    )
+
+
+def validate_column(
+    collection, column: Optional[str] = None, *, threads: Optional[int] = None, epd: bool = False
+):
+    """A Dask Series (object dtype) of ``None`` or the message, per row."""
+    kind = _collection_kind(collection, column)
+    series = collection if kind == "series" else collection[column]
+    import pandas as pd
+
+    meta = pd.Series([], dtype=object, name=series.name)
+    return series.map_partitions(validate_series, threads=threads, epd=epd, meta=meta)
+
+
+def _records_array(parts, width: int):
+    """A Dask array of records, one chunk (of unknown length) per part."""
+    da = _require("dask.array")
+    arrays = [da.from_delayed(part, shape=(np.nan,), dtype=record_dtype(width)) for part in parts]
+    if not arrays:
+        return da.from_array(np.empty(0, record_dtype(width)))
+    return da.concatenate(arrays) if len(arrays) > 1 else arrays[0]
+
+
+def encode_bag(
+    bag, *, width: int = 8, errors: str = "raise", threads: Optional[int] = None, epd: bool = False
+):
+    """A Dask array of position records (``record_dtype(width)``), one chunk
+    per partition of the Bag of lines; chunk lengths are known once
+    computed (``.compute_chunk_sizes()``)."""
+    dask = _require("dask")
+    _collection_kind(bag, None)
+    encode = dask.delayed(encode_lines, pure=True)
+    parts = [
+        encode(part, width=width, errors=errors, threads=threads, epd=epd)
+        for part in bag.to_delayed()
+    ]
+    return _records_array(parts, width)
+
+
+def encode_column(
+    collection,
+    column: Optional[str] = None,
+    *,
+    width: int = 8,
+    errors: str = "raise",
+    threads: Optional[int] = None,
+    epd: bool = False,
+):
+    """A Dask array of position records, one chunk per partition of the
+    column (or Series)."""
+    dask = _require("dask")
+    kind = _collection_kind(collection, column)
+    series = collection if kind == "series" else collection[column]
+    encode = dask.delayed(encode_series, pure=True)
+    parts = [
+        encode(part, width=width, errors=errors, threads=threads, epd=epd)
+        for part in series.to_delayed()
+    ]
+    return _records_array(parts, width)
+
+
+# ------------------------------------------------------------------ files
+
+
+class _ThreadStderr(io.TextIOBase):
+    """sys.stderr for a process whose threads run several commands at once:
+    a thread that set a buffer writes there, every other thread to the real
+    stream."""
+
+    def __init__(self, real) -> None:
+        self.real = real
+        self.local = threading.local()
+
+    def write(self, text):
+        target = getattr(self.local, "buffer", None)
+        return (target if target is not None else self.real).write(text)
+
+    def flush(self):
+        target = getattr(self.local, "buffer", None)
+        (target if target is not None else self.real).flush()
+
+    def isatty(self):
+        return False if getattr(self.local, "buffer", None) is not None else self.real.isatty()
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+
+_STDERR_LOCK = threading.Lock()
+_STDERR_USERS = [0]
+
+
+@contextlib.contextmanager
+def _captured_stderr():
+    """What this thread writes to sys.stderr, in a StringIO; other threads
+    are not affected.  The proxy is in place only while someone captures."""
+    with _STDERR_LOCK:
+        if _STDERR_USERS[0] == 0 or not isinstance(sys.stderr, _ThreadStderr):
+            sys.stderr = _ThreadStderr(sys.stderr)
+        proxy = sys.stderr
+        _STDERR_USERS[0] += 1
+    buffer = io.StringIO()
+    proxy.local.buffer = buffer
+    try:
+        yield buffer
+    finally:
+        proxy.local.buffer = None
+        with _STDERR_LOCK:
+            _STDERR_USERS[0] -= 1
+            if _STDERR_USERS[0] == 0 and sys.stderr is proxy:
+                sys.stderr = proxy.real
+
+
+def normalize_file(argv: List[str]) -> dict:
+    """Run ``fastxfen normalize`` (``argv`` after the command name) in this
+    process, as a task on a worker does: the same streaming code as the
+    command line.  Returns {"input", "output", "status", "messages"}."""
+    from fastxfen import cli
+
+    with _captured_stderr() as messages:
+        status = cli.main(["normalize", *argv])
+    output = argv[argv.index("-o") + 1] if "-o" in argv else None
+    return {"input": argv[0], "output": output, "status": status, "messages": messages.getvalue()}
+
+
+def _shards(inputs: Iterable[str]) -> List[str]:
+    """Input files; a directory stands for the regular files in it, sorted."""
+    files = []
+    for path in inputs:
+        if os.path.isdir(path):
+            files += sorted(
+                os.path.join(path, name)
+                for name in os.listdir(path)
+                if os.path.isfile(os.path.join(path, name)) and not name.startswith(".")
+            )
+        else:
+            files.append(path)
+    return files
+
+
+def normalize_files(
+    inputs: Iterable[str],
+    outdir: str,
+    *,
+    client: Any = None,
+    scheduler: Optional[str] = None,
+    rejects_dir: Optional[str] = None,
+    castling: str = "xfen",
+    en_passant: str = "xfen",
+    errors: str = "raise",
+    epd: bool = False,
+    threads: Optional[int] = None,
+    chunk_size: Optional[int] = None,
+    level: Optional[int] = None,
+    on_result=None,
+) -> List[dict]:
+    """Normalize each input file (a directory: each file in it) as one Dask
+    task, writing ``outdir/<name>`` (compressed by its extension, like the
+    command line) and, with ``rejects_dir``, ``rejects_dir/<name>``.
+
+    ``client`` is a ``distributed.Client``, else one is made for
+    ``scheduler`` (an address), else the task runs on Dask's default
+    scheduler.  The paths must be the same for the workers (a shared file
+    system).  Returns, in input order, one dict per file: input, output,
+    status (the command's exit status) and messages (its stderr)."""
+    files = [os.path.abspath(path) for path in _shards(inputs)]
+    outdir = os.path.abspath(outdir)
+    names = [os.path.basename(path) for path in files]
+    seen = set()
+    for name in names:
+        if name in seen:
+            raise ValueError(f"two inputs are named {name}: their outputs would clash")
+        seen.add(name)
+    if rejects_dir is not None:
+        rejects_dir = os.path.abspath(rejects_dir)
+        if rejects_dir == outdir:
+            raise ValueError("the rejects directory is also the output directory")
+    for directory in (outdir, rejects_dir):
+        if directory is not None:
+            os.makedirs(directory, exist_ok=True)
+    argvs = []
+    for path, name in zip(files, names):
+        target = os.path.join(outdir, name)
+        if os.path.exists(target) and os.path.samefile(path, target):
+            raise ValueError(f"the output {target} is also the input")
+        argv = [
+            path,
+            "-o",
+            target,
+            "--castling",
+            castling,
+            "--en-passant",
+            en_passant,
+            "--errors",
+            errors,
+        ]
+        if rejects_dir is not None:
+            argv += ["--rejects", os.path.join(rejects_dir, name)]
+        if epd:
+            argv.append("--epd")
+        if threads is not None:
+            argv += ["--threads", str(threads)]
+        if chunk_size is not None:
+            argv += ["--chunk-size", str(chunk_size)]
+        if level is not None:
+            argv += ["--level", str(level)]
+        argvs.append(argv)
+    if not argvs:
+        return []
+    if client is None and scheduler is not None:
+        distributed = _require("distributed")
+        with distributed.Client(scheduler) as own:
+            return _run_tasks(own, argvs, on_result)
+    return _run_tasks(client, argvs, on_result)
+
+
+def _run_tasks(client, argvs, on_result) -> List[dict]:
+    results: List[Optional[dict]] = [None] * len(argvs)
+    if client is None:
+        dask = _require("dask")
+        task = dask.delayed(normalize_file, pure=False)
+        computed = dask.compute(*[task(argv) for argv in argvs])
+        for k, result in enumerate(computed):
+            results[k] = result
+            if on_result is not None:
+                on_result(result)
+        return results
+    distributed = _require("distributed")
+    futures = [client.submit(normalize_file, argv, pure=False) for argv in argvs]
+    index = {future.key: k for k, future in enumerate(futures)}
+    for future in distributed.as_completed(futures):
+        k = index[future.key]
+        try:
+            result = future.result()
+        except Exception as exc:  # the task failed on its worker
+            result = {
+                "input": argvs[k][0],
+                "output": argvs[k][2],
+                "status": 2,
+                "messages": f"fastxfen: error: {type(exc).__name__}: {exc}\n",
+            }
+        results[k] = result
+        if on_result is not None:
+            on_result(result)
+    return results
+
+
+def run_normalize_command(args) -> int:
+    """``fastxfen normalize --dask ADDRESS INPUT... -o OUTDIR`` (see cli.py)."""
+    from fastxfen import cli
+
+    inputs = [args.input] + list(getattr(args, "more_inputs", None) or [])
+    if any(cli._is_stdio(path) for path in inputs):
+        raise cli.CliError("--dask reads files: give INPUT files (or directories), not stdin")
+    if cli._is_stdio(args.output):
+        raise cli.CliError("--dask writes one file per input: -o OUTDIR names a directory")
+    if os.path.exists(args.output) and not os.path.isdir(args.output):
+        raise cli.CliError(f"--dask: -o {args.output} is not a directory")
+    missing = [path for path in inputs if not os.path.exists(path)]
+    if missing:
+        raise cli.CliError(f"cannot read {missing[0]}: No such file or directory")
+    distributed = _require("distributed")
+
+    def report(result):
+        if args.quiet and result["status"] != cli.EXIT_FAILED:
+            return
+        name = os.path.basename(result["input"])
+        for line in result["messages"].splitlines():
+            if args.quiet and not line.startswith("fastxfen: error"):
+                continue
+            print(f"{name}: {line}", file=sys.stderr)
+
+    try:
+        client = distributed.Client(args.dask, timeout="30s")
+    except (OSError, TimeoutError) as exc:
+        raise cli.CliError(f"cannot reach the Dask scheduler at {args.dask}: {exc}") from None
+    try:
+        results = normalize_files(
+            inputs,
+            args.output,
+            client=client,
+            rejects_dir=args.rejects,
+            castling=args.castling,
+            en_passant=args.en_passant,
+            errors=args.errors,
+            epd=args.epd,
+            threads=args.threads,
+            chunk_size=args.chunk_size,
+            level=args.level,
+            on_result=report,
+        )
+    except ValueError as exc:
+        raise cli.CliError(str(exc)) from None
+    finally:
+        client.close()
+    statuses = [result["status"] for result in results]
+    if not args.quiet:
+        bad = sum(status == cli.EXIT_FAILED for status in statuses)
+        print(f"fastxfen normalize --dask: {len(results)} files, {bad} failed", file=sys.stderr)
+    return max(statuses, default=cli.EXIT_OK)
