@@ -560,6 +560,10 @@ def prefetch(items):
     finally:
         stop.set()
         wanted.release()
+        # A reader still inside a read of stdin at interpreter exit makes
+        # CPython abort ("could not acquire lock ... daemon threads"): let
+        # the read in progress finish (it ends at the next chunk or EOF).
+        thread.join(timeout=30)
 
 
 def _line_of(chunk, newlines: np.ndarray, row: int) -> bytes:

@@ -256,6 +256,7 @@ class _Scan:
         "setup_lines",
         "variant_lines",
         "header_end",
+        "tag",
     )
 
     def __init__(self, buf, variants: bool) -> None:
@@ -282,6 +283,7 @@ class _Scan:
         self.fen_lines = self.setup_lines = self.variant_lines = empty
         self.starts = self.start_lines = empty
         self.header_end = -1
+        self.tag = np.zeros(0, bool)
         if not len(ls):
             return
         # The first three bytes of every line: '[' and the start of a tag
@@ -293,13 +295,13 @@ class _Scan:
             one = _bytes_at(a, ls + 1)
             two = _bytes_at(a, ls + 2)
         tag = first == 91
-        tag_lines = np.flatnonzero(tag)
-        if not len(tag_lines):
+        starts_run = tag.copy()  # tag lines after a line that is not one
+        starts_run[1:] &= ~tag[:-1]
+        candidates = np.flatnonzero(starts_run)
+        self.tag = tag
+        if not len(candidates):
             self.header_end = 0
             return
-        follows_tag = np.zeros(len(tag_lines), bool)
-        np.equal(tag_lines[1:] - 1, tag_lines[:-1], out=follows_tag[1:])
-        candidates = tag_lines[~follows_tag]
         confirmed = np.ones(len(candidates), bool)
         if braces is not None:
             self._confirm(buf, braces, candidates, confirmed)
@@ -337,15 +339,19 @@ class _Scan:
         self.setup_lines = lines_of(_SETUP_WORD)
         if variants:
             self.variant_lines = lines_of(_VARIANT_WORD)
-        # Where the header section of a game starting at line 0 ends (for a
-        # game longer than the buffers), -1 if it runs to the end.
         if not len(start_lines) or start_lines[0] != 0:
             self.header_end = 0
         else:
-            gaps = np.flatnonzero(~follows_tag[1:])
-            last = tag_lines[gaps[0]] if len(gaps) else tag_lines[-1]
-            if last + 1 < len(ls):
-                self.header_end = int(ls[last + 1])
+            self.header_end = None  # worked out when asked for (long games only)
+
+    def end_of_first_header(self) -> int:
+        """Where the header section of a game starting at line 0 ends (the
+        start of its first line that is not a tag line), 0 if no game starts
+        at line 0, -1 if the header section runs to the end of the buffer."""
+        if self.header_end is None:
+            other = np.flatnonzero(~self.tag)
+            self.header_end = int(self.ls[other[0]]) if len(other) else -1
+        return self.header_end
 
     def _confirm(
         self, buf, braces: np.ndarray, candidates: np.ndarray, confirmed: np.ndarray
@@ -532,6 +538,17 @@ class _Editor:
         out_starts[1:] = out_ends
         slot = np.full(nfen, -1, np.int64)
         slot[rows] = np.arange(len(rows))
+        # A value already in canonical form needs no edit.
+        changed = ks[
+            ~_same(
+                buf,
+                value_start[ks],
+                value_end[ks],
+                out,
+                out_starts[slot[ks]],
+                out_starts[slot[ks] + 1],
+            )
+        ]
         first_fen = np.ones(nfen, bool)
         first_fen[1:] = fen_game[1:] != fen_game[:-1]
         add = np.flatnonzero(first_fen & edited[fen_game] & ~has_setup[fen_game])
@@ -540,10 +557,10 @@ class _Editor:
         setup_b = setup_a + len(_SETUP) + 1 + crlf[add]
         gone = np.flatnonzero(drop)
         none = np.zeros(len(gone), np.int64)
-        edit_start = np.concatenate([value_start[ks], setup_at, starts[gone]])
-        edit_end = np.concatenate([value_end[ks], setup_at, ends[gone]])
-        rep_a = np.concatenate([out_starts[slot[ks]], setup_a, none])
-        rep_b = np.concatenate([out_starts[slot[ks] + 1], setup_b, none])
+        edit_start = np.concatenate([value_start[changed], setup_at, starts[gone]])
+        edit_end = np.concatenate([value_end[changed], setup_at, ends[gone]])
+        rep_a = np.concatenate([out_starts[slot[changed]], setup_a, none])
+        rep_b = np.concatenate([out_starts[slot[changed] + 1], setup_b, none])
         if len(edit_start):
             # Three sorted runs: a stable sort merges them in linear time.
             order = np.argsort(edit_start, kind="stable")
@@ -600,6 +617,26 @@ class _Editor:
             if name.decode("latin1") not in STANDARD_VARIANTS:
                 ok[np.searchsorted(starts, pos, "right") - 1] = False
         return ok
+
+
+def _same(buf, starts, ends, out, out_starts, out_ends) -> np.ndarray:
+    """Per row, whether buf[starts:ends] equals out[out_starts:out_ends]:
+    compared 8 bytes at a time through unaligned views (the last word of a
+    row overlaps the one before), so rows under 8 bytes count as different."""
+    length = ends - starts
+    same = (length == out_ends - out_starts) & (length >= 8)
+    rows = np.flatnonzero(same)
+    if not len(rows):
+        return same
+    source = np.ndarray((len(buf) - 7,), "<u8", buffer=buf, strides=(1,))
+    target = np.ndarray((len(out) - 7,), "<u8", buffer=out, strides=(1,))
+    at, to, last = starts[rows], out_starts[rows], length[rows] - 8
+    equal = np.ones(len(rows), bool)
+    for offset in range(0, int(last.max()) + 8, 8):
+        step = np.minimum(offset, last)
+        equal &= source[at + step] == target[to + step]
+    same[rows] = equal
+    return same
 
 
 def _malformed(line: bytes) -> Tuple[int, str, str]:
@@ -774,7 +811,7 @@ def _skim(
     yield its header section as a chunk, then the rest as it is read until
     the next game starts.  Returns the text from that game start on, or None
     at the end of the input."""
-    header_end = scan.header_end
+    header_end = scan.end_of_first_header()
     while header_end < 0:  # the header section goes on: read on, within reason
         if len(buf) > max_header:
             raise PgnFormatError(
@@ -790,7 +827,7 @@ def _skim(
         scan = _Scan(buf, variants)
         if len(scan.starts) > 1:
             return buf  # a second [Event tag started a game: back to whole chunks
-        header_end = scan.header_end
+        header_end = scan.end_of_first_header()
     yield ("chunk", buf, scan, header_end)
     rest = buf[header_end:]
     inside = False
