@@ -155,6 +155,18 @@ cdef object _error(Py_ssize_t index, fx_error err, object text):
 cdef object _not_text(Py_ssize_t index, object item):
     return FenError(index, 0, "input", f"expected str, got {type(item).__name__}")
 
+cdef object _failure(Py_ssize_t index, object item, int rc, fx_error err):
+    """The FenError of a list item _read_item refused (rc 1: not a str)."""
+    return _not_text(index, item) if rc == 1 else _error(index, err, item)
+
+
+cdef object _failed_row(Py_ssize_t index, object item, int rc, fx_error err, int errors):
+    """What normalize puts in place of a refused item: raise, None, or the item."""
+    if errors == RAISE:
+        raise _failure(index, item, rc, err)
+    return item if errors == IGNORE else None
+
+
 # ---------------------------------------------------------------- reading rows
 
 cdef struct Row:
@@ -246,10 +258,7 @@ cdef list _normalize_rows(list rows, fx_castling_mode cmode, fx_ep_mode emode, i
             else:
                 out[i] = _text_from(buf, written)
             continue
-        failure = _not_text(i, item) if rc == 1 else _error(i, err, item)
-        if errors == RAISE:
-            raise failure
-        out[i] = item if errors == IGNORE else None
+        out[i] = _failed_row(i, item, rc, err, errors)
     return out
 
 
@@ -275,10 +284,7 @@ cdef list _normalize_epd_rows(list rows, fx_castling_mode cmode, fx_ep_mode emod
             head = text + _text_from(buf, written)
             out[i] = head + " " + item[ops.start:ops.start + ops.len] if ops.len else head
             continue
-        failure = _not_text(i, item) if rc == 1 else _error(i, err, item)
-        if errors == RAISE:
-            raise failure
-        out[i] = item if errors == IGNORE else None
+        out[i] = _failed_row(i, item, rc, err, errors)
     return out
 
 
@@ -295,7 +301,7 @@ def validate_rows(list rows, bint epd=False):
         item = rows[i]
         rc = _read_item(item, epd, &row, &pos, &span, &ops, &err)
         if rc:
-            failure = _not_text(i, item) if rc == 1 else _error(i, err, item)
+            failure = _failure(i, item, rc, err)
             out[i] = f"{failure.location}: {failure.reason}"
     return out
 
@@ -321,7 +327,7 @@ def encode_rows(list rows, int width, errors, bint epd=False):
             if rc == 0:
                 continue
         if mode == RAISE:
-            raise _not_text(i, item) if rc == 1 else _error(i, err, item)
+            raise _failure(i, item, rc, err)
         memset(base + i * itemsize, 0, itemsize)
     return out
 
