@@ -24,6 +24,9 @@ def compile_args():
 
 
 cflags, ldflags = compile_args()
+macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
+if os.environ.get("FASTXFEN_NO_SIMD"):  # the scalar placement reader on every CPU
+    macros.append(("FASTXFEN_NO_SIMD", "1"))
 
 
 def extension(name, extra=()):
@@ -33,7 +36,7 @@ def extension(name, extra=()):
         f"fastxfen.{name}",
         sources=[f"src/fastxfen/{name}.pyx"] + [f"src/fastxfen/core/{c}" for c in [*CORE, *extra]],
         include_dirs=["src/fastxfen/core", numpy.get_include()],
-        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        define_macros=macros,
         extra_compile_args=cflags,
         extra_link_args=ldflags,
     )

@@ -1,6 +1,14 @@
 /* The reader: one row of text into an fx_pos. */
 #include <string.h>
 
+/* FASTXFEN_NO_SIMD builds the scalar placement reader everywhere (tests). */
+#if !defined(FASTXFEN_NO_SIMD) \
+    && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
+#define FX_SSE2 1
+#include <emmintrin.h>
+#endif
+
+#include "bits.h"
 #include "tables.h"
 
 #define IS_BLANK(c) ((c) == ' ' || (c) == '\t')
@@ -107,6 +115,21 @@ static size_t read_placement(const uint8_t *s, size_t i, size_t end,
     return i;
 }
 
+#define FAST_FAIL ((size_t)-1)
+
+/* Per byte, for the vector reader: the piece code of a piece letter, 0x80
+ * for any other letter, 0 for the rest. */
+static uint8_t letter_code[256];
+
+void fx_init_parse_tables(void)
+{
+    for (int c = 0; c < 256; c++)
+        letter_code[c] = fx_piece_code[c] ? fx_piece_code[c]
+                         : ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ? 0x80 : 0;
+}
+#define GRID_BYTES 256  /* squares in text order, a8 first; see below */
+
+#ifndef FX_SSE2
 /* One entry per placement byte for the fast reader: the piece code in bits
  * 0-7, the squares it advances in bits 8-15, and flags.  A zero entry is a
  * byte the fast reader leaves to the exact one. */
@@ -128,8 +151,6 @@ static const uint32_t PLACEMENT[256] = {
     ['/'] = T_SLASH,  /* '9' and "10" (10x8 only) take the slow branch */
 };
 
-#define FAST_FAIL ((size_t)-1)
-
 /* The fast reader: the placement from s[i] into grid, in text order (a8
  * first).  When every rank is valid, a byte's square index is simply the
  * number of squares before it, so there is no per-rank state: pieces and
@@ -141,7 +162,6 @@ static const uint32_t PLACEMENT[256] = {
  * A/C on 8-wide boards are checked once at the end.  It only decides valid
  * / not valid; FAST_FAIL sends the row to the exact reader for the error.
  * Indexes are masked, so no input writes outside the grid. */
-#define GRID_BYTES (128 + 16)
 static size_t fast_placement(const uint8_t *s, size_t i, size_t end,
                              uint8_t grid[GRID_BYTES], int *width)
 {
@@ -190,6 +210,132 @@ static size_t fast_placement(const uint8_t *s, size_t i, size_t end,
     *width = (int)w;
     return i;
 }
+
+
+#else
+
+#define BLOCK 16
+#define MAX_BLOCKS 6  /* a valid placement has at most 87 bytes */
+#define DUMP 255      /* grid slot for bytes that are not pieces */
+
+
+/* Sum of the bytes at or before each lane (saturating). */
+static __m128i lane_sums(__m128i v)
+{
+    v = _mm_adds_epu8(v, _mm_slli_si128(v, 1));
+    v = _mm_adds_epu8(v, _mm_slli_si128(v, 2));
+    v = _mm_adds_epu8(v, _mm_slli_si128(v, 4));
+    return _mm_adds_epu8(v, _mm_slli_si128(v, 8));
+}
+
+static unsigned last_lane(__m128i v) { return (unsigned)_mm_extract_epi16(v, 7) >> 8; }
+
+/* Are all bytes of the first n bytes of grid at most limit (< 128)? */
+static int codes_at_most(const uint8_t *grid, size_t n, uint8_t limit)
+{
+    const uint64_t high = 0x8080808080808080ull;
+    uint64_t add = 0x0101010101010101ull * (uint8_t)(0x7F - limit), over = 0;
+    for (size_t k = 0; k < n; k += 8) {
+        uint64_t x;
+        memcpy(&x, grid + k, 8);
+        over |= ((x & ~high) + add) | x;
+    }
+    return !(over & high);
+}
+
+/* The vector reader (SSE2, part of every x86-64 CPU), 16 placement bytes
+ * at a time: the bytes are classified at once; the squares each byte
+ * advances (a digit its value, the 0 of "10" nine, a piece one) are summed
+ * across the lanes, so every byte learns the square it stands on; each
+ * lane then stores its piece code at that square, or into a dump slot when
+ * it holds no piece, without a branch.  Each slash must stand where its
+ * rank count times the width puts it, which makes every rank exactly one
+ * width long.  Like the scalar reader it only decides valid / not valid.
+ * Bytes of s are read only below end: a last partial block is copied. */
+static size_t fast_placement(const uint8_t *s, size_t i, size_t end,
+                             uint8_t grid[GRID_BYTES], int *width)
+{
+    static const uint8_t lanes[2 * BLOCK] = {
+        255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255, 255};
+    const __m128i zero_c = _mm_set1_epi8('0'), one = _mm_set1_epi8(1);
+    uint8_t pad[BLOCK], at[BLOCK], index[BLOCK];
+    unsigned carry = 0, rank_carry = 0, prev_digit = 0, prev_one = 0, bad = 0, w = 0;
+    __m128i width_v = _mm_setzero_si128();
+
+    memset(grid, 0, FX_MAX_SQUARES);
+    for (int b = 0; b < MAX_BLOCKS; b++, i += BLOCK) {
+        const uint8_t *src = s + i;
+        if (end - i < BLOCK) {  /* i <= end: a block is only left behind full */
+            memset(pad, ' ', BLOCK);
+            memcpy(pad, s + i, end - i);
+            src = pad;
+        }
+        __m128i c = _mm_loadu_si128((const __m128i *)src);
+        __m128i blank = _mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8(' ')),
+                                     _mm_cmpeq_epi8(c, _mm_set1_epi8('\t')));
+        unsigned blanks = (unsigned)_mm_movemask_epi8(blank);
+        unsigned n = blanks ? (unsigned)fx_ctz64(blanks) : BLOCK;  /* lanes of the field */
+        __m128i in = _mm_loadu_si128((const __m128i *)(lanes + BLOCK - n));
+        __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(c, zero_c),
+                                      _mm_cmplt_epi8(c, _mm_set1_epi8(':')));
+        __m128i zero = _mm_cmpeq_epi8(c, zero_c);
+        __m128i slash = _mm_and_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8('/')), in);
+        __m128i lower = _mm_or_si128(c, _mm_set1_epi8(0x20));
+        __m128i letter = _mm_and_si128(
+            _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)),
+                          _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1))), in);
+        unsigned valid = (1u << n) - 1;
+        unsigned digits = (unsigned)_mm_movemask_epi8(_mm_or_si128(digit, zero)) & valid;
+        unsigned zeros = (unsigned)_mm_movemask_epi8(zero) & valid;
+        unsigned ones = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(c, _mm_set1_epi8('1')))
+                        & valid;
+        unsigned slashes = (unsigned)_mm_movemask_epi8(slash);
+        bad |= valid & ~((unsigned)_mm_movemask_epi8(letter) | digits | slashes);
+        /* a digit after a digit is only allowed as the 0 of "10" */
+        bad |= digits & (digits << 1 | prev_digit) & ~zeros;
+        bad |= zeros & ~(ones << 1 | prev_one);
+        prev_digit = digits >> 15 & 1;
+        prev_one = ones >> 15 & 1;
+
+        __m128i adv = _mm_or_si128(_mm_and_si128(digit, _mm_sub_epi8(c, zero_c)),
+                                   _mm_or_si128(_mm_and_si128(letter, one),
+                                                _mm_and_si128(zero, _mm_set1_epi8(9))));
+        __m128i sum = _mm_adds_epu8(lane_sums(adv), _mm_set1_epi8((char)carry));
+        __m128i square = _mm_subs_epu8(sum, adv);  /* squares before the byte */
+        _mm_storeu_si128((__m128i *)at, square);
+
+        /* the k-th slash stands after k ranks: at square k * width */
+        __m128i ranks = _mm_adds_epu8(lane_sums(_mm_and_si128(slash, one)),
+                                      _mm_set1_epi8((char)rank_carry));
+        if (b == 0) {
+            if (!slashes)  /* a valid first rank ends within 11 bytes */
+                return FAST_FAIL;
+            w = at[fx_ctz64(slashes)];
+            width_v = _mm_set1_epi16((short)w);
+        }
+        __m128i expected = _mm_mullo_epi16(ranks, width_v);  /* exact while ranks * w < 256 */
+        bad |= slashes & ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(square, expected));
+
+        _mm_storeu_si128((__m128i *)index, _mm_or_si128(square, _mm_andnot_si128(letter,
+                                                            _mm_set1_epi8((char)DUMP))));
+        for (int k = 0; k < BLOCK; k++)
+            grid[index[k]] = letter_code[src[k]];
+
+        if (n < BLOCK) {  /* the field ended in this block */
+            unsigned total = at[n], rank_count = last_lane(ranks);
+            if (bad || rank_count != FX_HEIGHT - 1 || (w != 8 && w != 10)
+                || total != FX_HEIGHT * w
+                || !codes_at_most(grid, FX_HEIGHT * w, w == 8 ? FX_BK : FX_BC))
+                return FAST_FAIL;
+            *width = (int)w;
+            return i + n;
+        }
+        carry = last_lane(sum);
+        rank_carry = last_lane(ranks);
+    }
+    return FAST_FAIL;  /* longer than any valid placement */
+}
+#endif
 
 /* Next field: skip blanks, then [*start, *i) is the field.  0 if none. */
 static int next_field(const uint8_t *s, size_t *i, size_t end, size_t *start)
@@ -447,7 +593,7 @@ static int read_operations(const uint8_t *s, size_t i, size_t end, fx_pos *pos,
 int fx_parse_epd(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
                  fx_span *operations, fx_error *err)
 {
-    size_t i, end, start;
+    size_t i, end;
     trim(s, len, &i, &end);
     if (read_position(s, &i, end, pos, placement, err))
         return -1;

@@ -9,6 +9,9 @@ extern const uint8_t fx_piece_code[256];
 /* Piece code -> letter. */
 extern const char fx_piece_letter[FX_CODE_LIMIT];
 
+/* parse.c: tables of the placement reader (run by fx_init_tables). */
+void fx_init_parse_tables(void);
+
 /* Attack classes of a piece code, for the en-passant legality test. */
 enum {
     FX_A_BLACK = 1,   /* the piece is black */

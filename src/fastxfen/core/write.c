@@ -10,6 +10,7 @@ static uint8_t rank_len[256];
 
 void fx_init_tables(void)
 {
+    fx_init_parse_tables();
     for (int mask = 0; mask < 256; mask++) {
         int n = 0, run = 0;
         for (int f = 0; f < 8; f++) {
