@@ -9,9 +9,9 @@ keeps its own output and its own list of failed rows, and the results are
 joined in row order.
 """
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
-from libc.stdint cimport int64_t, uint8_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.string cimport memchr, memcpy, memset
 
 cimport numpy as cnp
 
@@ -112,7 +112,11 @@ cdef class Job:
         cdef const uint8_t *text
         if self.task == NORMALIZE:
             self.out_ends = <int64_t *>malloc((self.hi - self.lo + 1) * sizeof(int64_t))
-            if self.out_ends == NULL:
+            # room for the input's bytes and some growth per row, so that
+            # usual inputs never move the output
+            if self.out_ends == NULL or self._grow_out(
+                    <size_t>max(0, self.ends[self.hi - 1] - self.starts[self.lo] if self.hi > self.lo else 0)
+                    + <size_t>(self.hi - self.lo) * 16 + FX_MAX_OUTPUT):
                 self.out_of_memory = True
                 return
         for r in range(self.lo, self.hi):
@@ -321,21 +325,77 @@ cdef Batch _batch(object keep, const uint8_t *data, starts, ends, nulls=None):
     return b
 
 
+cdef int64_t _line_ends(const uint8_t *data, size_t size, int64_t *starts,
+                        int64_t *ends) noexcept nogil:
+    """Number of lines of data; with starts/ends given, where each begins and
+    ends (past its newline; a last line without one ends at size)."""
+    cdef size_t at = 0
+    cdef int64_t n = 0
+    cdef const uint8_t *newline
+    while at < size:
+        newline = <const uint8_t *>memchr(data + at, 10, size - at)
+        if ends != NULL:
+            starts[n] = at
+        at = size if newline == NULL else <size_t>(newline - data) + 1
+        if ends != NULL:
+            ends[n] = at
+        n += 1
+    return n
+
+
 def lines(buffer):
     """Batch of the lines of a newline-separated buffer (a final newline
     ends the last line; it does not start another)."""
     cdef const uint8_t[::1] view = _bytes_view(buffer)
-    arr = np.frombuffer(view, np.uint8) if view.shape[0] else np.empty(0, np.uint8)
-    newlines = np.flatnonzero(arr == 10)
-    ends = newlines + 1
-    if view.shape[0] and (not newlines.size or newlines[-1] != view.shape[0] - 1):
-        ends = np.append(ends, view.shape[0])
-    ends = ends.astype(np.int64)
-    starts = np.empty_like(ends)
-    if ends.size:
-        starts[0] = 0
-        starts[1:] = ends[:-1]
-    return _batch(view, &view[0] if view.shape[0] else NULL, starts, ends)
+    cdef size_t size = view.shape[0]
+    cdef const uint8_t *data = &view[0] if size else NULL
+    cdef int64_t n
+    with nogil:
+        n = _line_ends(data, size, NULL, NULL)
+    starts = np.empty(n, np.int64)
+    ends = np.empty(n, np.int64)
+    cdef int64_t[::1] s = starts, e = ends
+    if n:
+        with nogil:
+            _line_ends(data, size, &s[0], &e[0])
+    return _batch(view, data, starts, ends)
+
+
+def fixed(array):
+    """Batch of the rows of a 1-d C-contiguous numpy ``S`` or ``U`` array
+    (trailing NULs are not part of a row).  A ``U`` array is read as one
+    byte per character, non-ASCII as '?' (never valid FEN, and columns
+    still count characters)."""
+    cdef Py_ssize_t n = array.shape[0], itemsize = array.dtype.itemsize
+    cdef bint ucs4 = array.dtype.kind == "U"
+    cdef Py_ssize_t chars = itemsize // 4 if ucs4 else itemsize
+    cdef const uint8_t[::1] raw = array.view(np.uint8) if n and itemsize else np.empty(0, np.uint8)
+    starts = np.arange(n, dtype=np.int64) * chars
+    ends = np.empty(n, np.int64)
+    cdef int64_t[::1] e = ends
+    data = np.empty(n * chars if ucs4 else 0, np.uint8)
+    cdef uint8_t[::1] text = data
+    cdef Py_ssize_t i, k, length
+    cdef const uint32_t *code
+    if n and chars:
+        with nogil:
+            for i in range(n):
+                if ucs4:
+                    code = <const uint32_t *>&raw[i * itemsize]
+                    length = chars
+                    while length and code[length - 1] == 0:
+                        length -= 1
+                    for k in range(length):
+                        text[i * chars + k] = <uint8_t>code[k] if code[k] < 128 else 63
+                else:
+                    length = chars
+                    while length and raw[i * itemsize + length - 1] == 0:
+                        length -= 1
+                e[i] = i * chars + length
+    else:
+        ends[:] = starts
+    return _batch(data if ucs4 else array, &text[0] if ucs4 and n and chars else
+                  (&raw[0] if n and chars else NULL), starts, ends)
 
 
 def spans(data, starts, ends, nulls=None):
@@ -351,21 +411,25 @@ def spans(data, starts, ends, nulls=None):
     return _batch(view, &view[0] if view.shape[0] else NULL, starts, ends, nulls)
 
 
-def fixed_width(data, ends, Py_ssize_t itemsize):
-    """Rows data[ends[i-1]:ends[i]] in slots of itemsize bytes, zero padded."""
+def fixed_width(data, ends, Py_ssize_t chars, bint ucs4=False):
+    """Rows data[ends[i-1]:ends[i]] as a numpy ``S`` (or, with ucs4, ``U``)
+    array of chars characters per row, zero padded."""
     cdef const uint8_t[::1] src = _bytes_view(data)
     cdef const int64_t[::1] e = np.ascontiguousarray(ends, np.int64)
-    cdef Py_ssize_t i, n = e.shape[0]
+    cdef Py_ssize_t i, k, n = e.shape[0]
     cdef int64_t start = 0, length
-    out = bytearray(n * itemsize)
-    cdef uint8_t[::1] dst = out
+    out = np.zeros(n, f"U{chars}" if ucs4 else f"S{chars}")
+    cdef uint8_t[::1] dst = out.view(np.uint8) if n else np.empty(0, np.uint8)
+    cdef uint32_t *wide
     with nogil:
         for i in range(n):
-            length = e[i] - start
-            if length > itemsize:
-                length = itemsize
-            if length > 0:
-                memcpy(&dst[i * itemsize], &src[start], length)
+            length = min(e[i] - start, chars)
+            if length > 0 and ucs4:
+                wide = <uint32_t *>&dst[i * chars * 4]
+                for k in range(length):
+                    wide[k] = src[start + k]
+            elif length > 0:
+                memcpy(&dst[i * chars], &src[start], length)
             start = e[i]
     return out
 

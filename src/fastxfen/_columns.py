@@ -19,19 +19,9 @@ __all__ = ["arrow_batches", "arrow_result", "is_arrow", "numpy_batch", "numpy_re
 def numpy_batch(arr: np.ndarray):
     """Batch of the rows of a numpy ``S`` or ``U`` array (any shape, C order)."""
     flat = np.ascontiguousarray(arr.reshape(-1))
-    if not flat.dtype.isnative:
+    if not flat.dtype.isnative or not flat.flags.aligned:
         flat = flat.astype(flat.dtype.newbyteorder("="))
-    lengths = np.char.str_len(flat).astype(np.int64)
-    if arr.dtype.kind == "S":
-        step, data = flat.dtype.itemsize, flat.view(np.uint8)
-    else:
-        step = flat.dtype.itemsize // 4
-        chars = flat.view(np.uint32)
-        # Non-ASCII is never valid: a '?' stands in, one byte per character,
-        # so columns still count characters.
-        data = np.where(chars < 128, chars, ord("?")).astype(np.uint8)
-    starts = np.arange(flat.size, dtype=np.int64) * step
-    batch = _bulk.spans(data, starts, starts + lengths)
+    batch = _bulk.fixed(flat)
     if arr.dtype.kind == "U":
         batch.texts = flat  # messages name the character, not its stand-in
     return batch
@@ -43,11 +33,11 @@ def numpy_result(arr: np.ndarray, result, errors: str) -> np.ndarray:
     data, ends, failed = result
     lengths = np.diff(ends, prepend=0)
     size = max(1, int(lengths.max()) if lengths.size else 1)
-    out = np.frombuffer(_bulk.fixed_width(data, ends, size), f"S{size}")
-    if arr.dtype.kind == "U":
-        out = out.astype(f"U{max(size, arr.dtype.itemsize // 4)}")
-        if failed and errors == "ignore":  # the stand-in was copied: put the input back
-            out[failed] = np.ascontiguousarray(arr.reshape(-1))[failed]
+    if arr.dtype.kind == "S":
+        return _bulk.fixed_width(data, ends, size).reshape(arr.shape)
+    out = _bulk.fixed_width(data, ends, max(size, arr.dtype.itemsize // 4), True)
+    if failed and errors == "ignore":  # the stand-in was copied: put the input back
+        out[failed] = np.ascontiguousarray(arr.reshape(-1))[failed]
     return out.reshape(arr.shape)
 
 
