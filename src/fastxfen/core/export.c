@@ -986,6 +986,33 @@ int fx_x_lichess_unpack(const uint8_t *in, size_t len, fx_pos *pos, fx_error *er
     return 0;
 }
 
+int64_t fx_x_frames(const uint8_t *data, size_t len, size_t max_n, int64_t *starts,
+                    int64_t *ends, uint8_t *nulls, size_t *used)
+{
+    size_t at = 0, n = 0;
+    while (n < max_n && at < len) {
+        uint8_t size = data[at];
+        if (size == FX_X_FRAME_NULL) {
+            starts[n] = ends[n] = (int64_t)(at + 1);
+            nulls[n++] = 1;
+            at++;
+            continue;
+        }
+        if (size > FX_X_LICHESS_READ_MAX) {
+            *used = at;
+            return -1;
+        }
+        if (len - at - 1 < size)
+            break;
+        starts[n] = (int64_t)(at + 1);
+        ends[n] = (int64_t)(at + 1 + size);
+        nulls[n++] = 0;
+        at += 1 + (size_t)size;
+    }
+    *used = at;
+    return (int64_t)n;
+}
+
 int fx_x_stockfish_pack(const fx_pos *pos, fx_ep_mode ep, uint8_t *out, fx_error *err)
 {
     int black_kings;
