@@ -620,3 +620,68 @@ def test_hand_made_records_are_checked_like_decode(recs, data):
     )
     if want["prefix"][0] == 0:
         same_records(ex.unpack(ex.pack(row)), want)
+
+
+# ---------------------------------------------------------------- collected failures
+
+
+def _errors_one_by_one(run, n):
+    """(index, column, field, reason) of every row that run(i) (one row,
+    errors="raise") rejects."""
+    out = []
+    for i in range(n):
+        try:
+            run(i)
+        except fx.FenError as exc:
+            out.append((i, exc.column, exc.field, exc.reason))
+    return out
+
+
+def _as_tuples(failures):
+    return [(e.index, e.column, e.field, e.reason) for e in failures]
+
+
+def test_kernels_collect_every_failure():
+    """The glue's ``failures=`` list (used by the command line) names the
+    same rows, with the same errors, as running each row alone, and leaves
+    the other rows' outputs as errors="coerce" does."""
+    from fastxfen import _export
+
+    inner = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"
+    texts = [START_FEN, inner, CAPABLANCA_FEN, "8/8/8/8/8/8/8/8 w - - 0 1", inner, START_FEN]
+    recs = fx.encode(texts, width=10)
+    n = len(recs)
+
+    failures = []
+    out = np.empty((n, 24), np.uint8)
+    _export.stockfish_pack(recs, True, "fen", "coerce", out, failures)
+    assert _as_tuples(failures) == _errors_one_by_one(
+        lambda i: ex.pack(recs[i : i + 1], format="stockfish"), n
+    )
+    assert [e.index for e in failures] == [1, 2, 4]
+    assert np.array_equal(out, ex.pack(recs, format="stockfish", errors="coerce"))
+
+    failures = []
+    out = np.empty((n, 12, 8, 8), np.uint8)
+    _export.planes(recs, True, 8, False, np.dtype(np.uint8), "fen", (), "coerce", out, failures)
+    assert _as_tuples(failures) == _errors_one_by_one(lambda i: ex.to_planes(recs[i : i + 1]), n)
+    assert np.array_equal(out, ex.to_planes(recs, errors="coerce"))
+
+    failures = []
+    data, offsets, valid = _export.lichess_pack(recs, True, "fen", "coerce", failures)
+    assert _as_tuples(failures) == _errors_one_by_one(lambda i: ex.pack(recs[i : i + 1]), n)
+    expected = ex.pack(recs, errors="coerce")
+    assert ex.BinaryColumn(data, offsets, valid).tolist() == expected.tolist()
+
+    # readers: per-row counters must stay with their rows after a failure
+    rows = ex.pack(fx.encode([START_FEN] * 5), format="stockfish")
+    rows[1, :8] = 0xFF  # 64 occupied squares
+    rows[3, 8] = 0x0C  # en-passant pawn nibble on a1
+    halfmove = np.arange(5, dtype=np.uint32) + 10
+    failures = []
+    got = _export.stockfish_unpack(rows, _export.Defaults(5, halfmove=halfmove), "coerce", failures)
+    assert [e.index for e in failures] == [1, 3]
+    assert list(got["halfmove"]) == [10, 0, 12, 0, 14]
+    assert _as_tuples(failures) == _errors_one_by_one(
+        lambda i: ex.unpack(rows[i : i + 1], format="stockfish"), 5
+    )

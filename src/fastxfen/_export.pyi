@@ -12,6 +12,7 @@ MAX_EXTRA: int
 LICHESS_MAX: int
 LICHESS_READ_MAX: int
 STOCKFISH_SIZE: int
+FRAME_NULL: int
 
 class Defaults:
     def __init__(
@@ -27,7 +28,11 @@ class Defaults:
 
 def plane_count(width: int, extra: tuple[str, ...]) -> int: ...
 def bitboards(
-    recs: npt.NDArray[np.void], trusted: bool, errors: str, out: npt.NDArray[np.uint64]
+    recs: npt.NDArray[np.void],
+    trusted: bool,
+    errors: str,
+    out: npt.NDArray[np.uint64],
+    failures: list[Any] | None = ...,
 ) -> npt.NDArray[np.uint64]: ...
 def planes(
     recs: npt.NDArray[np.void],
@@ -39,6 +44,8 @@ def planes(
     extra: tuple[str, ...],
     errors: str,
     out: npt.NDArray[Any],
+    failures: list[Any] | None = ...,
+    hint: str | None = ...,
 ) -> npt.NDArray[Any]: ...
 def stockfish_pack(
     recs: npt.NDArray[np.void],
@@ -46,12 +53,17 @@ def stockfish_pack(
     en_passant: str,
     errors: str,
     out: npt.NDArray[np.uint8],
+    failures: list[Any] | None = ...,
 ) -> npt.NDArray[np.uint8]: ...
 def lichess_pack(
-    recs: npt.NDArray[np.void], trusted: bool, en_passant: str, errors: str
+    recs: npt.NDArray[np.void],
+    trusted: bool,
+    en_passant: str,
+    errors: str,
+    failures: list[Any] | None = ...,
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.bool_] | None]: ...
 def from_bitboards(
-    bb: npt.NDArray[np.uint64], defaults: Defaults, errors: str
+    bb: npt.NDArray[np.uint64], defaults: Defaults, errors: str, failures: list[Any] | None = ...
 ) -> npt.NDArray[np.void]: ...
 def from_planes(
     tensors: npt.NDArray[Any],
@@ -60,6 +72,7 @@ def from_planes(
     extra: tuple[str, ...],
     defaults: Defaults,
     errors: str,
+    failures: list[Any] | None = ...,
 ) -> npt.NDArray[np.void]: ...
 def lichess_unpack(
     data: Any,
@@ -67,7 +80,13 @@ def lichess_unpack(
     ends: npt.NDArray[np.int64],
     nulls: npt.NDArray[np.uint8] | None,
     errors: str,
+    failures: list[Any] | None = ...,
 ) -> npt.NDArray[np.void]: ...
 def stockfish_unpack(
-    rows: npt.NDArray[np.uint8], defaults: Defaults, errors: str
+    rows: npt.NDArray[np.uint8], defaults: Defaults, errors: str, failures: list[Any] | None = ...
 ) -> npt.NDArray[np.void]: ...
+def lichess_frames(
+    data: Any, max_n: int
+) -> tuple[
+    npt.NDArray[np.int64] | None, npt.NDArray[np.int64] | None, npt.NDArray[np.uint8] | None, int
+]: ...

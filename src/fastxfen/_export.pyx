@@ -36,6 +36,7 @@ cdef extern from "export.h" nogil:
         FX_X_LICHESS_MAX
         FX_X_LICHESS_READ_MAX
         FX_X_STOCKFISH_SIZE
+        FX_X_FRAME_NULL
 
     ctypedef struct fx_x_planes:
         uint8_t width, flip, kind, size, ep_mode, n_extra
@@ -80,6 +81,8 @@ cdef extern from "export.h" nogil:
     int64_t fx_x_lichess_unpack_batch(const uint8_t *data, const int64_t *starts,
                                       const int64_t *ends, const uint8_t *nulls, size_t n,
                                       uint8_t *records, int coerce, fx_error *err)
+    int64_t fx_x_frames(const uint8_t *data, size_t len, size_t max_n, int64_t *starts,
+                        int64_t *ends, uint8_t *nulls, size_t *used)
     int64_t fx_x_stockfish_unpack_batch(const uint8_t *data, size_t n,
                                         const fx_x_defaults *d, uint8_t *records,
                                         int coerce, fx_error *err)
@@ -101,6 +104,8 @@ LICHESS_MAX = FX_X_LICHESS_MAX
 LICHESS_READ_MAX = FX_X_LICHESS_READ_MAX
 #: Bytes of one Stockfish compressed position.
 STOCKFISH_SIZE = FX_X_STOCKFISH_SIZE
+#: The length byte of a null value in a framed lichess stream.
+FRAME_NULL = FX_X_FRAME_NULL
 
 #: Rows per lichess packing step (bounds the scratch buffer).
 cdef Py_ssize_t LICHESS_CHUNK = 1 << 18
@@ -262,67 +267,121 @@ cdef class Defaults:
             self.d.fullmove = &u32[0]
             self.d.fullmove_step = u32.shape[0] > 1
 
+cdef fx_x_defaults _defaults_from(const fx_x_defaults *d, size_t start):
+    """The defaults of rows [start, N): per-row values moved on by start rows."""
+    cdef fx_x_defaults out = d[0]
+    if out.turn != NULL:
+        out.turn += start * out.turn_step
+    if out.files != NULL:
+        out.files += 4 * start * out.files_step
+    if out.ep != NULL:
+        out.ep += start * out.ep_step
+    if out.halfmove != NULL:
+        out.halfmove += start * out.halfmove_step
+    if out.fullmove != NULL:
+        out.fullmove += start * out.fullmove_step
+    return out
+
+# ---------------------------------------------------------------- failures
+
+
+cdef int _coerce(errors, list failures) except -1:
+    """The kernels' coerce flag: 1 for errors="coerce"; 0 for "raise" and when
+    the failures are collected (the kernel then stops at each failing row,
+    whose output it has zeroed, and is called again after it)."""
+    cdef int mode = _record_errors(errors)
+    return mode == COERCE and failures is None
+
+
+cdef size_t _failed_row(size_t index, object error, list failures) except 0:
+    """Raise the error of a failing row, or keep it in failures and give the
+    row to resume from."""
+    if failures is None:
+        raise error
+    failures.append(error)
+    return index + 1
+
 # ---------------------------------------------------------------- records -> arrays
+#
+# Every function takes ``failures``: None (the default) for the behaviour of
+# ``errors``, or a list that gets the FenError of every failing row (whose
+# output is zero, as with errors="coerce").
 
 
-def bitboards(cnp.ndarray recs, bint trusted, errors, cnp.ndarray out):
+def bitboards(cnp.ndarray recs, bint trusted, errors, cnp.ndarray out, list failures=None):
     """(N, 12) uint64 bitboards of flat contiguous records into out."""
-    cdef int coerce = _record_errors(errors) == COERCE
+    cdef int coerce = _coerce(errors, failures)
     cdef fx_x_records r = _records(recs, trusted)
-    cdef size_t n = recs.shape[0]
+    cdef const uint8_t *base = r.base
+    cdef size_t n = recs.shape[0], start = 0
     cdef uint64_t *dest = <uint64_t *>cnp.PyArray_DATA(out)
     cdef fx_error err
     cdef int64_t failed
-    with nogil:
-        failed = fx_x_bitboards_batch(&r, n, dest, coerce, &err)
-    if failed >= 0:
-        raise _fail(failed, err, 8, None, "bitboard",
-                    " (bitboards hold 8x8 positions only)")
-    return out
+    while True:
+        r.base = base + start * r.stride
+        with nogil:
+            failed = fx_x_bitboards_batch(&r, n - start, dest + 12 * start, coerce, &err)
+        if failed < 0:
+            return out
+        start = _failed_row(start + failed, _fail(start + failed, err, 8, None, "bitboard",
+                            " (bitboards hold 8x8 positions only)"), failures)
 
 
 def planes(cnp.ndarray recs, bint trusted, int width, bint flip, object dtype, en_passant,
-           tuple extra, errors, cnp.ndarray out):
+           tuple extra, errors, cnp.ndarray out, list failures=None, str hint=None):
     """Plane tensors of flat contiguous records into out (N, C, 8, width)."""
-    cdef int coerce = _record_errors(errors) == COERCE
+    cdef int coerce = _coerce(errors, failures)
     cdef fx_x_records r = _records(recs, trusted)
     cdef fx_x_planes s = _spec(width, flip, dtype, _ep_mode(en_passant), extra)
-    cdef size_t n = recs.shape[0]
+    cdef const uint8_t *base = r.base
+    cdef size_t n = recs.shape[0], start = 0, size = fx_x_planes_bytes(&s)
     cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
     cdef fx_error err
     cdef int64_t failed
-    with nogil:
-        failed = fx_x_planes_batch(&r, n, &s, dest, coerce, &err)
-    if failed >= 0:
+    if hint is None:
         hint = (" (to_planes(..., width=10) gives 16 planes of 8x10)" if width == 8
                 else " (to_planes(..., width=8) takes 8-wide positions)")
-        raise _fail(failed, err, width, None, "planes", hint)
-    return out
+    while True:
+        r.base = base + start * r.stride
+        with nogil:
+            failed = fx_x_planes_batch(&r, n - start, &s, dest + size * start, coerce, &err)
+        if failed < 0:
+            return out
+        start = _failed_row(start + failed, _fail(start + failed, err, width, None, "planes",
+                                                  hint), failures)
 
 
-def stockfish_pack(cnp.ndarray recs, bint trusted, en_passant, errors, cnp.ndarray out):
+def stockfish_pack(cnp.ndarray recs, bint trusted, en_passant, errors, cnp.ndarray out,
+                   list failures=None):
     """(N, 24) uint8 Stockfish compressed positions into out."""
-    cdef int coerce = _record_errors(errors) == COERCE
+    cdef int coerce = _coerce(errors, failures)
     cdef fx_ep_mode ep = <fx_ep_mode>_ep_mode(en_passant)
     cdef fx_x_records r = _records(recs, trusted)
-    cdef size_t n = recs.shape[0]
+    cdef const uint8_t *base = r.base
+    cdef size_t n = recs.shape[0], start = 0
     cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
     cdef fx_error err
     cdef int64_t failed
-    with nogil:
-        failed = fx_x_stockfish_pack_batch(&r, n, ep, dest, coerce, &err)
-    if failed >= 0:
-        raise _fail(failed, err, 8, None, "stockfish", " (the format holds 8x8 positions)")
-    return out
+    while True:
+        r.base = base + start * r.stride
+        with nogil:
+            failed = fx_x_stockfish_pack_batch(&r, n - start, ep,
+                                               dest + FX_X_STOCKFISH_SIZE * start, coerce, &err)
+        if failed < 0:
+            return out
+        start = _failed_row(start + failed, _fail(start + failed, err, 8, None, "stockfish",
+                            " (the format holds 8x8 positions)"), failures)
 
 
-def lichess_pack(cnp.ndarray recs, bint trusted, en_passant, errors):
+def lichess_pack(cnp.ndarray recs, bint trusted, en_passant, errors, list failures=None):
     """Lichess binary FEN of every record: (data uint8, offsets int64 of
     length N + 1, valid uint8 or None when every row is valid)."""
-    cdef int coerce = _record_errors(errors) == COERCE
+    cdef int coerce = _coerce(errors, failures)
     cdef fx_ep_mode ep = <fx_ep_mode>_ep_mode(en_passant)
     cdef fx_x_records r = _records(recs, trusted)
-    cdef Py_ssize_t n = recs.shape[0], lo, hi, size = 0
+    cdef const uint8_t *base = r.base
+    cdef Py_ssize_t n = recs.shape[0], lo, hi, start, stop, k
+    cdef int64_t size = 0, used
     cdef cnp.ndarray offsets = np.empty(n + 1, np.int64)
     cdef cnp.ndarray valid = np.empty(n, np.uint8)
     cdef cnp.ndarray scratch = np.empty(min(n, LICHESS_CHUNK) * LICHESS_MAX, np.uint8)
@@ -330,24 +389,30 @@ def lichess_pack(cnp.ndarray recs, bint trusted, en_passant, errors):
     cdef uint8_t *ok = <uint8_t *>cnp.PyArray_DATA(valid)
     cdef uint8_t *buf = <uint8_t *>cnp.PyArray_DATA(scratch)
     cdef fx_error err
-    cdef int64_t failed = -1, k, chunk_len
+    cdef int64_t failed = -1
     parts = []
     ends[0] = 0
     for lo in range(0, n, LICHESS_CHUNK):
         hi = min(n, lo + LICHESS_CHUNK)
-        r.base = <const uint8_t *>cnp.PyArray_DATA(recs) + lo * r.stride
-        with nogil:
-            failed = fx_x_lichess_pack_batch(&r, hi - lo, ep, buf, ends + lo + 1,
-                                             ok + lo, coerce, &err)
+        start, used = lo, 0
+        while True:
+            # Rows [start, hi) into buf + used; the kernel's ends count from there.
+            r.base = base + start * r.stride
+            with nogil:
+                failed = fx_x_lichess_pack_batch(&r, hi - start, ep, buf + used,
+                                                 ends + start + 1, ok + start, coerce, &err)
+                stop = hi if failed < 0 else start + failed
+                for k in range(start + 1, stop + 1):
+                    ends[k] += size + used
             if failed < 0:
-                chunk_len = ends[hi]
-                for k in range(lo + 1, hi + 1):
-                    ends[k] += size
-        if failed >= 0:
-            raise _fail(lo + failed, err, 8, None, "lichess",
-                        " (the format holds 8x8 positions)")
-        parts.append(scratch[:chunk_len].copy())
-        size += chunk_len
+                break
+            start = _failed_row(stop, _fail(stop, err, 8, None, "lichess",
+                                            " (the format holds 8x8 positions)"), failures)
+            ends[stop + 1] = ends[stop]     # the failing row is an empty null value
+            used = ends[stop + 1] - size
+        used = ends[hi] - size
+        parts.append(scratch[:used].copy())
+        size += used
     data = np.concatenate(parts) if len(parts) > 1 else (
         parts[0] if parts else np.empty(0, np.uint8))
     return data, offsets, (None if valid.all() else valid.view(bool))
@@ -355,52 +420,64 @@ def lichess_pack(cnp.ndarray recs, bint trusted, en_passant, errors):
 # ---------------------------------------------------------------- arrays -> records
 
 
-def from_bitboards(cnp.ndarray bb, Defaults defaults, errors):
+def from_bitboards(cnp.ndarray bb, Defaults defaults, errors, list failures=None):
     """Records (POSITION_DTYPE) of (N, 12) uint64 contiguous bitboards."""
-    cdef int coerce = _record_errors(errors) == COERCE
-    cdef size_t n = bb.shape[0]
+    cdef int coerce = _coerce(errors, failures)
+    cdef size_t n = bb.shape[0], start = 0
     cdef cnp.ndarray out = np.empty(n, POSITION_DTYPE)
     cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
     cdef const uint64_t *src = <const uint64_t *>cnp.PyArray_DATA(bb)
+    cdef fx_x_defaults d
     cdef fx_error err
     cdef int64_t failed
-    with nogil:
-        failed = fx_x_from_bitboards_batch(src, n, &defaults.d, dest, coerce, &err)
-    if failed >= 0:
-        raise _fail(failed, err, 8, None, "bitboard", "")
-    return out
+    while True:
+        d = _defaults_from(&defaults.d, start)
+        with nogil:
+            failed = fx_x_from_bitboards_batch(src + 12 * start, n - start, &d,
+                                               dest + sizeof(fx_rec8) * start, coerce, &err)
+        if failed < 0:
+            return out
+        start = _failed_row(start + failed, _fail(start + failed, err, 8, None, "bitboard", ""),
+                            failures)
 
 
 def from_planes(cnp.ndarray tensors, int width, bint flip, tuple extra, Defaults defaults,
-                errors):
+                errors, list failures=None):
     """Records of (N, C, 8, width) contiguous plane tensors: POSITION_DTYPE for
     width 8, POSITION_DTYPE_10x8 for width 10."""
-    cdef int coerce = _record_errors(errors) == COERCE
+    cdef int coerce = _coerce(errors, failures)
     cdef fx_x_planes s = _spec(width, flip, tensors.dtype, 0, extra)
-    cdef size_t n = tensors.shape[0]
+    cdef size_t n = tensors.shape[0], start = 0, size = fx_x_planes_bytes(&s)
     cdef bint wide = width == 10
     cdef cnp.ndarray out = np.empty(n, POSITION_DTYPE_10x8 if wide else POSITION_DTYPE)
+    cdef size_t stride = out.itemsize
     cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
     cdef const uint8_t *src = <const uint8_t *>cnp.PyArray_DATA(tensors)
+    cdef fx_x_defaults d
     cdef fx_error err
     cdef int64_t failed
-    with nogil:
-        failed = fx_x_from_planes_batch(src, n, &s, &defaults.d, dest, wide, coerce, &err)
-    if failed >= 0:
-        raise _fail(failed, err, width, tensors[failed], "planes", "")
-    return out
+    while True:
+        d = _defaults_from(&defaults.d, start)
+        with nogil:
+            failed = fx_x_from_planes_batch(src + size * start, n - start, &s, &d,
+                                            dest + stride * start, wide, coerce, &err)
+        if failed < 0:
+            return out
+        start = _failed_row(start + failed, _fail(start + failed, err, width,
+                                                  tensors[start + failed], "planes", ""),
+                            failures)
 
 
-def lichess_unpack(data, starts, ends, nulls, errors):
+def lichess_unpack(data, starts, ends, nulls, errors, list failures=None):
     """Records of lichess elements data[starts[i]:ends[i]] (null rows: the
     null record)."""
-    cdef int coerce = _record_errors(errors) == COERCE
+    cdef int coerce = _coerce(errors, failures)
     cdef const uint8_t[::1] raw = data
     cdef const int64_t[::1] s = starts
     cdef const int64_t[::1] e = ends
     cdef const uint8_t[::1] z
     cdef const uint8_t *zp = NULL
-    cdef size_t n = s.shape[0]
+    cdef size_t n = s.shape[0], start = 0
     cdef cnp.ndarray out = np.empty(n, POSITION_DTYPE)
     cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
     cdef const uint8_t *base = &raw[0] if raw.shape[0] else <const uint8_t *>b""
@@ -409,26 +486,57 @@ def lichess_unpack(data, starts, ends, nulls, errors):
     if nulls is not None and n:
         z = nulls
         zp = &z[0]
-    if n:
+    while start < n:
         with nogil:
-            failed = fx_x_lichess_unpack_batch(base, &s[0], &e[0], zp, n, dest, coerce,
-                                               &err)
-    if failed >= 0:
-        raise _fail(failed, err, 8, None, "lichess", "")
+            failed = fx_x_lichess_unpack_batch(base, &s[start], &e[start],
+                                               zp + start if zp else NULL, n - start,
+                                               dest + sizeof(fx_rec8) * start, coerce, &err)
+        if failed < 0:
+            break
+        start = _failed_row(start + failed, _fail(start + failed, err, 8, None, "lichess", ""),
+                            failures)
     return out
 
 
-def stockfish_unpack(cnp.ndarray rows, Defaults defaults, errors):
+def stockfish_unpack(cnp.ndarray rows, Defaults defaults, errors, list failures=None):
     """Records of (N, 24) uint8 contiguous Stockfish compressed positions."""
-    cdef int coerce = _record_errors(errors) == COERCE
-    cdef size_t n = rows.shape[0]
+    cdef int coerce = _coerce(errors, failures)
+    cdef size_t n = rows.shape[0], start = 0
     cdef cnp.ndarray out = np.empty(n, POSITION_DTYPE)
     cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
     cdef const uint8_t *src = <const uint8_t *>cnp.PyArray_DATA(rows)
+    cdef fx_x_defaults d
     cdef fx_error err
     cdef int64_t failed
-    with nogil:
-        failed = fx_x_stockfish_unpack_batch(src, n, &defaults.d, dest, coerce, &err)
-    if failed >= 0:
-        raise _fail(failed, err, 8, None, "stockfish", "")
-    return out
+    while True:
+        d = _defaults_from(&defaults.d, start)
+        with nogil:
+            failed = fx_x_stockfish_unpack_batch(src + FX_X_STOCKFISH_SIZE * start, n - start,
+                                                 &d, dest + sizeof(fx_rec8) * start, coerce,
+                                                 &err)
+        if failed < 0:
+            return out
+        start = _failed_row(start + failed, _fail(start + failed, err, 8, None, "stockfish", ""),
+                            failures)
+
+
+def lichess_frames(data, Py_ssize_t max_n):
+    """Split a framed lichess stream (length byte, value; FRAME_NULL for a
+    null): (starts, ends, nulls, used) of at most max_n whole values at the
+    start of data, used = the bytes they take; or, at a length byte that is
+    neither 0..LICHESS_READ_MAX nor FRAME_NULL, (None, None, None, its
+    offset)."""
+    cdef const uint8_t[::1] raw = data
+    cdef size_t size = raw.shape[0], used = 0
+    cdef cnp.ndarray starts = np.empty(max_n, np.int64)
+    cdef cnp.ndarray ends = np.empty(max_n, np.int64)
+    cdef cnp.ndarray nulls = np.empty(max_n, np.uint8)
+    cdef int64_t n = 0
+    if size:
+        with nogil:
+            n = fx_x_frames(&raw[0], size, max_n, <int64_t *>cnp.PyArray_DATA(starts),
+                            <int64_t *>cnp.PyArray_DATA(ends),
+                            <uint8_t *>cnp.PyArray_DATA(nulls), &used)
+    if n < 0:
+        return None, None, None, used
+    return starts[:n], ends[:n], nulls[:n], used

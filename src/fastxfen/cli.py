@@ -41,9 +41,9 @@ import zlib
 import numpy as np
 
 from fastxfen import __version__, _bulk
+from fastxfen import _cli_formats as formats
 from fastxfen._api import decode as _decode_api
 from fastxfen._errors import FenError
-from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8, record_dtype
 
 __all__ = ["main"]
 
@@ -330,13 +330,15 @@ def _same_file(a: str | None, b: str | None) -> bool:
 # ------------------------------------------------------------------ .npy
 
 
-def _npy_header(dtype: np.dtype, count: int) -> bytes:
-    """A version 1.0 .npy header for ``count`` records, padded to the size
-    that the largest count needs, so the final count can be written over it."""
+def _npy_header(dtype: np.dtype, count: int, row_shape: tuple = ()) -> bytes:
+    """A version 1.0 .npy header for ``count`` rows of ``row_shape``, padded
+    to the size that the largest count needs, so the final count can be
+    written over it."""
     descr = np.lib.format.dtype_to_descr(dtype)
 
     def text(n):
-        return "{'descr': " + repr(descr) + f", 'fortran_order': False, 'shape': ({n},), }}"
+        shape = repr((n, *row_shape)).replace(" ", "")
+        return "{'descr': " + repr(descr) + f", 'fortran_order': False, 'shape': {shape}, }}"
 
     longest = len(text(10**_COUNT_DIGITS - 1))
     size = -(-(10 + longest + 1) // 64) * 64  # magic, version, length, text, '\n'
@@ -346,17 +348,19 @@ def _npy_header(dtype: np.dtype, count: int) -> bytes:
 
 
 class NpyWriter:
-    """Records appended to a .npy file whose header is rewritten with the final
-    count at the end; a target that cannot seek back (stdout, a compressed
-    file) gets the records spooled to a temporary file first."""
+    """Rows (records, or arrays of ``row_shape``) appended to a .npy file
+    whose header is rewritten with the final count at the end; a target that
+    cannot seek back (stdout, a compressed file) gets the rows spooled to a
+    temporary file first."""
 
-    def __init__(self, output: Output, dtype: np.dtype) -> None:
+    def __init__(self, output: Output, dtype: np.dtype, row_shape: tuple = ()) -> None:
         self.output = output
         self.dtype = dtype
+        self.row_shape = row_shape
         self.count = 0
         if output.seekable:
             self.spool = None
-            self.output.write(_npy_header(dtype, 0))
+            self.output.write(self._header())
         else:
             self.spool = tempfile.TemporaryFile(prefix="fastxfen-")
 
@@ -381,9 +385,9 @@ class NpyWriter:
                 self.output.raw.seek(0)
             except OSError as exc:
                 raise CliError(f"cannot write {self.output.name}: {exc}") from None
-            self.output.write(_npy_header(self.dtype, self.count))
+            self.output.write(self._header())
             return
-        self.output.write(_npy_header(self.dtype, self.count))
+        self.output.write(self._header())
         self.spool.seek(0)
         while True:
             data = self.spool.read(DEFAULT_CHUNK)
@@ -391,6 +395,23 @@ class NpyWriter:
                 break
             self.output.write(data)
         self.spool.close()
+
+    def _header(self) -> bytes:
+        return _npy_header(self.dtype, self.count, self.row_shape)
+
+
+class StreamWriter:
+    """Bytes written to the output as they come (the lichess framing)."""
+
+    def __init__(self, output: Output) -> None:
+        self.output = output
+
+    def write(self, data) -> None:
+        if len(data):
+            self.output.write(data)
+
+    def close(self) -> None:
+        pass
 
 
 class _Reader:
@@ -400,8 +421,9 @@ class _Reader:
         self.read = read_exactly
 
 
-def _read_npy_header(source: Input):
-    """(dtype, count) from the header at the start of a .npy stream."""
+def _read_npy_header(source: Input, decoder):
+    """(dtype, count, row_shape) from the header at the start of a .npy
+    stream, checked by the decoder of its format."""
     fmt = np.lib.format
     fp = _Reader(source.read_exactly)
     try:
@@ -413,18 +435,14 @@ def _read_npy_header(source: Input):
         else:
             raise ValueError(f"unsupported .npy format version {version[0]}.{version[1]}")
     except (ValueError, SyntaxError) as exc:
-        raise CliError(f"{source.name} is not a .npy file of records: {exc}") from None
-    if dtype != POSITION_DTYPE and dtype != POSITION_DTYPE_10x8:
-        raise CliError(
-            f"{source.name} holds {dtype}, not fastxfen position records "
-            "(POSITION_DTYPE or POSITION_DTYPE_10x8)"
-        )
+        raise CliError(f"{source.name} is not a .npy file: {exc}") from None
+    problem = decoder.check(dtype, shape)
+    if problem:
+        raise CliError(f"{source.name} {problem}")
     if fortran and len(shape) > 1:
-        raise CliError(f"{source.name} holds a Fortran-ordered array; expected records in C order")
-    count = 1
-    for n in shape:
-        count *= n
-    return dtype, count
+        raise CliError(f"{source.name} holds a Fortran-ordered array; expected C order")
+    count, row_shape = decoder.layout(shape)
+    return dtype, count, row_shape
 
 
 # ------------------------------------------------------------------ text input
@@ -657,6 +675,7 @@ class Stats:
         self.read = 0
         self.written = 0
         self.rejected = 0
+        self.coerced_as = "empty lines"  # what --errors coerce writes
         self.started = time.perf_counter()
 
     def summary(self, errors: str | None, stopped_at: int | None, unit: str) -> str:
@@ -667,9 +686,7 @@ class Stats:
         rejected = f"{self.rejected:,} rejected"
         if self.rejected and stopped_at is None:
             rejected += {
-                "coerce": " (written as null records)"
-                if self.command == "encode"
-                else " (written as empty lines)",
+                "coerce": f" (written as {self.coerced_as})",
                 "ignore": " (passed through unchanged)",
             }.get(errors, "")
         parts.append(rejected)
@@ -723,7 +740,7 @@ class TextJob:
         # Always run in coerce mode: under --errors raise the rows before the
         # first rejected one are still written, and the batch is not run twice.
         result = self.run(batch, n)
-        failures = batch.failures()
+        failures = self.failures(batch, result)
         upto = failures[0][0] if failures and self.raise_mode else n
         self.emit(result, upto)
         self.stats.written += upto
@@ -733,6 +750,10 @@ class TextJob:
                 self.reject(line + row + 1, _fix_reason(error), _line_of(chunk, newlines, row))
         self.after_chunk()
         return n
+
+    def failures(self, batch, result) -> list:
+        """(row, FenError) of every rejected row of the batch, in row order."""
+        return batch.failures()
 
     def after_chunk(self) -> None:
         pass
@@ -802,18 +823,26 @@ class ValidateJob(TextJob):
 
 
 class EncodeJob(TextJob):
-    def __init__(self, args, stats, rejects, writer: NpyWriter) -> None:
+    """Text -> records -> the rows of one --format (see _cli_formats)."""
+
+    def __init__(self, args, stats, rejects, writer, encoder) -> None:
         super().__init__(args, stats, rejects)
         self.writer = writer
+        self.encoder = encoder
 
     def run(self, batch, n):
-        return batch.encode(self.args.width, "coerce", _threads(self.args, n), self.args.epd)
+        a = self.args
+        records = batch.encode(self.encoder.width, "coerce", _threads(a, n), a.epd)
+        return self.encoder.convert(records)
 
-    def emit(self, records, upto):
-        self.writer.write(records[:upto])
+    def failures(self, batch, result):
+        return formats.merge(batch.failures(), result[1])
+
+    def emit(self, result, upto):
+        self.writer.write(self.encoder.cut(result[0], upto))
 
     def on_long_line(self, item):
-        self.writer.write(np.zeros(1, self.writer.dtype))
+        self.writer.write(self.encoder.null())
 
 
 def _run_text(args, job_type, output_kind: str) -> int:
@@ -824,13 +853,18 @@ def _run_text(args, job_type, output_kind: str) -> int:
             print(
                 "fastxfen: reading positions from the terminal (end with Ctrl-D)", file=sys.stderr
             )
-        output = _open_output(args, stack, binary=output_kind == "npy")
+        output = _open_output(args, stack, binary=output_kind == "binary")
         rejects = Rejects(args.rejects)
         stack.callback(rejects.close)
-        if output_kind == "npy":
-            writer = NpyWriter(output, record_dtype(args.width))
+        if output_kind == "binary":
+            encoder = _make(formats.encoder, args)
+            stats.coerced_as = encoder.coerced_as
+            if args.format == "lichess":
+                writer = StreamWriter(output)
+            else:
+                writer = NpyWriter(output, encoder.dtype, encoder.row_shape)
             stack.callback(writer.close)
-            job = job_type(args, stats, rejects, writer)
+            job = job_type(args, stats, rejects, writer, encoder)
         else:
             job = job_type(args, stats, rejects, output)
         progress = Progress(not args.quiet, source.size)
@@ -907,31 +941,33 @@ def _open_output(args, stack, binary: bool) -> Output:
     return output
 
 
-def _record_chunks(args, source: Input, stack, progress_factory):
-    """(dtype, count, iterator of record arrays) of the .npy input; a plain
-    file is memory-mapped, anything else is read as a stream."""
-    dtype, count = _read_npy_header(source)
-    rows = max(1, args.chunk_size // dtype.itemsize)
-    progress = progress_factory(count)
+def _npy_chunks(args, source: Input, stack, decoder):
+    """Arrays of rows of the .npy input, --chunk-size bytes at a time; a
+    plain file is memory-mapped, anything else is read as a stream."""
+    dtype, count, row_shape = _read_npy_header(source, decoder)
+    row_bytes = dtype.itemsize * int(np.prod(row_shape, dtype=np.int64))
+    rows = max(1, args.chunk_size // max(row_bytes, 1))
+    progress = Progress(not args.quiet, count, "rows")
     stack.callback(progress.close)
+    truncated = f"{source.name} is truncated: its header announces {count:,} rows"
     if source.regular:
         offset = source.raw.tell()
-        if os.fstat(source.raw.fileno()).st_size < offset + count * dtype.itemsize:
-            raise CliError(f"{source.name} is truncated: its header announces {count:,} records")
+        if os.fstat(source.raw.fileno()).st_size < offset + count * row_bytes:
+            raise CliError(truncated)
         if count == 0:
-            return dtype, count, iter(())
+            return iter(())
 
         def mapped():
             mm = mmap.mmap(source.raw.fileno(), 0, access=mmap.ACCESS_READ)
             try:
-                records = np.ndarray((count,), dtype, buffer=mm, offset=offset)
+                array = np.ndarray((count, *row_shape), dtype, buffer=mm, offset=offset)
                 released = 0
                 for lo in range(0, count, rows):
-                    yield records[lo : lo + rows]
+                    yield array[lo : lo + rows]
                     progress.to(min(count, lo + rows))
                     # Drop the pages already decoded, so that resident memory
                     # stays one chunk however large the file is.
-                    done = offset + min(count, lo + rows) * dtype.itemsize
+                    done = offset + min(count, lo + rows) * row_bytes
                     done -= done % mmap.PAGESIZE
                     if (
                         done > released
@@ -940,71 +976,126 @@ def _record_chunks(args, source: Input, stack, progress_factory):
                     ):
                         mm.madvise(mmap.MADV_DONTNEED, released, done - released)
                         released = done
-                del records
+                del array
             finally:
                 with contextlib.suppress(BufferError):
                     mm.close()
 
-        return dtype, count, mapped()
+        return mapped()
 
     def streamed():
         done = 0
         while done < count:
             want = min(rows, count - done)
-            data = source.read_exactly(want * dtype.itemsize)
-            if len(data) < want * dtype.itemsize:
-                raise CliError(
-                    f"{source.name} is truncated: its header announces {count:,} records"
-                )
-            yield np.frombuffer(data, dtype)
+            data = source.read_exactly(want * row_bytes)
+            if len(data) < want * row_bytes:
+                raise CliError(truncated)
+            yield np.frombuffer(data, dtype).reshape(want, *row_shape)
             done += want
             progress.to(done)
 
-    return dtype, count, streamed()
+    return streamed()
 
 
-def _record_error(record: np.ndarray) -> FenError:
+def _frame_chunks(args, source: Input, stack):
+    """LichessChunks of a framed lichess stream, read --chunk-size bytes at a
+    time; a value cut by a read is carried into the next one."""
+    progress = Progress(not args.quiet, source.size)
+    stack.callback(progress.close)
+    max_rows = max(1, args.chunk_size // 8)
+
+    def frames():
+        carry, offset = b"", 0  # offset: stream position of carry
+        while True:
+            data = source.read(args.chunk_size)
+            if not data:
+                if carry:
+                    raise CliError(
+                        f"{source.name} is truncated: the value at byte {offset} announces "
+                        f"{carry[0]} bytes, {len(carry) - 1} follow"
+                    )
+                return
+            buf = carry + data
+            at = 0
+            while at < len(buf):
+                try:
+                    chunk, used = formats.split_frames(memoryview(buf)[at:], max_rows)
+                except formats.FrameError as exc:
+                    where = offset + at + exc.at
+                    raise CliError(
+                        f"{source.name} is not a framed lichess stream: byte {where} is "
+                        f"{exc.value}, which is no length byte (0..64, or 255 for a null)"
+                    ) from None
+                if not used:
+                    break
+                yield chunk
+                chunk = None
+                at += used
+            offset += at
+            carry = buf[at:]
+            progress.to(source.position())
+
+    return frames()
+
+
+def _record_error(record: np.ndarray, index: int) -> FenError:
     """Why ``decode`` rejects this one record (an array of length 1)."""
     try:
         _decode_api(record)
     except FenError as exc:
-        return FenError(0, exc.column, exc.field, exc.reason)
+        return FenError(index, exc.column, exc.field, exc.reason)
     raise AssertionError("a record rejected once was accepted the second time")
 
 
-def cmd_decode(args) -> int:
-    stats = Stats("decode")
+def _decode_chunk(args, decoder, rows, done: int, output: Output, rejects, stats) -> None:
+    """Write the text of one chunk of rows, the first being row done + 1."""
+    n = len(rows)
+    stats.read += n
+    records, failures = decoder.convert(rows)
+    texts = _decode_api(
+        records, castling=args.castling, en_passant=args.en_passant, errors="coerce"
+    )
+    first = [(e.index, e) for e in failures]
+    skip = {i for i, _ in first}
+    later = [
+        _record_error(records[i : i + 1], i)
+        for i, t in enumerate(texts)
+        if t is None and i not in skip
+    ]
+    bad = formats.merge(first, later)
     raise_mode = args.errors == "raise"
+    keep = bad[0][0] if raise_mode and bad else n
+    if keep:
+        out = "\n".join("" if t is None else t for t in texts[:keep])
+        output.write((out + "\n").encode("ascii"))
+    stats.written += keep
+    for i, error in bad:
+        stats.rejected += 1
+        rejects.add(done + i + 1, error, decoder.original(rows, i).hex().encode())
+        if raise_mode:
+            raise Rejected(done + i + 1, error, "record")
+
+
+def cmd_decode(args) -> int:
+    _check_format_options(args, _DECODE_OPTIONS)
+    decoder = _make(formats.decoder, args)
+    stats = Stats("decode")
     stopped = None
     with contextlib.ExitStack() as stack:
         source = Input(args.input, stack)
         output = _open_output(args, stack, binary=False)
         rejects = Rejects(args.rejects)
         stack.callback(rejects.close)
-        _, _, chunks = _record_chunks(
-            args, source, stack, lambda total: Progress(not args.quiet, total, "rows")
-        )
+        if decoder.npy:
+            chunks = _npy_chunks(args, source, stack, decoder)
+        else:
+            chunks = _frame_chunks(args, source, stack)
         done = 0
         try:
-            for records in chunks:
-                n = len(records)
-                stats.read += n
-                texts = _decode_api(
-                    records, castling=args.castling, en_passant=args.en_passant, errors="coerce"
-                )
-                bad = [i for i, t in enumerate(texts) if t is None]
-                keep = bad[0] if raise_mode and bad else n
-                out = "\n".join("" if t is None else t for t in texts[:keep])
-                if keep:
-                    output.write((out + "\n").encode("ascii"))
-                stats.written += keep
-                for i in bad:
-                    error = _record_error(records[i : i + 1])
-                    stats.rejected += 1
-                    rejects.add(done + i + 1, error, records[i : i + 1].tobytes().hex().encode())
-                    if raise_mode:
-                        raise Rejected(done + i + 1, error, "record")
-                done += n
+            for rows in chunks:
+                _decode_chunk(args, decoder, rows, done, output, rejects, stats)
+                done += len(rows)
+                rows = None
         except Rejected as exc:
             stopped = exc
             stats.read = exc.number
@@ -1042,7 +1133,34 @@ def cmd_validate(args) -> int:
 
 
 def cmd_encode(args) -> int:
-    return _run_text(args, EncodeJob, "npy")
+    _check_format_options(args, _ENCODE_OPTIONS)
+    return _run_text(args, EncodeJob, "binary")
+
+
+def _make(factory, args):
+    """factory(args), its ValueError (a bad option) a usage error."""
+    try:
+        return factory(args)
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+
+
+#: The encode and decode options that apply to some formats only.
+_ENCODE_OPTIONS = {
+    "width": ("npy", "planes"),
+    "en_passant": ("lichess", "stockfish", "planes"),
+    "extra": ("planes",),
+    "perspective": ("planes",),
+    "dtype": ("planes",),
+}
+_DECODE_OPTIONS = {"extra": ("planes",), "perspective": ("planes",)}
+
+
+def _check_format_options(args, options) -> None:
+    for name, kinds in options.items():
+        if getattr(args, name, None) is not None and args.format not in kinds:
+            option = "--" + name.replace("_", "-")
+            raise CliError(f"{option} applies to --format {' or '.join(kinds)} only")
 
 
 # ------------------------------------------------------------------ arguments
@@ -1085,6 +1203,20 @@ exit status:
     2  usage error, unreadable input or unwritable output, or a row rejected
        under --errors raise (the message names its line, column, field and reason)
   130  interrupted
+"""
+
+FORMATS_HELP = """\
+formats (--format):
+  npy        .npy of records, POSITION_DTYPE or POSITION_DTYPE_10x8 (N,)
+  stockfish  .npy of uint8 (N, 24): Stockfish's 24-byte position; decode gives
+             the counters 0 and 1 (the format holds none)
+  planes     .npy of (N, C, 8, W) plane tensors, see --extra, --perspective,
+             --width, --dtype; decode needs the same --extra and --perspective
+  lichess    lichess binary FEN: each value after one length byte (0..64); a
+             null value (a row rejected under --errors coerce) is the byte 255
+  Positions that a format cannot hold (10x8 boards in stockfish, lichess and
+  8-wide planes; Chess960 rights of inner rooks in stockfish; ...) are
+  rejected rows, named by line, column, field and reason.
 """
 
 ROWS_HELP = """\
@@ -1186,6 +1318,30 @@ def _parser() -> argparse.ArgumentParser:
             "(default: xfen)",
         )
 
+    def formats_option(p):
+        p.add_argument(
+            "--format",
+            choices=formats.FORMATS,
+            default="npy",
+            help="the binary file's format (default: npy, records); see below",
+        )
+
+    def planes_options(p, decode=False):
+        again = " (give the values the planes were written with)" if decode else ""
+        p.add_argument(
+            "--extra",
+            metavar="NAME[,NAME...]",
+            help="planes: extra planes after the piece planes, in this order: "
+            + ", ".join(formats.ex.PLANE_EXTRAS)
+            + again,
+        )
+        p.add_argument(
+            "--perspective",
+            choices=("white", "side_to_move"),
+            help="planes: 'white' the board as it stands; 'side_to_move' mirrored and "
+            "colors swapped when black is to move (default: white)" + again,
+        )
+
     text_epilog = ROWS_HELP + "\n" + EPILOG
     text_input = "FEN text, one position per line (default: stdin)"
 
@@ -1234,56 +1390,78 @@ def _parser() -> argparse.ArgumentParser:
 
     p = command(
         "encode",
-        "turn positions into .npy records",
-        "Turn positions into fixed-size records (fastxfen.POSITION_DTYPE, 80 bytes, "
-        "or POSITION_DTYPE_10x8, 96 bytes) in a .npy file that numpy.load(..., "
-        "mmap_mode='r') can map. The header holds the final count, so writing to "
-        "stdout or to a compressed file first spools the records to a temporary "
-        "file.",
-        text_epilog,
+        "turn positions into records, planes or packed positions",
+        "Turn positions into the rows of a binary file, by --format: 'npy' (default) "
+        "fixed-size records (fastxfen.POSITION_DTYPE, 80 bytes, or "
+        "POSITION_DTYPE_10x8, 96 bytes) in a .npy file; 'stockfish' a .npy of uint8 "
+        "shape (N, 24), Stockfish's compressed position; 'planes' a .npy of plane "
+        "tensors (N, C, 8, W) as fastxfen.to_planes gives; 'lichess' lichess binary "
+        "FEN values, each after a length byte (255 alone for a rejected row). A .npy "
+        "header holds the final count, so writing one to stdout or to a compressed "
+        "file first spools the rows to a temporary file; numpy.load(..., "
+        "mmap_mode='r') maps a plain one.",
+        FORMATS_HELP + "\n" + text_epilog,
         cmd_encode,
     )
-    common(p, text_input, "the .npy file to write (default: stdout, never a terminal)")
+    common(p, text_input, "the file to write (default: stdout, never a terminal)")
+    formats_option(p)
     p.add_argument(
         "--width",
         type=int,
         choices=(8, 10),
-        default=8,
-        help="8: 80-byte records, 10-wide rows rejected; 10: 96-byte records holding "
-        "8x8 and 10x8 positions (default: 8)",
+        help="npy: 8 gives 80-byte records and rejects 10-wide rows, 10 gives 96-byte "
+        "records holding 8x8 and 10x8 positions; planes: the board width, 8 (12 piece "
+        "planes) or 10 (16 piece planes), rows of the other width rejected (default: 8)",
     )
+    p.add_argument(
+        "--en-passant",
+        choices=("fen", "xfen", "legal"),
+        help="lichess, stockfish, planes: which valid en-passant target to store (the "
+        "'en_passant' plane): 'fen' every one, 'xfen' only when a pawn can capture, "
+        "'legal' only when such a capture is legal (default: fen, lossless)",
+    )
+    planes_options(p)
+    p.add_argument(
+        "--dtype",
+        metavar="DTYPE",
+        help="planes: the element type, a numpy name: bool, uint8, int8, ..., float16, "
+        "float32, float64 (default: uint8)",
+    )
+    p.add_argument(
+        "--errors",
+        choices=("raise", "coerce"),
+        default="raise",
+        help="'raise' stops at the first row that cannot be read or stored (exit status "
+        "2); 'coerce' writes a null row in its place (npy: the null record of width 0; "
+        "stockfish, planes: zeros; lichess: the byte 255), and the exit status is 1 if "
+        "any row was rejected (default: raise)",
+    )
+
+    p = command(
+        "decode",
+        "turn records, planes or packed positions back into text",
+        "Write the canonical text of each row of a file written by 'fastxfen encode' "
+        "with the same --format (or by numpy.save of such arrays), one line per row. "
+        "A plain .npy file is memory-mapped and read a chunk at a time.",
+        FORMATS_HELP + "\n" + EPILOG,
+        cmd_decode,
+    )
+    common(
+        p,
+        "the file to read (default: stdin)",
+        "where to write the text (default: stdout)",
+        threads=False,
+    )
+    formats_option(p)
+    modes(p)
+    planes_options(p, decode=True)
     p.add_argument(
         "--errors",
         choices=("raise", "coerce"),
         default="raise",
         help="'raise' stops at the first row that cannot be read (exit status 2); "
-        "'coerce' writes the null record (width 0) in its place, and the exit status "
-        "is 1 if any row was rejected (default: raise)",
-    )
-
-    p = command(
-        "decode",
-        "turn .npy records back into text",
-        "Write the canonical text of each record of a .npy file written by 'fastxfen "
-        "encode' (or numpy.save of fastxfen records), one line per record. A plain "
-        "file is memory-mapped and read a chunk at a time.",
-        EPILOG,
-        cmd_decode,
-    )
-    common(
-        p,
-        "a .npy file of records (default: stdin)",
-        "where to write the text (default: stdout)",
-        threads=False,
-    )
-    modes(p)
-    p.add_argument(
-        "--errors",
-        choices=("raise", "coerce"),
-        default="raise",
-        help="'raise' stops at the first invalid record (exit status 2); 'coerce' "
-        "writes an empty line in its place (the null record of 'encode --errors "
-        "coerce' is invalid), and the exit status is 1 if any record was rejected "
+        "'coerce' writes an empty line in its place (the null rows of 'encode --errors "
+        "coerce' cannot be read), and the exit status is 1 if any row was rejected "
         "(default: raise)",
     )
 

@@ -496,6 +496,32 @@ static uint64_t castling_rook_bits8(const fx_pos *pos)
     return marks;
 }
 
+#if defined(__SSE2__) || defined(_M_X64)
+#define FX_X_VECTOR_PLANES 1
+/* The 12 uint8 piece planes of an 8x8 board, 16 bytes at a time: plane p is
+ * (square == code of plane p), the board's ranks mirrored when flipped. */
+static void piece_planes_u8(const uint8_t *board, int flip, uint8_t *out)
+{
+    const uint8_t *code_of = CODE_OF[flip];
+    const __m128i one = _mm_set1_epi8(1);
+    __m128i v[4];
+    for (int q = 0; q < 4; q++) {
+        if (flip)   /* ranks 7 - 2q and 6 - 2q */
+            v[q] = _mm_unpacklo_epi64(
+                _mm_loadl_epi64((const __m128i *)(const void *)(board + 8 * (7 - 2 * q))),
+                _mm_loadl_epi64((const __m128i *)(const void *)(board + 8 * (6 - 2 * q))));
+        else
+            v[q] = _mm_loadu_si128((const __m128i *)(const void *)(board + 16 * q));
+    }
+    for (int p = 0; p < 12; p++) {
+        const __m128i code = _mm_set1_epi8((char)code_of[p]);
+        __m128i *dst = (__m128i *)(void *)(out + SQUARES8 * p);
+        for (int q = 0; q < 4; q++)
+            _mm_storeu_si128(dst + q, _mm_and_si128(_mm_cmpeq_epi8(v[q], code), one));
+    }
+}
+#endif
+
 /* 8x8 tensors: every plane is written whole from a bitboard or a value, so
  * the output is never cleared first. */
 static void planes_write8(const fx_pos *pos, const fx_x_planes *s, uint8_t *out)
@@ -504,13 +530,20 @@ static void planes_write8(const fx_pos *pos, const fx_x_planes *s, uint8_t *out)
     const size_t step = (size_t)SQUARES8 * size;
     const int flip = s->flip && pos->turn == FX_BLACK;
     const uint64_t one = one_bits(s);
-    uint64_t bb[12];
-    board_bitboards8(pos->board, bb);
-    if (size > 1)
-        memset(out, 0, fx_x_planes_bytes(s));
-    for (int p = 0; p < 12; p++) {
-        uint64_t b = flip ? mirror(bb[(p + 6) % 12]) : bb[p];
-        plane_from_bits(out + p * step, b, s, one);
+#ifdef FX_X_VECTOR_PLANES
+    if (size == 1) {
+        piece_planes_u8(pos->board, flip, out);
+    } else
+#endif
+    {
+        uint64_t bb[12];
+        board_bitboards8(pos->board, bb);
+        if (size > 1)
+            memset(out, 0, fx_x_planes_bytes(s));
+        for (int p = 0; p < 12; p++) {
+            uint64_t b = flip ? mirror(bb[(p + 6) % 12]) : bb[p];
+            plane_from_bits(out + p * step, b, s, one);
+        }
     }
     uint8_t *o = out + 12 * step;
     for (int k = 0; k < s->n_extra; k++) {
@@ -984,6 +1017,33 @@ int fx_x_lichess_unpack(const uint8_t *in, size_t len, fx_pos *pos, fx_error *er
         pos->turn = FX_BLACK;
     settle_unpacked(pos, flags, n_flags);
     return 0;
+}
+
+int64_t fx_x_frames(const uint8_t *data, size_t len, size_t max_n, int64_t *starts,
+                    int64_t *ends, uint8_t *nulls, size_t *used)
+{
+    size_t at = 0, n = 0;
+    while (n < max_n && at < len) {
+        uint8_t size = data[at];
+        if (size == FX_X_FRAME_NULL) {
+            starts[n] = ends[n] = (int64_t)(at + 1);
+            nulls[n++] = 1;
+            at++;
+            continue;
+        }
+        if (size > FX_X_LICHESS_READ_MAX) {
+            *used = at;
+            return -1;
+        }
+        if (len - at - 1 < size)
+            break;
+        starts[n] = (int64_t)(at + 1);
+        ends[n] = (int64_t)(at + 1 + size);
+        nulls[n++] = 0;
+        at += 1 + (size_t)size;
+    }
+    *used = at;
+    return (int64_t)n;
 }
 
 int fx_x_stockfish_pack(const fx_pos *pos, fx_ep_mode ep, uint8_t *out, fx_error *err)

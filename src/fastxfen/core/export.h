@@ -103,6 +103,18 @@ int fx_x_planes_read(const uint8_t *in, const fx_x_planes *spec, fx_pos *pos,
 int fx_x_lichess_pack(const fx_pos *pos, fx_ep_mode ep, uint8_t *out, fx_error *err);
 int fx_x_lichess_unpack(const uint8_t *in, size_t len, fx_pos *pos, fx_error *err);
 
+/* A stream of lichess values, each framed by a length byte: 0..64 and that
+ * many bytes, or FX_X_FRAME_NULL alone for a null (see docs/cli.md). */
+#define FX_X_FRAME_NULL 0xFF
+/* Split the first `len` bytes of such a stream into at most max_n values:
+ * value i is data[starts[i]:ends[i]] and nulls[i] is 1 for a null.  Stops
+ * before a value that does not end inside the buffer.  Returns the number of
+ * values and sets *used to the bytes they take; or returns -1 with *used the
+ * offset of a length byte that is neither 0..FX_X_LICHESS_READ_MAX nor
+ * FX_X_FRAME_NULL. */
+int64_t fx_x_frames(const uint8_t *data, size_t len, size_t max_n, int64_t *starts,
+                    int64_t *ends, uint8_t *nulls, size_t *used);
+
 /* ------------------------------------------------------------ stockfish */
 
 #define FX_X_STOCKFISH_SIZE 24
