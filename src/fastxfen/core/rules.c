@@ -16,24 +16,38 @@ static uint64_t bytes_equal(uint64_t x, uint8_t b)
     return ~(((y & low7) + low7) | y | low7);
 }
 
-/* Square of the color's king if it has exactly one, standing on its back
- * rank; -1 otherwise.  Eight squares per step. */
-static int castling_king(const fx_pos *pos, int color)
+/* How many of the first n bytes of board (a multiple of 8) equal b. */
+static int count_bytes(const uint8_t *board, int n, uint8_t b)
 {
-    int n = pos->width * FX_HEIGHT, count = 0, found = -1;
-    uint8_t king = FX_KING_OF(color);
+    int count = 0;
     for (int at = 0; at < n; at += 8) {
         uint64_t word;
-        memcpy(&word, pos->board + at, 8);
-        uint64_t hits = bytes_equal(word, king);
-        if (hits) {
-            count += (int)(((hits >> 7) * 0x0101010101010101ull) >> 56);
-            found = at + fx_ctz64(hits) / 8;
-        }
+        memcpy(&word, board + at, 8);
+        count += (int)(((bytes_equal(word, b) >> 7) * 0x0101010101010101ull) >> 56);
     }
-    if (count != 1 || found / pos->width != (color ? FX_HEIGHT - 1 : 0))
+    return count;
+}
+
+/* Square of the color's king if it has exactly one, standing on its back
+ * rank; -1 otherwise.  The back rank is looked at first. */
+static int castling_king(const fx_pos *pos, int color)
+{
+    int w = pos->width, back = color ? (FX_HEIGHT - 1) * w : 0, file = -1;
+    uint8_t king = FX_KING_OF(color);
+    if (w == 8) {  /* the usual board: constant sizes, one word per rank */
+        uint64_t word;
+        memcpy(&word, pos->board + back, 8);
+        uint64_t hits = bytes_equal(word, king);
+        if (!hits || count_bytes(pos->board, 64, king) != 1)
+            return -1;
+        return back + fx_ctz64(hits) / 8;
+    }
+    for (int f = 0; f < w; f++)
+        if (pos->board[back + f] == king)
+            file = f;
+    if (file < 0 || count_bytes(pos->board, w * FX_HEIGHT, king) != 1)
         return -1;
-    return found;
+    return back + file;
 }
 
 /* Files of the color's rooks on its back rank, as a bit set. */
