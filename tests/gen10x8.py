@@ -144,22 +144,30 @@ class Board:
 
     def placement(self):
         """The canonical placement text (rank 8 first, empties as numbers)."""
-        ranks = []
-        for r in range(7, -1, -1):
-            out, run = [], 0
-            for f in range(self.width):
-                p = self.get(f, r)
-                if p == ".":
-                    run += 1
-                    continue
-                if run:
-                    out.append(str(run))
-                    run = 0
-                out.append(p)
+        return placement_text(
+            self.width, lambda f, r: None if self.get(f, r) == "." else self.get(f, r)
+        )
+
+
+def placement_text(width, piece_at):
+    """Canonical placement text of a board: piece_at(file, rank) gives a
+    piece letter or None; rank 8 first, runs of empty squares as numbers."""
+    ranks = []
+    for r in range(7, -1, -1):
+        out, run = [], 0
+        for f in range(width):
+            p = piece_at(f, r)
+            if p is None:
+                run += 1
+                continue
             if run:
                 out.append(str(run))
-            ranks.append("".join(out))
-        return "/".join(ranks)
+                run = 0
+            out.append(p)
+        if run:
+            out.append(str(run))
+        ranks.append("".join(out))
+    return "/".join(ranks)
 
 
 def square_name(f, r):

@@ -24,6 +24,7 @@ import random
 import re
 
 import chess
+from gen10x8 import placement_text
 from hypothesis import strategies as st
 
 FILES = "abcdefghij"
@@ -49,22 +50,7 @@ class Pos:
         self.fullmove = fullmove
 
     def placement(self):
-        ranks = []
-        for r in range(7, -1, -1):
-            out, run = [], 0
-            for f in range(self.width):
-                p = self.pieces.get((f, r))
-                if p is None:
-                    run += 1
-                    continue
-                if run:
-                    out.append(str(run))
-                    run = 0
-                out.append(p)
-            if run:
-                out.append(str(run))
-            ranks.append("".join(out))
-        return "/".join(ranks)
+        return placement_text(self.width, lambda f, r: self.pieces.get((f, r)))
 
     def fen(self):
         return (
