@@ -227,12 +227,6 @@ def normalize_rows(list rows, castling, en_passant, errors, bint epd=False):
     cdef fx_castling_mode cmode = <fx_castling_mode>_castling_mode(castling)
     cdef fx_ep_mode emode = <fx_ep_mode>_ep_mode(en_passant)
     cdef int mode = _errors_mode(errors)
-    if epd:
-        return _normalize_epd_rows(rows, cmode, emode, mode)
-    return _normalize_rows(rows, cmode, emode, mode)
-
-
-cdef list _normalize_rows(list rows, fx_castling_mode cmode, fx_ep_mode emode, int errors):
     cdef Py_ssize_t i, n = len(rows)
     cdef list out = [None] * n
     cdef Row row
@@ -244,48 +238,35 @@ cdef list _normalize_rows(list rows, fx_castling_mode cmode, fx_ep_mode emode, i
     cdef int rc
     for i in range(n):
         item = rows[i]
-        rc = _read_item(item, False, &row, &pos, &span, &ops, &err)
-        if rc == 0 and row.text == NULL:
+        rc = _read_item(item, epd, &row, &pos, &span, &ops, &err)
+        if rc == 0 and row.text == NULL and not epd:
             # ASCII text stored in a wider str kind (only C code makes such
             # objects): read it again from a compact ASCII copy
             item = (<str>item).encode("ascii").decode("ascii")
             rc = _read_item(item, False, &row, &pos, &span, &ops, &err)
-        if rc == 0:
+        if rc != 0:
+            out[i] = _failed_row(i, item, rc, err, mode)
+        elif epd:
+            out[i] = _epd_text(item, &pos, span, ops, cmode, emode)
+        else:
             written = fx_write(&pos, cmode, emode, row.text + span.start, span.len, buf)
             if (<Py_ssize_t>written == row.full and type(item) is str
                     and memcmp(buf, row.text, written) == 0):
                 out[i] = item           # already canonical: share the object
             else:
                 out[i] = _text_from(buf, written)
-            continue
-        out[i] = _failed_row(i, item, rc, err, errors)
     return out
 
 
-cdef list _normalize_epd_rows(list rows, fx_castling_mode cmode, fx_ep_mode emode,
-                              int errors):
-    """EPD rows: the position fields rewritten, the operations kept as written."""
-    cdef Py_ssize_t i, n = len(rows)
-    cdef list out = [None] * n
-    cdef Row row
-    cdef fx_pos pos
-    cdef fx_span span, ops
-    cdef fx_error err
+cdef object _epd_text(object item, fx_pos *pos, fx_span span, fx_span ops,
+                      fx_castling_mode cmode, fx_ep_mode emode):
+    """An EPD row: the position fields rewritten, the operations kept as written."""
     cdef uint8_t buf[FX_MAX_OUTPUT]
-    cdef size_t written
-    cdef int rc
-    for i in range(n):
-        item = rows[i]
-        rc = _read_item(item, True, &row, &pos, &span, &ops, &err)
-        if rc == 0:
-            # the placement is ASCII, so item's characters are its bytes
-            text = item[span.start:span.start + span.len]
-            written = fx_write_epd(&pos, cmode, emode, <const uint8_t *>b"", 0, buf)
-            head = text + _text_from(buf, written)
-            out[i] = head + " " + item[ops.start:ops.start + ops.len] if ops.len else head
-            continue
-        out[i] = _failed_row(i, item, rc, err, errors)
-    return out
+    # the placement is ASCII, so item's characters are its bytes
+    text = item[span.start:span.start + span.len]
+    cdef size_t written = fx_write_epd(pos, cmode, emode, <const uint8_t *>b"", 0, buf)
+    head = text + _text_from(buf, written)
+    return head + " " + item[ops.start:ops.start + ops.len] if ops.len else head
 
 
 def validate_rows(list rows, bint epd=False):
