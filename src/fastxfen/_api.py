@@ -3,13 +3,15 @@ kernel for that kind.  No per-row work happens here."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Literal, Optional, Union, overload
+import os
+from typing import Any, Callable, Iterable, Literal, Optional, Union, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from fastxfen import _bulk, _codec
 from fastxfen._columns import arrow_batches, arrow_result, is_arrow, numpy_batch, numpy_result
+from fastxfen._errors import FenError
 from fastxfen._records import record_dtype
 
 __all__ = ["decode", "encode", "normalize", "validate"]
@@ -35,6 +37,41 @@ def _rows(fens: Iterable[Any]) -> list[Any]:
     if isinstance(fens, np.ndarray):
         return fens.ravel().tolist()
     return fens if isinstance(fens, list) else list(fens)
+
+
+def _list_batch(rows: list[Any], threads: Optional[int], epd: bool) -> Any:
+    """A GIL-free batch for a list long enough to split over threads (its
+    ASCII str rows copied into one buffer), or None to go row by row."""
+    if epd or len(rows) < 2 * _bulk.MIN_ROWS_PER_THREAD:
+        return None
+    wanted = _threads(threads)
+    if wanted == 1 or (wanted == 0 and (os.cpu_count() or 1) < 2):
+        return None
+    return _bulk.strings(rows)
+
+
+def _check_rows(batch: Any, failed: list[int], check: Callable[[int], Any]) -> None:
+    """errors="raise" for a list batch run in coerce mode: raise for the first
+    refused row, whether the kernel or the row-by-row glue (``check``) read it."""
+    first = failed[0] if failed else len(batch.texts)
+    for i in batch.slow:
+        if i > first:
+            break
+        check(i)
+    if failed:
+        raise batch.failures()[0][1]
+
+
+def _one_row(fn: Callable[..., Any], rows: list[Any], *args: Any) -> Callable[[int], Any]:
+    """Row i through the row-by-row glue fn([row], *args), errors naming row i."""
+
+    def one(i: int) -> Any:
+        try:
+            return fn([rows[i]], *args)[0]
+        except FenError as e:
+            raise FenError(i, e.column, e.field, e.reason) from None
+
+    return one
 
 
 def _batches(fens: Any, epd: bool) -> Optional[list[Any]]:
@@ -115,7 +152,19 @@ def normalize(
         return _codec.normalize_rows([fens], castling, en_passant, errors, epd)[0]
     batches = _batches(fens, epd)
     if batches is None:
-        out = _codec.normalize_rows(_rows(fens), castling, en_passant, errors, epd)
+        rows = _rows(fens)
+        batch = _list_batch(rows, threads, epd)
+        if batch is None:
+            out = _codec.normalize_rows(rows, castling, en_passant, errors, epd)
+        else:
+            kernel = "coerce" if errors == "raise" else errors
+            data, ends, failed = batch.normalize(
+                castling, en_passant, kernel, _threads(threads), False
+            )
+            one = _one_row(_codec.normalize_rows, rows, castling, en_passant, errors)
+            if errors == "raise":
+                _check_rows(batch, failed, one)
+            out = _bulk.rows_from(rows, data, ends, failed, errors == "ignore", one)
         if not isinstance(fens, np.ndarray):
             return out
         if fens.dtype.kind == "O":  # same shape, None kept
@@ -149,7 +198,17 @@ def encode(
         return _codec.encode_rows([fens], width, errors, epd)
     batches = _batches(fens, epd)
     if batches is None:
-        return _codec.encode_rows(_rows(fens), width, errors, epd)
+        rows = _rows(fens)
+        batch = _list_batch(rows, threads, epd)
+        if batch is None:
+            return _codec.encode_rows(rows, width, errors, epd)
+        records = batch.encode(width, "coerce", _threads(threads))
+        one = _one_row(_codec.encode_rows, rows, width, errors)
+        if errors == "raise":
+            _check_rows(batch, [row for row, _ in batch.failures()], one)
+        for i in batch.slow:
+            records[i] = one(i)
+        return records
     parts = [batch.encode(width, errors, _threads(threads), epd) for batch in batches]
     if len(parts) == 1:
         return parts[0]
@@ -180,5 +239,12 @@ def validate(fens: Any, *, threads: Optional[int] = None, epd: bool = False) -> 
         return _codec.validate_rows([fens], epd)[0]
     batches = _batches(fens, epd)
     if batches is None:
-        return _codec.validate_rows(_rows(fens), epd)
+        rows = _rows(fens)
+        batch = _list_batch(rows, threads, epd)
+        if batch is None:
+            return _codec.validate_rows(rows, epd)
+        out = batch.validate(_threads(threads))
+        for i in batch.slow:
+            out[i] = _codec.validate_rows([rows[i]])[0]
+        return out
     return [m for batch in batches for m in batch.validate(_threads(threads), epd)]

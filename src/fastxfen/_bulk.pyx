@@ -9,9 +9,10 @@ keeps its own output and its own list of failed rows, and the results are
 joined in row order.
 """
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.unicode cimport PyUnicode_GET_LENGTH
 from libc.stdint cimport int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memchr, memcpy, memset
+from libc.string cimport memchr, memcmp, memcpy, memset
 
 cimport numpy as cnp
 
@@ -25,6 +26,11 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
+
+cdef extern from "Python.h":
+    bint PyUnicode_IS_ASCII(object)
+    void *PyUnicode_DATA(object)
+    object PyUnicode_New(Py_ssize_t, Py_UCS4)
 
 cnp.import_array()
 fx_init_tables()
@@ -185,7 +191,8 @@ cdef class Batch:
     """Rows of one data buffer, cut into jobs."""
     cdef object keep            # what owns the memory the pointers point into
     cdef public int64_t base    # index of row 0 in the caller's input (Arrow chunks)
-    cdef public object texts    # the input rows as str, for messages (numpy U), or None
+    cdef public object texts    # the input rows as str, for messages (numpy U, lists), or None
+    cdef public list slow       # rows a list batch leaves to the row-by-row glue
     cdef const uint8_t *data
     cdef const int64_t *starts
     cdef const int64_t *ends
@@ -359,6 +366,72 @@ def lines(buffer):
         with nogil:
             _line_ends(data, size, &s[0], &e[0])
     return _batch(view, data, starts, ends)
+
+
+def strings(list rows):
+    """Batch of a list's rows: each ``str`` of ASCII text is copied into one
+    buffer; every other item is a null row, listed in ``Batch.slow`` for the
+    row-by-row glue.  ``texts`` is the list, for messages."""
+    cdef Py_ssize_t i, n = len(rows), size = 0, at = 0, length
+    cdef list slow = []
+    for i in range(n):
+        item = rows[i]
+        if type(item) is str and PyUnicode_IS_ASCII(item):
+            size += PyUnicode_GET_LENGTH(item)
+        else:
+            slow.append(i)
+    data = np.empty(size, np.uint8)
+    starts = np.empty(n, np.int64)
+    ends = np.empty(n, np.int64)
+    nulls = np.zeros(n, np.uint8)
+    cdef uint8_t[::1] d = data
+    cdef int64_t[::1] s = starts, e = ends
+    cdef uint8_t[::1] z = nulls
+    for i in range(n):
+        item = rows[i]
+        s[i] = at
+        if type(item) is str and PyUnicode_IS_ASCII(item):
+            length = PyUnicode_GET_LENGTH(item)
+            if length:
+                memcpy(&d[at], PyUnicode_DATA(item), length)
+            at += length
+        else:
+            z[i] = 1
+        e[i] = at
+    batch = _batch(data, &d[0] if size else NULL, starts, ends, nulls)
+    batch.texts = rows
+    batch.slow = slow
+    return batch
+
+
+def rows_from(list rows, data, ends, failed, bint ignore, one):
+    """The list normalize returns for a ``strings`` batch: a row's own object
+    where its text came out unchanged, else a new ``str``; failed rows give
+    the row (``ignore``) or None; ``one(i)`` answers for a slow row."""
+    cdef const uint8_t[::1] text = _bytes_view(data)
+    cdef const int64_t[::1] e = np.ascontiguousarray(ends, np.int64)
+    cdef Py_ssize_t i, n = len(rows), k = 0, n_failed = len(failed)
+    cdef int64_t start = 0, length
+    cdef list out = [None] * n
+    cdef object item
+    failed_rows = sorted(failed)
+    for i in range(n):
+        item = rows[i]
+        length = e[i] - start
+        if k < n_failed and failed_rows[k] == i:
+            k += 1
+            out[i] = item if ignore else None
+        elif type(item) is not str or not PyUnicode_IS_ASCII(item):
+            out[i] = one(i)
+        elif (length == PyUnicode_GET_LENGTH(item)
+              and memcmp(&text[start] if length else NULL, PyUnicode_DATA(item), length) == 0):
+            out[i] = item
+        else:
+            out[i] = PyUnicode_New(length, 127)
+            if length:
+                memcpy(PyUnicode_DATA(out[i]), &text[start], length)
+        start = e[i]
+    return out
 
 
 def fixed(array):
