@@ -1,6 +1,6 @@
 """GIL-free kernels over many rows of one data buffer."""
 
-from typing import Any
+from typing import Any, Callable
 
 import numpy as np
 import numpy.typing as npt
@@ -13,6 +13,7 @@ class Batch:
     n: int
     base: int
     texts: Any
+    slow: list[int]
     def normalize(
         self,
         castling: str,
@@ -34,4 +35,13 @@ class Job:
 def lines(buffer: Any) -> Batch: ...
 def spans(data: Any, starts: Any, ends: Any, nulls: Any = ...) -> Batch: ...
 def fixed(array: npt.NDArray[Any]) -> Batch: ...
+def strings(rows: list[Any]) -> Batch: ...
+def rows_from(
+    rows: list[Any],
+    data: Any,
+    ends: npt.NDArray[np.int64],
+    failed: list[int],
+    ignore: bool,
+    one: Callable[[int], Any],
+) -> list[Any]: ...
 def fixed_width(data: Any, ends: Any, chars: int, ucs4: bool = ...) -> npt.NDArray[Any]: ...
