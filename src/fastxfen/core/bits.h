@@ -19,4 +19,12 @@ static __inline int fx_clz32(uint32_t x) { unsigned long i; _BitScanReverse(&i, 
 #error "fastxfen assumes a little-endian machine"
 #endif
 
+/* SSE2 is part of every x86-64 CPU; FASTXFEN_NO_SIMD builds the scalar code
+ * paths everywhere (tests). */
+#if !defined(FASTXFEN_NO_SIMD) \
+    && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
+#define FX_SSE2 1
+#include <emmintrin.h>
+#endif
+
 #endif

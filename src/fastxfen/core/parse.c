@@ -1,13 +1,6 @@
 /* The reader: one row of text into an fx_pos. */
 #include <string.h>
 
-/* FASTXFEN_NO_SIMD builds the scalar placement reader everywhere (tests). */
-#if !defined(FASTXFEN_NO_SIMD) \
-    && (defined(__SSE2__) || defined(_M_X64) || (defined(_M_IX86_FP) && _M_IX86_FP >= 2))
-#define FX_SSE2 1
-#include <emmintrin.h>
-#endif
-
 #include "bits.h"
 #include "tables.h"
 
