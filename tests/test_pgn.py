@@ -730,3 +730,33 @@ def test_cli_usage_errors(tmp_path, capsys):
     src.write_bytes(long_header)
     assert run(["pgn", src, "-o", tmp_path / "o.pgn", "--chunk-size", "10", "-q"]) == 0
     assert (tmp_path / "o.pgn").read_bytes() == long_header
+
+
+def test_cli_progress_reads_the_file_position_without_waiting(tmp_path):
+    """The progress bar's position comes from the file descriptor, which a
+    read in the reader thread does not hold; no bar, no callback."""
+    src = tmp_path / "in.pgn"
+    src.write_bytes(sample_pgn() * 50)
+
+    class Bar:
+        def __init__(self):
+            self.bar, self.seen = object(), []
+
+        def to(self, position):
+            self.seen.append(position)
+
+    with open(src, "rb") as raw:
+
+        class Source:
+            def position(self):
+                raise AssertionError("the fd position is used")
+
+        source = Source()
+        source.raw = raw
+        bar = Bar()
+        update = pgn._progress(bar, source)
+        raw.read(100)
+        update()
+        assert bar.seen == [raw.raw.tell()] and bar.seen[0] >= 100
+        bar.bar = None
+        assert pgn._progress(bar, source) is None

@@ -622,6 +622,23 @@ def normalize_pgn(
 # ------------------------------------------------------------------ command line
 
 
+def _progress(progress, source) -> Optional[Callable[[], None]]:
+    """What moves the progress bar, if there is one, after each chunk.  The
+    position comes from the file descriptor: asking the file object would
+    wait for the read that the reader thread is doing."""
+    if progress.bar is None:
+        return None
+
+    def update() -> None:
+        try:
+            at = os.lseek(source.raw.fileno(), 0, os.SEEK_CUR)
+        except (OSError, ValueError, AttributeError):
+            at = source.position()
+        progress.to(at)
+
+    return update
+
+
 def run_command(args) -> int:
     """``fastxfen pgn``: the command-line tool's subcommand (see cli.py): the
     file helpers, progress bar and exit statuses are the other commands'."""
@@ -654,7 +671,7 @@ def run_command(args) -> int:
                 threads=args.threads,
                 reject=rejects.write if rejects is not None else None,
                 spill=4 * size,
-                progress=lambda: progress.to(source.position()),
+                progress=_progress(progress, source),
                 # (not for stdin: a reader thread blocked on it at exit can
                 # abort the interpreter when a run stops early)
                 prefetch=cli.prefetch if source.path is not None else None,
