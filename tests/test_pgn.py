@@ -733,8 +733,9 @@ def test_cli_usage_errors(tmp_path, capsys):
 
 
 def test_cli_progress_reads_the_file_position_without_waiting(tmp_path):
-    """The progress bar's position comes from the file descriptor, which a
-    read in the reader thread does not hold; no bar, no callback."""
+    """The progress bar's position comes from the blocks of a mapped file, or
+    from the file descriptor, which a read in the reader thread does not
+    hold; no bar, no callback."""
     src = tmp_path / "in.pgn"
     src.write_bytes(sample_pgn() * 50)
 
@@ -745,18 +746,52 @@ def test_cli_progress_reads_the_file_position_without_waiting(tmp_path):
         def to(self, position):
             self.seen.append(position)
 
+    class Source:
+        regular, size, consumed = True, src.stat().st_size, 0
+
+        def position(self):
+            raise AssertionError("the fd position is used")
+
     with open(src, "rb") as raw:
-
-        class Source:
-            def position(self):
-                raise AssertionError("the fd position is used")
-
         source = Source()
         source.raw = raw
         bar = Bar()
-        update = pgn._progress(bar, source)
+        update = pgn._progress(bar, source, mapped=False)
         raw.read(100)
         update()
         assert bar.seen == [raw.raw.tell()] and bar.seen[0] >= 100
+        blocks = pgn._mapped_blocks(source, 1000)
+        update = pgn._progress(bar, source, mapped=True)
+        assert b"".join(bytes(block.view) for block in blocks) == src.read_bytes()
+        update()
+        assert bar.seen[-1] == source.size
         bar.bar = None
-        assert pgn._progress(bar, source) is None
+        assert pgn._progress(bar, source, mapped=True) is None
+
+
+def test_cli_maps_regular_files_only(tmp_path, monkeypatch, capsysbinary):
+    """A regular, uncompressed file is read through a memory map, in blocks
+    of --chunk-size; the output is the same as from stdin."""
+    data = sample_pgn() * 20
+    src = tmp_path / "in.pgn"
+    src.write_bytes(data)
+    out = tmp_path / "out.pgn"
+    made = []
+    real = pgn._mapped_blocks
+
+    def spy(source, size):
+        blocks = real(source, size)
+        made.append((size, blocks is not None))
+        return blocks
+
+    monkeypatch.setattr(pgn, "_mapped_blocks", spy)
+    assert run(["pgn", src, "-o", out, "-q", "--chunk-size", "100"]) == 0
+    assert made == [(100, True)] and out.read_bytes() == pgn.normalize_pgn(data)
+    packed = tmp_path / "in.pgn.gz"
+    packed.write_bytes(gzip.compress(data))
+    assert run(["pgn", packed, "-o", out, "-q", "--chunk-size", "100"]) == 0
+    assert made[-1] == (100, False) and out.read_bytes() == pgn.normalize_pgn(data)
+    empty = tmp_path / "empty.pgn"
+    empty.write_bytes(b"")
+    assert run(["pgn", empty, "-o", out, "-q"]) == 0
+    assert made[-1][1] is False and out.read_bytes() == b""

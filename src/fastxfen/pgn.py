@@ -29,6 +29,7 @@ What the code calls a game (the rules of docs/pgn.md):
 
 from __future__ import annotations
 
+import mmap
 import os
 import re
 import sys
@@ -473,6 +474,57 @@ def stream_pgn(
     return editor.stats
 
 
+class _Mapped:
+    """A block that is a view of a memory-mapped file opened for reading:
+    the text kept as it is, without a copy (it does not change)."""
+
+    __slots__ = ("view",)
+
+    def __init__(self, view: memoryview) -> None:
+        self.view = view
+
+    def __len__(self) -> int:
+        return len(self.view)
+
+
+def _immutable(block):
+    """The bytes of a block that cannot change under the chunks made of it."""
+    if isinstance(block, _Mapped):
+        return block.view
+    return block if isinstance(block, bytes) else bytes(block)
+
+
+def _mapped_blocks(source, size: int) -> Optional[Iterator[_Mapped]]:
+    """Blocks of ``size`` bytes of a regular, uncompressed input file read
+    through a memory map (no read copies), or None if it cannot be mapped.
+    ``source.consumed`` follows the blocks, for the progress bar."""
+    if not getattr(source, "regular", False) or not source.size:
+        return None
+    try:
+        view = memoryview(mmap.mmap(source.raw.fileno(), 0, access=mmap.ACCESS_READ))
+    except (OSError, ValueError):
+        return None
+
+    advise = getattr(view.obj, "madvise", None)
+    dontneed = getattr(mmap, "MADV_DONTNEED", None)
+
+    def blocks() -> Iterator[_Mapped]:
+        released = 0
+        for at in range(0, len(view), size):
+            # Drop the pages before the block before last (copied into the
+            # chunks by now, and read back from the file if not): the memory
+            # in use stays a few blocks.
+            done = max(at - 2 * size, 0) // mmap.PAGESIZE * mmap.PAGESIZE
+            if advise is not None and dontneed is not None and done > released:
+                advise(dontneed, released, done - released)
+                released = done
+            block = view[at : at + size]
+            source.consumed = at + len(block)
+            yield _Mapped(block)
+
+    return blocks()
+
+
 def _split(source: Iterator, variants: bool, spill: int, max_header: int, stats: PgnStats):
     """Cut the text into chunks of whole games: yields ("chunk", buf, scan,
     cut) for buf[:cut], ("rest", bytes) for more of the last game of the last
@@ -486,10 +538,9 @@ def _split(source: Iterator, variants: bool, spill: int, max_header: int, stats:
             eof = True
             buf = carry
         else:
-            if not isinstance(block, bytes):
-                block = bytes(block)
+            block = _immutable(block)
             stats.bytes_read += len(block)
-            buf = carry + block if carry else block
+            buf = b"".join((carry, block)) if len(carry) else block
         carry = b""
         if not started:
             if len(buf) < len(_BOM) and not eof:
@@ -541,13 +592,13 @@ def _skim(
             yield ("chunk", buf, scan, len(buf))
             return None
         stats.bytes_read += len(block)
-        buf = buf + bytes(block)
+        buf = b"".join((buf, _immutable(block)))
         scan = _scan(buf, variants)
         if len(scan.starts) > 1:
             return buf  # a second [Event tag started a game: back to whole chunks
         header_end = scan.header_end
     yield ("chunk", buf, scan, header_end)
-    rest = buf[header_end:]
+    rest = bytes(buf[header_end:])
     # The state at the start of ``rest`` (a line that does not start with
     # '['): no comment open, no tag line before it that matters.
     inside = after_tag = False
@@ -573,7 +624,7 @@ def _skim(
                 yield ("rest", rest)
             return None
         stats.bytes_read += len(block)
-        rest = rest + bytes(block)
+        rest = b"".join((rest, _immutable(block)))
 
 
 def _deliver(outcome: _Outcome, sink: _Sink) -> None:
@@ -622,18 +673,22 @@ def normalize_pgn(
 # ------------------------------------------------------------------ command line
 
 
-def _progress(progress, source) -> Optional[Callable[[], None]]:
+def _progress(progress, source, mapped: bool) -> Optional[Callable[[], None]]:
     """What moves the progress bar, if there is one, after each chunk.  The
-    position comes from the file descriptor: asking the file object would
-    wait for the read that the reader thread is doing."""
+    position comes from the blocks made of a memory-mapped file, else from
+    the file descriptor: asking the file object would wait for the read that
+    the reader thread is doing."""
     if progress.bar is None:
         return None
 
     def update() -> None:
-        try:
-            at = os.lseek(source.raw.fileno(), 0, os.SEEK_CUR)
-        except (OSError, ValueError, AttributeError):
-            at = source.position()
+        if mapped:
+            at = source.consumed
+        else:
+            try:
+                at = os.lseek(source.raw.fileno(), 0, os.SEEK_CUR)
+            except (OSError, ValueError, AttributeError):
+                at = source.position()
         progress.to(at)
 
     return update
@@ -660,9 +715,13 @@ def run_command(args) -> int:
         progress = cli.Progress(not args.quiet, source.size)
         stack.callback(progress.close)
         size = args.chunk_size
+        blocks = _mapped_blocks(source, size)
+        mapped = blocks is not None
+        if blocks is None:
+            blocks = iter(lambda: source.read(size), b"")
         try:
             stats = stream_pgn(
-                iter(lambda: source.read(size), b""),
+                blocks,
                 output.write,
                 castling=args.castling,
                 en_passant=args.en_passant,
@@ -671,7 +730,7 @@ def run_command(args) -> int:
                 threads=args.threads,
                 reject=rejects.write if rejects is not None else None,
                 spill=4 * size,
-                progress=_progress(progress, source),
+                progress=_progress(progress, source, mapped),
                 # (not for stdin: a reader thread blocked on it at exit can
                 # abort the interpreter when a run stops early)
                 prefetch=cli.prefetch if source.path is not None else None,
