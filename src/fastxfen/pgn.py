@@ -475,23 +475,36 @@ def stream_pgn(
 
 
 class _Mapped:
-    """A block that is a view of a memory-mapped file opened for reading:
-    the text kept as it is, without a copy (it does not change)."""
+    """A block of a memory-mapped file opened for reading: ``whole[at:end]``,
+    kept as it is without a copy (it does not change)."""
 
-    __slots__ = ("view",)
+    __slots__ = ("whole", "at", "end")
 
-    def __init__(self, view: memoryview) -> None:
-        self.view = view
+    def __init__(self, whole: memoryview, at: int, end: int) -> None:
+        self.whole, self.at, self.end = whole, at, end
 
     def __len__(self) -> int:
-        return len(self.view)
+        return self.end - self.at
 
 
 def _immutable(block):
     """The bytes of a block that cannot change under the chunks made of it."""
     if isinstance(block, _Mapped):
-        return block.view
+        return block.whole[block.at : block.end]
     return block if isinstance(block, bytes) else bytes(block)
+
+
+def _join(carry, carry_at: int, block) -> Tuple[Any, int]:
+    """(carry + block, where that starts in the mapped file or -1): a view,
+    no copy, when the block is mapped and the carry is empty or the view of
+    the mapped file that the block continues."""
+    if isinstance(block, _Mapped):
+        if not len(carry):
+            return block.whole[block.at : block.end], block.at
+        if carry_at >= 0 and carry_at + len(carry) == block.at:
+            return block.whole[carry_at : block.end], carry_at
+    block = _immutable(block)
+    return (b"".join((carry, block)) if len(carry) else block), -1
 
 
 def _mapped_blocks(source, size: int) -> Optional[Iterator[_Mapped]]:
@@ -501,26 +514,26 @@ def _mapped_blocks(source, size: int) -> Optional[Iterator[_Mapped]]:
     if not getattr(source, "regular", False) or not source.size:
         return None
     try:
-        view = memoryview(mmap.mmap(source.raw.fileno(), 0, access=mmap.ACCESS_READ))
+        whole = memoryview(mmap.mmap(source.raw.fileno(), 0, access=mmap.ACCESS_READ))
     except (OSError, ValueError):
         return None
 
-    advise = getattr(view.obj, "madvise", None)
+    advise = getattr(whole.obj, "madvise", None)
     dontneed = getattr(mmap, "MADV_DONTNEED", None)
 
     def blocks() -> Iterator[_Mapped]:
         released = 0
-        for at in range(0, len(view), size):
-            # Drop the pages before the block before last (copied into the
-            # chunks by now, and read back from the file if not): the memory
-            # in use stays a few blocks.
+        for at in range(0, len(whole), size):
+            # Drop the pages before the block before last: done with by now
+            # (and read back from the file if not), so that the memory in use
+            # stays a few blocks.
             done = max(at - 2 * size, 0) // mmap.PAGESIZE * mmap.PAGESIZE
             if advise is not None and dontneed is not None and done > released:
                 advise(dontneed, released, done - released)
                 released = done
-            block = view[at : at + size]
-            source.consumed = at + len(block)
-            yield _Mapped(block)
+            end = min(at + size, len(whole))
+            source.consumed = end
+            yield _Mapped(whole, at, end)
 
     return blocks()
 
@@ -528,28 +541,28 @@ def _mapped_blocks(source, size: int) -> Optional[Iterator[_Mapped]]:
 def _split(source: Iterator, variants: bool, spill: int, max_header: int, stats: PgnStats):
     """Cut the text into chunks of whole games: yields ("chunk", buf, scan,
     cut) for buf[:cut], ("rest", bytes) for more of the last game of the last
-    chunk (a game longer than ``spill``), and ("copy", bytes)."""
-    carry = b""
+    chunk (a game longer than ``spill``), and ("copy", bytes).  The chunks of
+    a mapped file are views of it."""
+    carry, carry_at = b"", -1  # carry_at: where carry starts in a mapped file
     started = False
     eof = False
     while not eof:
         block = next(source, None)
         if block is None:
             eof = True
-            buf = carry
+            buf, at = carry, carry_at
         else:
-            block = _immutable(block)
             stats.bytes_read += len(block)
-            buf = b"".join((carry, block)) if len(carry) else block
-        carry = b""
+            buf, at = _join(carry, carry_at, block)
+        carry, carry_at = b"", -1
         if not started:
             if len(buf) < len(_BOM) and not eof:
-                carry = buf
+                carry, carry_at = buf, at
                 continue
             started = True
             if buf[:3] == _BOM:
                 yield ("copy", buf[:3])
-                buf = buf[3:]
+                buf, at = buf[3:], _moved(at, 3)
         if not buf:
             continue
         scan = _scan(buf, variants)
@@ -559,13 +572,17 @@ def _split(source: Iterator, variants: bool, spill: int, max_header: int, stats:
             cut = int(scan.starts[-1]) if len(scan.starts) else 0
         if cut > 0:
             yield ("chunk", buf, scan, cut)
-            carry = buf[cut:]
+            carry, carry_at = buf[cut:], _moved(at, cut)
         elif len(buf) >= spill:
             carry = yield from _skim(source, buf, scan, variants, max_header, stats)
             if carry is None:
                 return
         else:
-            carry = buf
+            carry, carry_at = buf, at
+
+
+def _moved(at: int, by: int) -> int:
+    return at + by if at >= 0 else -1
 
 
 def _skim(
