@@ -44,7 +44,12 @@ def extension(name, extra=()):
 
 setup(
     ext_modules=cythonize(
-        [extension("_codec"), extension("_bulk"), extension("_export", ["export.c"])],
+        [
+            extension("_codec"),
+            extension("_bulk"),
+            extension("_export", ["export.c"]),
+            extension("_pgn", ["pgnscan.c"]),
+        ],
         language_level=3,
         compiler_directives={
             "boundscheck": False,

@@ -8,7 +8,11 @@ and without SetUp and Variant tags, with en-passant targets, leading zeros and
 extra blanks) and a few bad FEN tags.  Then:
 
 1. ``python -m fastxfen pgn FILE -o OUT --errors coerce`` in a child process,
-   timed end to end (best of ``--repeat`` runs): MB/s of input;
+   timed end to end, process start included (median and best of ``--repeat``
+   runs; the output file is removed before each run, so that no run pays for
+   truncating the last one's): MB/s of input; with ``--one-core`` the child
+   is pinned to one CPU (Linux), so that reading, scanning, normalizing and
+   writing share it;
 2. python-chess, ``chess.pgn.read_headers`` in a loop over the first
    ``--sample`` MB of the same file (text mode), scaled to MB/s; and the same
    loop also normalizing each FEN tag with
@@ -18,6 +22,7 @@ Not part of the test suite.  Usage::
 
     python bench/pgn_bench.py                 # 256 MB file in a temp dir
     python bench/pgn_bench.py 500M --keep     # keep the generated file
+    python bench/pgn_bench.py --input games.pgn --one-core --repeat 7
     python bench/pgn_bench.py 100M -- --threads 2 --castling shredder
 """
 
@@ -26,7 +31,9 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import resource
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -137,13 +144,21 @@ def write_pgn(path: str, size: int, seed: int, fen_share: float) -> int:
     return written
 
 
-def time_fastxfen(path: str, out: str, extra: list, repeat: int) -> float:
+def time_fastxfen(path: str, out: str, extra: list, repeat: int, one_core: bool) -> tuple:
+    """(wall seconds, CPU seconds) of each run, process start included."""
     env = dict(os.environ)
     src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
     if os.path.isdir(src):
         env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
-    best = float("inf")
+    pin = None
+    if one_core:
+        cpu = min(os.sched_getaffinity(0))
+        pin = lambda: os.sched_setaffinity(0, {cpu})  # noqa: E731
+    times, cpu = [], []
     for _ in range(repeat):
+        if os.path.exists(out):
+            os.remove(out)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         started = time.perf_counter()
         proc = subprocess.run(
             [sys.executable, "-m", "fastxfen", "pgn", path, "-o", out, "--errors", "coerce"]
@@ -151,12 +166,15 @@ def time_fastxfen(path: str, out: str, extra: list, repeat: int) -> float:
             env=env,
             stderr=subprocess.PIPE,
             text=True,
+            preexec_fn=pin,
         )
-        best = min(best, time.perf_counter() - started)
+        times.append(time.perf_counter() - started)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
         if proc.returncode not in (0, 1):
             sys.exit(f"fastxfen failed ({proc.returncode}):\n{proc.stderr}")
         print("  " + proc.stderr.strip().splitlines()[0])
-    return best
+    return times, cpu
 
 
 def time_python_chess(path: str, sample: int, normalize: bool) -> tuple:
@@ -190,28 +208,40 @@ def main(argv=None) -> int:
         "--fen-share", type=float, default=0.4, help="share of games with a FEN tag (default 0.4)"
     )
     parser.add_argument("--sample", default="16M", help="bytes python-chess reads (default 16M)")
-    parser.add_argument("--repeat", type=int, default=3, help="fastxfen runs (best of)")
+    parser.add_argument("--repeat", type=int, default=5, help="fastxfen runs (default 5)")
+    parser.add_argument("--input", help="time this PGN file instead of generating one")
+    parser.add_argument("--one-core", action="store_true", help="pin fastxfen to one CPU (Linux)")
+    parser.add_argument("--no-python-chess", action="store_true", help="time fastxfen only")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--keep", action="store_true", help="keep the generated files")
     parser.add_argument("extra", nargs="*", help="options for fastxfen pgn (after --)")
     args = parser.parse_args(argv)
 
     folder = tempfile.mkdtemp(prefix="fastxfen-pgn-bench-")
-    path = os.path.join(folder, "games.pgn")
+    path = args.input or os.path.join(folder, "games.pgn")
     out = os.path.join(folder, "out.pgn")
     try:
-        started = time.perf_counter()
-        size = write_pgn(path, parse_size(args.size), args.seed, args.fen_share)
-        print(f"generated {size / 1e6:,.0f} MB in {time.perf_counter() - started:.1f} s: {path}")
+        if args.input:
+            size = os.path.getsize(path)
+        else:
+            started = time.perf_counter()
+            size = write_pgn(path, parse_size(args.size), args.seed, args.fen_share)
+            print(
+                f"generated {size / 1e6:,.0f} MB in {time.perf_counter() - started:.1f} s: {path}"
+            )
         mb = size / 1e6
 
-        print("fastxfen pgn:")
-        seconds = time_fastxfen(path, out, args.extra, args.repeat)
-        fast = mb / seconds
+        print("fastxfen pgn" + (" (one core)" if args.one_core else "") + ":")
+        times, cpu = time_fastxfen(path, out, args.extra, args.repeat, args.one_core)
+        median = statistics.median(times)
+        fast = mb / median
         print(
-            f"  {mb:,.0f} MB in {seconds:.2f} s: {fast:,.0f} MB/s (best of {args.repeat}, "
-            "process start included)"
+            f"  {mb:,.0f} MB: median {median:.2f} s, {fast:,.0f} MB/s; best {min(times):.2f} s, "
+            f"{mb / min(times):,.0f} MB/s ({args.repeat} runs, process start included); "
+            f"CPU time (user + system) median {statistics.median(cpu):.2f} s"
         )
+        if args.no_python_chess:
+            return 0
 
         sample = parse_size(args.sample)
         results = {}

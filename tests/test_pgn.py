@@ -8,9 +8,12 @@ and spill sizes; and against python-chess for what the FEN values become."""
 import bz2
 import gzip
 import io
+import itertools
 import lzma
 import random
 import re
+import tempfile
+import types
 
 import pytest
 from hypothesis import given, settings
@@ -41,6 +44,10 @@ BAD = [
     "caf\xe9",
 ]
 
+
+# Blocks of bytes, and blocks of a memory-mapped file (the command line's
+# reading of a regular file: its chunks are views of the map).
+MAPPED = (False, True)
 
 # ----------------------------------------------------------------- the reference
 
@@ -193,10 +200,21 @@ def rejects_text(rejects) -> bytes:
     return b"".join(out)
 
 
-def run_stream(data: bytes, block: int, spill: int, **options):
-    """stream_pgn over blocks of ``block`` bytes: (output, rejects, stop, stats)."""
+def run_stream(data: bytes, block: int, spill: int, mapped=False, **options):
+    """stream_pgn over blocks of ``block`` bytes (of a memory-mapped file,
+    with ``mapped``): (output, rejects, stop, stats)."""
     out, rej = [], []
-    blocks = [data[i : i + block] for i in range(0, len(data), block)]
+    if mapped and data:
+        with tempfile.NamedTemporaryFile() as f:
+            f.write(data)
+            f.flush()
+            source = types.SimpleNamespace(regular=True, size=len(data), raw=f, consumed=0)
+            blocks = pgn._mapped_blocks(source, block)
+            return run_stream(blocks, block, spill, **options)
+    if isinstance(data, bytes):
+        blocks = [data[i : i + block] for i in range(0, len(data), block)]
+    else:
+        blocks = data
     stop = None
     try:
         stats = pgn.stream_pgn(
@@ -219,9 +237,11 @@ def check(data: bytes, blocks=None, **options):
     expected, rejects, stop, stats = reference(data, **options)
     errors = options.get("errors", "raise")
     for block in blocks:
-        for spill in sorted({max(block, 16), 4 * block, 1 << 30}):
-            out, rej, got_stop, got = run_stream(data, block, spill, **options)
-            where = f"block {block}, spill {spill}"
+        for spill, mapped in itertools.product(
+            sorted({max(block, 16), 4 * block, 1 << 30}), MAPPED
+        ):
+            out, rej, got_stop, got = run_stream(data, block, spill, mapped, **options)
+            where = f"block {block}, spill {spill}, mapped {mapped}"
             assert out == expected, where
             assert rej == rejects_text(rejects if errors != "raise" else rejects[:1]), where
             assert repr(got_stop) == repr(stop), where
@@ -730,3 +750,81 @@ def test_cli_usage_errors(tmp_path, capsys):
     src.write_bytes(long_header)
     assert run(["pgn", src, "-o", tmp_path / "o.pgn", "--chunk-size", "10", "-q"]) == 0
     assert (tmp_path / "o.pgn").read_bytes() == long_header
+
+
+def test_cli_progress_reads_the_file_position_without_waiting(tmp_path):
+    """The progress bar's position comes from the blocks of a mapped file, or
+    from the file descriptor, which a read in the reader thread does not
+    hold; no bar, no callback."""
+    src = tmp_path / "in.pgn"
+    src.write_bytes(sample_pgn() * 50)
+
+    class Bar:
+        def __init__(self):
+            self.bar, self.seen = object(), []
+
+        def to(self, position):
+            self.seen.append(position)
+
+    class Source:
+        regular, size, consumed = True, src.stat().st_size, 0
+
+        def position(self):
+            raise AssertionError("the fd position is used")
+
+    with open(src, "rb") as raw:
+        source = Source()
+        source.raw = raw
+        bar = Bar()
+        update = pgn._progress(bar, source, mapped=False)
+        raw.read(100)
+        update()
+        assert bar.seen == [raw.raw.tell()] and bar.seen[0] >= 100
+        blocks = pgn._mapped_blocks(source, 1000)
+        update = pgn._progress(bar, source, mapped=True)
+        assert b"".join(bytes(pgn._immutable(block)) for block in blocks) == src.read_bytes()
+        update()
+        assert bar.seen[-1] == source.size
+        bar.bar = None
+        assert pgn._progress(bar, source, mapped=True) is None
+
+
+def test_cli_maps_regular_files_only(tmp_path, monkeypatch, capsysbinary):
+    """A regular, uncompressed file is read through a memory map, in blocks
+    of --chunk-size; the output is the same as from stdin."""
+    data = sample_pgn() * 20
+    src = tmp_path / "in.pgn"
+    src.write_bytes(data)
+    out = tmp_path / "out.pgn"
+    made = []
+    real = pgn._mapped_blocks
+
+    def spy(source, size):
+        blocks = real(source, size)
+        made.append((size, blocks is not None))
+        return blocks
+
+    monkeypatch.setattr(pgn, "_mapped_blocks", spy)
+    assert run(["pgn", src, "-o", out, "-q", "--chunk-size", "100"]) == 0
+    assert made == [(100, True)] and out.read_bytes() == pgn.normalize_pgn(data)
+    packed = tmp_path / "in.pgn.gz"
+    packed.write_bytes(gzip.compress(data))
+    assert run(["pgn", packed, "-o", out, "-q", "--chunk-size", "100"]) == 0
+    assert made[-1] == (100, False) and out.read_bytes() == pgn.normalize_pgn(data)
+    empty = tmp_path / "empty.pgn"
+    empty.write_bytes(b"")
+    assert run(["pgn", empty, "-o", out, "-q"]) == 0
+    assert made[-1][1] is False and out.read_bytes() == b""
+
+
+def test_mapped_blocks_are_joined_without_a_copy():
+    whole = memoryview(b"0123456789")
+    first, second = pgn._Mapped(whole, 0, 4), pgn._Mapped(whole, 4, 10)
+    buf, at = pgn._join(b"", -1, first)
+    assert (bytes(buf), at) == (b"0123", 0) and buf.obj is whole.obj
+    buf, at = pgn._join(buf[2:], 2, second)  # a carry that the block continues
+    assert (bytes(buf), at) == (b"23456789", 2) and buf.obj is whole.obj
+    buf, at = pgn._join(b"xy", -1, second)  # a carry of bytes: copied
+    assert (buf, at) == (b"xy456789", -1)
+    buf, at = pgn._join(whole[1:3], 1, second)  # not where the block starts
+    assert (buf, at) == (b"12456789", -1)

@@ -1,14 +1,14 @@
 """FEN tags of PGN files, normalized in place.
 
-A PGN file is streamed in large chunks cut at game boundaries.  In each chunk
-the lines are found with numpy (one pass for the newlines, gathers of a few
-bytes at each line start), the ``[FEN "..."]`` tags of the header sections are
-normalized by ONE bulk call over their value spans, and the chunk is rebuilt
-with a single ``b"".join`` of the unchanged stretches and the new values.
-Nothing is decoded to ``str`` and no Python code runs per line or per game;
-Python runs per FEN tag only to cut the output into pieces, and per game only
-for the rare constructs below (rejected tags, malformed tags, an unclosed
-``{`` before a game).
+A PGN file is streamed in large chunks cut at game boundaries.  Each chunk is
+read by ONE pass of C code (fastxfen._pgn.scan: game starts, the FEN, SetUp
+and Variant tags of the header sections and the value span of each FEN tag,
+with line numbers), the values of its FEN tags are normalized by ONE bulk
+call, and the output is assembled by ONE C call that copies the chunk with
+the new values, the added SetUp tags and the dropped games spliced in.
+Nothing is decoded to ``str`` and no Python code runs per line, per game or
+per FEN tag, except for the rare constructs below (rejected tags, malformed
+tags) and for games longer than the spill size.
 
 What the code calls a game (the rules of docs/pgn.md):
 
@@ -29,15 +29,16 @@ What the code calls a game (the rules of docs/pgn.md):
 
 from __future__ import annotations
 
+import mmap
 import os
 import re
 import sys
 import time
-from typing import Any, Callable, Iterable, Iterator, List, Optional, Tuple
+from typing import Any, Callable, Iterable, Iterator, Optional, Tuple
 
 import numpy as np
 
-from fastxfen import _bulk
+from fastxfen import _bulk, _pgn
 from fastxfen._errors import FenError
 
 __all__ = [
@@ -59,28 +60,7 @@ SELECTIONS = ("standard", "setup")
 
 _BOM = b"\xef\xbb\xbf"
 _SETUP = b'[SetUp "1"]'
-_FEN_LINE = re.compile(rb'\[FEN[ \t]*"(.*)"\][ \t]*\Z', re.S)
 _FEN_HEAD = re.compile(rb"\[FEN[ \t]*")
-_VARIANT_LINE = re.compile(rb'\[Variant[ \t]*"(.*)"\][ \t]*\Z', re.S)
-_MOVETEXT_SPECIAL = re.compile(rb"[{;\n]")
-
-
-def _word(text: bytes, size: int) -> int:
-    return int.from_bytes(text.ljust(size, b"\0"), "little")
-
-
-def _names(name: bytes) -> Tuple[int, List[int]]:
-    """(mask, values) matching ``name`` then a space, tab or quote in the
-    little-endian word of the 8 bytes after a line's ``[``."""
-    size = len(name) + 1
-    mask = (1 << (8 * size)) - 1
-    return mask, [_word(name + end, 8) for end in (b" ", b"\t", b'"')]
-
-
-_FEN_WORD = _names(b"FEN")
-_SETUP_WORD = _names(b"SetUp")
-_EVENT_WORD = _names(b"Event")
-_VARIANT_WORD = _names(b"Variant")
 
 
 class PgnError(FenError):
@@ -151,228 +131,33 @@ def _auto_threads(threads: Optional[int], rows: int) -> int:
 
 # ------------------------------------------------------------------ scanning
 
-
-def _at_line_start(buf, pos: int) -> bool:
-    return pos == 0 or buf[pos - 1] == 10
-
-
-def _follows_tag(buf, pos: int, first: bool) -> bool:
-    """Whether the line before the line starting at ``pos`` is a tag line;
-    ``first`` answers for pos 0 (buffers start at line starts)."""
-    if pos == 0:
-        return first
-    return buf[buf.rfind(b"\n", 0, pos - 1) + 1] == 91
+#: Columns of ``_pgn.Scan.fen`` (one row per FEN tag of a header section).
+AT, VALUE, VALUE_END, CONTENT_END, CRLF, GAME, LINE = range(len(_pgn.FEN_COLUMNS))
+_STANDARD_NAMES = sorted(name.encode("latin-1") for name in STANDARD_VARIANTS)
 
 
-def _walk(
-    buf, pos: int, end: int, inside: bool, stop_at_tag: bool, first_follows_tag: bool = False
-) -> Tuple[int, bool]:
-    """Read PGN text from ``pos`` to ``end`` the slow, exact way; ``inside``
-    tells whether a ``{`` comment is open at ``pos``, which is a line start
-    when it is not.  Outside comments, a line starting with ``[`` is a tag
-    line (skipped; with ``stop_at_tag``, if the line before it is not a tag
-    line, a game starts there and its position is returned) and a line
-    starting with ``%`` an escape line; ``;`` comments out the rest of a line.
-    Returns (the game start or -1, whether a comment is open at the stop)."""
-    while pos < end:
-        if inside:
-            close = buf.find(b"}", pos, end)
-            if close < 0:
-                return -1, True
-            pos, inside = close + 1, False
-            continue
-        if _at_line_start(buf, pos) and buf[pos] in (91, 37):  # '[' '%'
-            if buf[pos] == 91 and stop_at_tag and not _follows_tag(buf, pos, first_follows_tag):
-                return pos, False
-            newline = buf.find(b"\n", pos, end)
-            if newline < 0:
-                return -1, False
-            pos = newline + 1
-            continue
-        match = _MOVETEXT_SPECIAL.search(buf, pos, end)
-        if match is None:
-            return -1, False
-        at = match.start()
-        byte = buf[at]
-        if byte == 123:  # '{'
-            pos, inside = at + 1, True
-        elif byte == 59:  # ';' to the end of the line
-            newline = buf.find(b"\n", at, end)
-            if newline < 0:
-                return -1, False
-            pos = newline + 1
-        else:
-            pos = at + 1
-    return -1, inside
+def _scan(buf, variants: bool, inside: bool = False, after_tag: bool = False) -> _pgn.Scan:
+    """One C pass over ``buf`` (see fastxfen._pgn.scan); with ``variants``,
+    the games with a Variant tag not naming standard chess are listed."""
+    return _pgn.scan(buf, _STANDARD_NAMES if variants else None, inside, after_tag)
 
 
-def _match_words(words: np.ndarray, spec) -> np.ndarray:
-    mask, values = spec
-    masked = words & np.uint64(mask)
-    hit = masked == np.uint64(values[0])
-    for value in values[1:]:
-        hit |= masked == np.uint64(value)
-    return hit
+def _lines_before(scan: _pgn.Scan, buf, cut: int) -> int:
+    """The newlines in buf[:cut], for a cut at the end, at a game start or
+    at the end of the first header section."""
+    if cut >= scan.n:
+        return scan.newlines
+    k = int(np.searchsorted(scan.starts, cut))
+    if k < len(scan.starts) and scan.starts[k] == cut:
+        return int(scan.start_lines[k])
+    if cut == scan.header_end:
+        return scan.header_end_line
+    return bytes(buf[:cut]).count(b"\n")
 
 
-def _bytes_at(a: np.ndarray, at: np.ndarray) -> np.ndarray:
-    """a[at], with 0 past the end (``at`` ascending)."""
-    if not len(at) or at[-1] < len(a):
-        return a[at]
-    return np.where(at < len(a), np.take(a, at, mode="clip"), 0).astype(np.uint8)
-
-
-def _words(buf, at: np.ndarray, size: int) -> np.ndarray:
-    """The ``size`` (4 or 8) bytes of ``buf`` at each offset of ``at`` as
-    little-endian unsigned words, zero padded past the end: one gather from
-    an overlapping, unaligned view of the buffer."""
-    n = len(buf)
-    kind = np.dtype(f"<u{size}")
-    if n >= size:
-        view = np.ndarray((n - size + 1,), kind, buffer=buf, strides=(1,))
-        words = view[np.minimum(at, n - size)]
-    else:
-        words = np.zeros(len(at), kind)
-    if len(at) and at[-1] > n - size:
-        for k in np.flatnonzero(at > n - size).tolist():
-            tail = bytes(buf[int(at[k]) : int(at[k]) + size]).ljust(size, b"\0")
-            words[k] = int.from_bytes(tail, "little")
-    return words
-
-
-class _Scan:
-    """The lines, games and interesting header tags of one buffer, which
-    starts at a game start, at the start of the input, or after a skimmed
-    stretch (always at a line start outside any comment)."""
-
-    __slots__ = (
-        "n",
-        "a",
-        "nl",
-        "ls",
-        "starts",
-        "start_lines",
-        "fen_lines",
-        "setup_lines",
-        "variant_lines",
-        "header_end",
-        "tag",
-    )
-
-    def __init__(self, buf, variants: bool) -> None:
-        n = self.n = len(buf)
-        a = self.a = np.frombuffer(buf, np.uint8)
-        empty = np.empty(0, np.int64)
-        braces = None
-        if buf.find(b"{") < 0:
-            self.nl = nl = np.flatnonzero(a == 10)
-        else:  # newlines and braces in one pass ('{' and '}' are above 'z')
-            special = a == 10
-            special |= a > 122
-            special = np.flatnonzero(special)
-            kinds = a[special]
-            self.nl = nl = special[kinds == 10]
-            braces = special[(kinds == 123) | (kinds == 125)]
-        ls = np.empty(len(nl) + 1, np.int64)
-        ls[0] = 0
-        ls[1:] = nl
-        ls[1:] += 1
-        if ls[-1] >= n:
-            ls = ls[:-1]
-        self.ls = ls
-        self.fen_lines = self.setup_lines = self.variant_lines = empty
-        self.starts = self.start_lines = empty
-        self.header_end = -1
-        self.tag = np.zeros(0, bool)
-        if not len(ls):
-            return
-        # The first three bytes of every line: '[' and the start of a tag
-        # name (zero past the end of the buffer).
-        first = a[ls]
-        if ls[-1] + 2 < n:
-            one, two = a[1:][ls], a[2:][ls]
-        else:
-            one = _bytes_at(a, ls + 1)
-            two = _bytes_at(a, ls + 2)
-        tag = first == 91
-        starts_run = tag.copy()  # tag lines after a line that is not one
-        starts_run[1:] &= ~tag[:-1]
-        candidates = np.flatnonzero(starts_run)
-        self.tag = tag
-        if not len(candidates):
-            self.header_end = 0
-            return
-        confirmed = np.ones(len(candidates), bool)
-        if braces is not None:
-            self._confirm(buf, braces, candidates, confirmed)
-
-        # Tag lines whose name starts FE, Se, Ev (or Va): their 8 bytes after
-        # the '[' decide.
-        some = (one == 70) & (two == 69)  # FE
-        some |= (one == 83) & (two == 101)  # Se
-        some |= (one == 69) & (two == 118)  # Ev
-        if variants:
-            some |= (one == 86) & (two == 97)  # Va
-        some_lines = np.flatnonzero(some & tag)
-        words = _words(buf, ls[some_lines] + 1, 8)
-        if confirmed.all():
-            header = np.ones(len(some_lines), bool)
-            runs = None
-        else:  # the candidate each line's run of tag lines began at
-            runs = np.searchsorted(candidates, some_lines, "right") - 1
-            header = confirmed[runs]
-
-        def lines_of(spec):
-            return some_lines[_match_words(words, spec) & header]
-
-        event_lines = lines_of(_EVENT_WORD)
-        start_lines = candidates[confirmed] if runs is not None else candidates
-        if len(event_lines) > 1:
-            event_runs = np.searchsorted(candidates, event_lines, "right")
-            second = np.zeros(len(event_lines), bool)
-            second[1:] = event_runs[1:] == event_runs[:-1]
-            if second.any():
-                start_lines = np.union1d(start_lines, event_lines[second])
-        self.start_lines = start_lines
-        self.starts = ls[start_lines]
-        self.fen_lines = lines_of(_FEN_WORD)
-        self.setup_lines = lines_of(_SETUP_WORD)
-        if variants:
-            self.variant_lines = lines_of(_VARIANT_WORD)
-        if not len(start_lines) or start_lines[0] != 0:
-            self.header_end = 0
-        else:
-            self.header_end = None  # worked out when asked for (long games only)
-
-    def end_of_first_header(self) -> int:
-        """Where the header section of a game starting at line 0 ends (the
-        start of its first line that is not a tag line), 0 if no game starts
-        at line 0, -1 if the header section runs to the end of the buffer."""
-        if self.header_end is None:
-            other = np.flatnonzero(~self.tag)
-            self.header_end = int(self.ls[other[0]]) if len(other) else -1
-        return self.header_end
-
-    def _confirm(
-        self, buf, braces: np.ndarray, candidates: np.ndarray, confirmed: np.ndarray
-    ) -> None:
-        """Clear ``confirmed`` for candidates inside a ``{`` comment.  Quick
-        test: if the last brace before a candidate is not ``{``, no comment
-        can be open there.  Otherwise read the text exactly, from the latest
-        game start before it."""
-        a, ls = self.a, self.ls
-        at = ls[candidates]
-        last = np.searchsorted(braces, at) - 1
-        doubtful = last >= 0
-        doubtful[doubtful] = a[braces[last[doubtful]]] == 123
-        for j in np.flatnonzero(doubtful).tolist():
-            origin = 0
-            for i in range(j - 1, -1, -1):
-                if confirmed[i]:
-                    origin = int(at[i])
-                    break
-            _, inside = _walk(buf, origin, int(at[j]), False, False)
-            confirmed[j] = not inside
+def _before(values: np.ndarray, limit: int) -> np.ndarray:
+    """The values below ``limit`` of a sorted array."""
+    return values[: np.searchsorted(values, limit)]
 
 
 # ------------------------------------------------------------------ editing
@@ -423,71 +208,47 @@ class _Editor:
         self.stats = PgnStats()
         self.lines = 0  # lines before the current buffer
 
-    def scan(self, buf) -> _Scan:
-        return _Scan(buf, self.select == "standard")
+    def scan(self, buf) -> _pgn.Scan:
+        return _scan(buf, self.select == "standard")
 
-    def chunk(self, buf, scan: _Scan, cut: int) -> _Outcome:
+    def chunk(self, buf, scan: _pgn.Scan, cut: int) -> _Outcome:
         """Edit buf[:cut], whose games are whole (except the last one when a
         long game is being skimmed)."""
         result = _Outcome()
         stats = self.stats
-        a, ls = scan.a, scan.ls
-        starts = scan.starts[: np.searchsorted(scan.starts, cut)]
+        starts = _before(scan.starts, cut)
         games = len(starts)
         if not games:
             result.pieces.append(memoryview(buf)[:cut])
-            self._advance(scan, cut)
+            self.lines += _lines_before(scan, buf, cut)
             return result
         ends = np.empty(games, np.int64)
         ends[:-1] = starts[1:]
         ends[-1] = cut
 
-        fen_lines = scan.fen_lines[ls[scan.fen_lines] < cut]
-        fen_at = ls[fen_lines]
-        fen_game = np.searchsorted(starts, fen_at, "right") - 1
+        fen = scan.fen[: np.searchsorted(scan.fen[:, GAME], games)]
         has_fen = np.zeros(games, bool)
-        has_fen[fen_game] = True
+        has_fen[fen[:, GAME]] = True
         has_setup = np.zeros(games, bool)
-        setup_at = ls[scan.setup_lines]
-        setup_at = setup_at[setup_at < cut]
-        has_setup[np.searchsorted(starts, setup_at, "right") - 1] = True
+        has_setup[_before(scan.setup_games, games)] = True
 
         if self.select is None:
             keep = np.ones(games, bool)
         elif self.select == "setup":
             keep = has_fen
-        else:
-            keep = ~has_fen & self._standard_variants(buf, scan, starts, cut)
+        else:  # no FEN tag, no Variant tag naming another game
+            keep = ~has_fen
+            keep[_before(scan.odd_variant_games, games)] = False
 
         # Value spans of the FEN tags of kept games.
-        kept = keep[fen_game]
-        fen_lines, fen_at, fen_game = fen_lines[kept], fen_at[kept], fen_game[kept]
-        nfen = len(fen_lines)
-        nl = scan.nl
-        line_end = np.where(
-            fen_lines < len(nl), nl[np.minimum(fen_lines, len(nl) - 1)] if len(nl) else 0, scan.n
-        )
-        crlf = (line_end < scan.n) & (line_end > fen_at)
-        crlf &= np.take(a, line_end - 1, mode="clip") == 13
-        content_end = line_end - crlf
-        value_start = fen_at + 6
-        value_end = content_end - 2
-        simple = np.take(a, fen_at + 4, mode="clip") == 32
-        simple &= np.take(a, fen_at + 5, mode="clip") == 34
-        simple &= np.take(a, content_end - 1, mode="clip") == 93
-        simple &= np.take(a, content_end - 2, mode="clip") == 34
-        simple &= value_end >= value_start
+        fen = fen[keep[fen[:, GAME]]]
+        fen_at, fen_game, crlf = fen[:, AT], fen[:, GAME], fen[:, CRLF]
+        value_start, value_end = fen[:, VALUE], fen[:, VALUE_END]
+        nfen = len(fen)
+        simple = value_start >= 0  # the line reads [FEN "VALUE"]
         failures: list = []  # (fen index, column in line, field, reason)
-        if not simple.all():
-            for k in np.flatnonzero(~simple).tolist():
-                line = bytes(buf[fen_at[k] : content_end[k]])
-                match = _FEN_LINE.match(line)
-                if match:
-                    value_start[k] = fen_at[k] + match.start(1)
-                    value_end[k] = fen_at[k] + match.end(1)
-                    simple[k] = True
-                else:
-                    failures.append((k,) + _malformed(line))
+        for k in np.flatnonzero(~simple).tolist():
+            failures.append((k,) + _malformed(bytes(buf[fen_at[k] : fen[k, CONTENT_END]])))
         rows = np.flatnonzero(simple)
         out = b""
         out_ends = np.empty(0, np.int64)
@@ -515,7 +276,7 @@ class _Editor:
                 if g not in first_failure:
                     first_failure[g] = PgnError(
                         stats.games + g + 1,
-                        self.lines + int(fen_lines[k]) + 1,
+                        self.lines + int(fen[k, LINE]) + 1,
                         column,
                         field,
                         reason,
@@ -531,24 +292,14 @@ class _Editor:
         drop = (~keep | (failed & (self.errors == "coerce"))) & in_range
 
         # The edits, in order of position: (start, end) in buf replaced by
-        # (start, end) in the replacement text: FEN values, SetUp tags before
-        # the first FEN tag of a game that has none, dropped games.
+        # (start, end) in the replacement text: FEN values (all of them,
+        # changed or not), SetUp tags before the first FEN tag of a game that
+        # has none, dropped games.
         ks = np.flatnonzero(edited[fen_game] & simple)
         out_starts = np.zeros(len(out_ends) + 1, np.int64)
         out_starts[1:] = out_ends
         slot = np.full(nfen, -1, np.int64)
         slot[rows] = np.arange(len(rows))
-        # A value already in canonical form needs no edit.
-        changed = ks[
-            ~_same(
-                buf,
-                value_start[ks],
-                value_end[ks],
-                out,
-                out_starts[slot[ks]],
-                out_starts[slot[ks] + 1],
-            )
-        ]
         first_fen = np.ones(nfen, bool)
         first_fen[1:] = fen_game[1:] != fen_game[:-1]
         add = np.flatnonzero(first_fen & edited[fen_game] & ~has_setup[fen_game])
@@ -557,25 +308,25 @@ class _Editor:
         setup_b = setup_a + len(_SETUP) + 1 + crlf[add]
         gone = np.flatnonzero(drop)
         none = np.zeros(len(gone), np.int64)
-        edit_start = np.concatenate([value_start[changed], setup_at, starts[gone]])
-        edit_end = np.concatenate([value_end[changed], setup_at, ends[gone]])
-        rep_a = np.concatenate([out_starts[slot[changed]], setup_a, none])
-        rep_b = np.concatenate([out_starts[slot[changed] + 1], setup_b, none])
+        edit_start = np.concatenate([value_start[ks], setup_at, starts[gone]])
         if len(edit_start):
+            edit_end = np.concatenate([value_end[ks], setup_at, ends[gone]])
+            rep_a = np.concatenate([out_starts[slot[ks]], setup_a, none])
+            rep_b = np.concatenate([out_starts[slot[ks] + 1], setup_b, none])
             # Three sorted runs: a stable sort merges them in linear time.
             order = np.argsort(edit_start, kind="stable")
-            # Views of the long stretches kept, copies of the short new
-            # values: the cheapest objects for each; one join.
-            source = memoryview(buf)
             replacement = b"".join((out, _SETUP, b"\n", _SETUP, b"\r\n"))
-            gap_start = np.concatenate([[0], edit_end[order]]).tolist()
-            gap_end = np.concatenate([edit_start[order], [limit]]).tolist()
-            pieces: list = [None] * (2 * len(order) + 1)
-            pieces[0::2] = [source[x:y] for x, y in zip(gap_start, gap_end)]
-            pieces[1::2] = [
-                replacement[x:y] for x, y in zip(rep_a[order].tolist(), rep_b[order].tolist())
-            ]
-            result.pieces.append(b"".join(pieces))
+            result.pieces.append(
+                _pgn.assemble(
+                    buf,
+                    limit,
+                    edit_start[order],
+                    edit_end[order],
+                    replacement,
+                    rep_a[order],
+                    rep_b[order],
+                )
+            )
         elif limit:
             result.pieces.append(memoryview(buf)[:limit])
 
@@ -598,45 +349,8 @@ class _Editor:
         elif failed[last]:
             result.last_fate = "reject" if self.errors == "coerce" else "both"
         if result.stop is None:
-            self._advance(scan, cut)
+            self.lines += _lines_before(scan, buf, cut)
         return result
-
-    def _advance(self, scan: _Scan, cut: int) -> None:
-        self.lines += int(np.searchsorted(scan.nl, cut))
-
-    def _standard_variants(self, buf, scan: _Scan, starts: np.ndarray, cut: int) -> np.ndarray:
-        """Per game, whether every Variant tag names standard chess."""
-        ok = np.ones(len(starts), bool)
-        at = scan.ls[scan.variant_lines]
-        at = at[at < cut]
-        for pos in at.tolist():
-            end = buf.find(b"\n", pos)
-            line = bytes(buf[pos : end if end >= 0 else len(buf)]).rstrip(b"\r")
-            match = _VARIANT_LINE.match(line)
-            name = match.group(1).strip().lower() if match else b"?"
-            if name.decode("latin1") not in STANDARD_VARIANTS:
-                ok[np.searchsorted(starts, pos, "right") - 1] = False
-        return ok
-
-
-def _same(buf, starts, ends, out, out_starts, out_ends) -> np.ndarray:
-    """Per row, whether buf[starts:ends] equals out[out_starts:out_ends]:
-    compared 8 bytes at a time through unaligned views (the last word of a
-    row overlaps the one before), so rows under 8 bytes count as different."""
-    length = ends - starts
-    same = (length == out_ends - out_starts) & (length >= 8)
-    rows = np.flatnonzero(same)
-    if not len(rows):
-        return same
-    source = np.ndarray((len(buf) - 7,), "<u8", buffer=buf, strides=(1,))
-    target = np.ndarray((len(out) - 7,), "<u8", buffer=out, strides=(1,))
-    at, to, last = starts[rows], out_starts[rows], length[rows] - 8
-    equal = np.ones(len(rows), bool)
-    for offset in range(0, int(last.max()) + 8, 8):
-        step = np.minimum(offset, last)
-        equal &= source[at + step] == target[to + step]
-    same[rows] = equal
-    return same
 
 
 def _malformed(line: bytes) -> Tuple[int, str, str]:
@@ -760,58 +474,130 @@ def stream_pgn(
     return editor.stats
 
 
+class _Mapped:
+    """A block of a memory-mapped file opened for reading: ``whole[at:end]``,
+    kept as it is without a copy (it does not change)."""
+
+    __slots__ = ("whole", "at", "end")
+
+    def __init__(self, whole: memoryview, at: int, end: int) -> None:
+        self.whole, self.at, self.end = whole, at, end
+
+    def __len__(self) -> int:
+        return self.end - self.at
+
+
+def _immutable(block):
+    """The bytes of a block that cannot change under the chunks made of it."""
+    if isinstance(block, _Mapped):
+        return block.whole[block.at : block.end]
+    return block if isinstance(block, bytes) else bytes(block)
+
+
+def _join(carry, carry_at: int, block) -> Tuple[Any, int]:
+    """(carry + block, where that starts in the mapped file or -1): a view,
+    no copy, when the block is mapped and the carry is empty or the view of
+    the mapped file that the block continues."""
+    if isinstance(block, _Mapped):
+        if not len(carry):
+            return block.whole[block.at : block.end], block.at
+        if carry_at >= 0 and carry_at + len(carry) == block.at:
+            return block.whole[carry_at : block.end], carry_at
+    block = _immutable(block)
+    return (b"".join((carry, block)) if len(carry) else block), -1
+
+
+def _mapped_blocks(source, size: int) -> Optional[Iterator[_Mapped]]:
+    """Blocks of ``size`` bytes of a regular, uncompressed input file read
+    through a memory map (no read copies), or None if it cannot be mapped.
+    ``source.consumed`` follows the blocks, for the progress bar."""
+    if not getattr(source, "regular", False) or not source.size:
+        return None
+    try:
+        whole = memoryview(mmap.mmap(source.raw.fileno(), 0, access=mmap.ACCESS_READ))
+    except (OSError, ValueError):
+        return None
+
+    advise = getattr(whole.obj, "madvise", None)
+    dontneed = getattr(mmap, "MADV_DONTNEED", None)
+
+    def blocks() -> Iterator[_Mapped]:
+        released = 0
+        for at in range(0, len(whole), size):
+            # Drop the pages before the block before last: done with by now
+            # (and read back from the file if not), so that the memory in use
+            # stays a few blocks.
+            done = max(at - 2 * size, 0) // mmap.PAGESIZE * mmap.PAGESIZE
+            if advise is not None and dontneed is not None and done > released:
+                advise(dontneed, released, done - released)
+                released = done
+            end = min(at + size, len(whole))
+            source.consumed = end
+            yield _Mapped(whole, at, end)
+
+    return blocks()
+
+
 def _split(source: Iterator, variants: bool, spill: int, max_header: int, stats: PgnStats):
     """Cut the text into chunks of whole games: yields ("chunk", buf, scan,
     cut) for buf[:cut], ("rest", bytes) for more of the last game of the last
-    chunk (a game longer than ``spill``), and ("copy", bytes)."""
-    carry = b""
+    chunk (a game longer than ``spill``), and ("copy", bytes).  The chunks of
+    a mapped file are views of it."""
+    carry, carry_at = b"", -1  # carry_at: where carry starts in a mapped file
     started = False
     eof = False
     while not eof:
         block = next(source, None)
         if block is None:
             eof = True
-            buf = carry
+            buf, at = carry, carry_at
         else:
-            if not isinstance(block, bytes):
-                block = bytes(block)
             stats.bytes_read += len(block)
-            buf = carry + block if carry else block
-        carry = b""
+            buf, at = _join(carry, carry_at, block)
+        carry, carry_at = b"", -1
         if not started:
             if len(buf) < len(_BOM) and not eof:
-                carry = buf
+                carry, carry_at = buf, at
                 continue
             started = True
             if buf[:3] == _BOM:
                 yield ("copy", buf[:3])
-                buf = buf[3:]
+                buf, at = buf[3:], _moved(at, 3)
         if not buf:
             continue
-        scan = _Scan(buf, variants)
+        scan = _scan(buf, variants)
         if eof:
             cut = len(buf)
         else:
             cut = int(scan.starts[-1]) if len(scan.starts) else 0
         if cut > 0:
             yield ("chunk", buf, scan, cut)
-            carry = buf[cut:]
+            carry, carry_at = buf[cut:], _moved(at, cut)
         elif len(buf) >= spill:
             carry = yield from _skim(source, buf, scan, variants, max_header, stats)
             if carry is None:
                 return
         else:
-            carry = buf
+            carry, carry_at = buf, at
+
+
+def _moved(at: int, by: int) -> int:
+    return at + by if at >= 0 else -1
 
 
 def _skim(
-    source: Iterator, buf: bytes, scan: _Scan, variants: bool, max_header: int, stats: PgnStats
+    source: Iterator,
+    buf: bytes,
+    scan: _pgn.Scan,
+    variants: bool,
+    max_header: int,
+    stats: PgnStats,
 ):
     """A game (or bytes before the first game) longer than the spill size:
     yield its header section as a chunk, then the rest as it is read until
     the next game starts.  Returns the text from that game start on, or None
     at the end of the input."""
-    header_end = scan.end_of_first_header()
+    header_end = scan.header_end
     while header_end < 0:  # the header section goes on: read on, within reason
         if len(buf) > max_header:
             raise PgnFormatError(
@@ -823,28 +609,27 @@ def _skim(
             yield ("chunk", buf, scan, len(buf))
             return None
         stats.bytes_read += len(block)
-        buf = buf + bytes(block)
-        scan = _Scan(buf, variants)
+        buf = b"".join((buf, _immutable(block)))
+        scan = _scan(buf, variants)
         if len(scan.starts) > 1:
             return buf  # a second [Event tag started a game: back to whole chunks
-        header_end = scan.end_of_first_header()
+        header_end = scan.header_end
     yield ("chunk", buf, scan, header_end)
-    rest = buf[header_end:]
-    inside = False
-    after_tag = False  # whether the line before ``rest`` is a tag line
+    rest = bytes(buf[header_end:])
+    # The state at the start of ``rest`` (a line that does not start with
+    # '['): no comment open, no tag line before it that matters.
+    inside = after_tag = False
     while True:
-        end = rest.rfind(b"\n") + 1
-        found, inside = _walk(rest, 0, end, inside, True, after_tag) if end else (-1, inside)
-        if (
-            found < 0
-            and not inside
-            and rest[end : end + 1] == b"["
-            and not _follows_tag(rest, end, after_tag)
-        ):
+        end = rest.rfind(b"\n") + 1  # the whole lines
+        found = -1
+        if end:
+            lines = _pgn.scan(memoryview(rest)[:end], None, inside, after_tag)
+            if len(lines.starts):
+                found = int(lines.starts[0])
+            inside, after_tag = lines.inside, lines.after_tag
+        if found < 0 and not (inside or after_tag) and rest[end : end + 1] == b"[":
             found = end  # the last, unfinished line is a tag line: a game starts
         upto = found if found >= 0 else end
-        if found < 0 and end:
-            after_tag = _follows_tag(rest, end, after_tag)
         if upto:
             yield ("rest", rest[:upto])
         if found >= 0:
@@ -856,7 +641,7 @@ def _skim(
                 yield ("rest", rest)
             return None
         stats.bytes_read += len(block)
-        rest = rest + bytes(block)
+        rest = b"".join((rest, _immutable(block)))
 
 
 def _deliver(outcome: _Outcome, sink: _Sink) -> None:
@@ -890,12 +675,10 @@ def normalize_pgn(
     editor = _Editor(castling, en_passant, errors, select, threads)
     buf = bytes(data)
     editor.stats.bytes_read = len(buf)
-    scan = editor.scan(buf)
     if buf[:3] == _BOM:
         parts.append(_BOM)
         buf = buf[3:]
-        scan = editor.scan(buf)
-    outcome = editor.chunk(buf, scan, len(buf))
+    outcome = editor.chunk(buf, editor.scan(buf), len(buf))
     parts.extend(bytes(p) for p in outcome.pieces)
     if rejects is not None:
         rejects.extend((error, bytes(game)) for error, game in outcome.rejects)
@@ -905,6 +688,27 @@ def normalize_pgn(
 
 
 # ------------------------------------------------------------------ command line
+
+
+def _progress(progress, source, mapped: bool) -> Optional[Callable[[], None]]:
+    """What moves the progress bar, if there is one, after each chunk.  The
+    position comes from the blocks made of a memory-mapped file, else from
+    the file descriptor: asking the file object would wait for the read that
+    the reader thread is doing."""
+    if progress.bar is None:
+        return None
+
+    def update() -> None:
+        if mapped:
+            at = source.consumed
+        else:
+            try:
+                at = os.lseek(source.raw.fileno(), 0, os.SEEK_CUR)
+            except (OSError, ValueError, AttributeError):
+                at = source.position()
+        progress.to(at)
+
+    return update
 
 
 def run_command(args) -> int:
@@ -928,9 +732,13 @@ def run_command(args) -> int:
         progress = cli.Progress(not args.quiet, source.size)
         stack.callback(progress.close)
         size = args.chunk_size
+        blocks = _mapped_blocks(source, size)
+        mapped = blocks is not None
+        if blocks is None:
+            blocks = iter(lambda: source.read(size), b"")
         try:
             stats = stream_pgn(
-                iter(lambda: source.read(size), b""),
+                blocks,
                 output.write,
                 castling=args.castling,
                 en_passant=args.en_passant,
@@ -939,7 +747,7 @@ def run_command(args) -> int:
                 threads=args.threads,
                 reject=rejects.write if rejects is not None else None,
                 spill=4 * size,
-                progress=lambda: progress.to(source.position()),
+                progress=_progress(progress, source, mapped),
                 # (not for stdin: a reader thread blocked on it at exit can
                 # abort the interpreter when a run stops early)
                 prefetch=cli.prefetch if source.path is not None else None,

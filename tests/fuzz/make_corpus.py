@@ -147,6 +147,14 @@ def main():
         records.append(bytes([int(wide), 0x7F]) + bytes(dtype.itemsize))
         records.append(bytes([int(wide), 0xFF]) + bytes(range(256))[: dtype.itemsize] * 2)
     write("decode", records)
+    pgn = [
+        b'[Event "a"]\n[Site "?"]\n[SetUp "1"]\n[FEN "' + utf8(VALID[2]) + b'"]\n\n1... e5 *\n\n',
+        b'[Event "b"]\r\n[Variant " Chess960 "]\r\n[FEN\t"' + utf8(VALID[6]) + b'"] \r\n\r\n*',
+        b'[Event "c"]\n[FEN "' + utf8(BAD[2]) + b'" ]\n[Event "d"]\n[FEN x]\n[FEN "\n',
+        b'[Event "e"]\n\n1. e4 { a\n[Event "no"]\n} e5 ; {\n% {\n[Event "f"]\n[Variant "x"]\n',
+        b"\xef\xbb\xbf% escape\n\n[Event]\n[FENCE]\n[Fen]\n[FEN",
+    ]
+    write("pgn_scan", [bytes([flags]) + text for flags in (0, 4, 5, 6) for text in pgn])
 
 
 if __name__ == "__main__":

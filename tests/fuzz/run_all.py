@@ -18,7 +18,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-HARNESSES = ["normalize_str", "normalize_bytes", "arrow", "encode", "decode"]
+HARNESSES = ["normalize_str", "normalize_bytes", "arrow", "encode", "decode", "pgn_scan"]
 
 
 def run(name, seconds, work, extra):

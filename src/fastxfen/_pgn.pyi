@@ -1,0 +1,37 @@
+"""PGN scanning and output assembly for fastxfen.pgn (GIL released)."""
+
+from typing import Any, Optional, Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+FEN_COLUMNS: tuple[str, ...]
+
+class Scan:
+    n: int
+    newlines: int
+    header_end: int
+    header_end_line: int
+    inside: bool
+    after_tag: bool
+    starts: npt.NDArray[np.int64]
+    start_lines: npt.NDArray[np.int64]
+    fen: npt.NDArray[np.int64]
+    setup_games: npt.NDArray[np.int64]
+    odd_variant_games: npt.NDArray[np.int64]
+
+def scan(
+    text: Any,
+    variants: Optional[Sequence[bytes]] = ...,
+    inside: bool = ...,
+    after_tag: bool = ...,
+) -> Scan: ...
+def assemble(
+    text: Any,
+    limit: int,
+    start: npt.NDArray[np.int64],
+    end: npt.NDArray[np.int64],
+    rep: Any,
+    rep_start: npt.NDArray[np.int64],
+    rep_end: npt.NDArray[np.int64],
+) -> bytes: ...

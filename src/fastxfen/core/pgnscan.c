@@ -1,0 +1,257 @@
+/* One pass over PGN text: games, header tags, comment state.  See
+ * pgnscan.h for the interface and docs/pgn.md for the rules. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pgnscan.h"
+
+enum { TAG_OTHER, TAG_EVENT, TAG_FEN, TAG_SETUP, TAG_VARIANT };
+
+static int grow(pgn_vec *v, size_t more)
+{
+    size_t cap = v->cap ? v->cap : 256;
+    int64_t *data;
+    while (cap - v->len < more)
+        cap *= 2;
+    if (cap == v->cap)
+        return 0;
+    data = realloc(v->data, cap * sizeof *data);
+    if (!data)
+        return -1;
+    v->data = data;
+    v->cap = cap;
+    return 0;
+}
+
+static inline int push(pgn_vec *v, int64_t x)
+{
+    if (v->len == v->cap && grow(v, 1))
+        return -1;
+    v->data[v->len++] = x;
+    return 0;
+}
+
+static inline int is_blank(uint8_t c) { return c == ' ' || c == '\t'; }
+
+/* ASCII whitespace, as bytes.strip() has it. */
+static inline int is_space(uint8_t c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
+/* Whether the line text[at:end), at just after its '[', names tag `name`:
+ * the name, then a blank or '"'. */
+static inline int named(const uint8_t *text, size_t at, size_t end, const char *name, size_t len)
+{
+    uint8_t next;
+    if (end - at <= len || memcmp(text + at, name, len) != 0)
+        return 0;
+    next = text[at + len];
+    return is_blank(next) || next == '"';
+}
+
+static int tag_kind(const uint8_t *text, size_t at, size_t end)
+{
+    if (at >= end)
+        return TAG_OTHER;
+    switch (text[at]) {
+    case 'E':
+        return named(text, at, end, "Event", 5) ? TAG_EVENT : TAG_OTHER;
+    case 'F':
+        return named(text, at, end, "FEN", 3) ? TAG_FEN : TAG_OTHER;
+    case 'S':
+        return named(text, at, end, "SetUp", 5) ? TAG_SETUP : TAG_OTHER;
+    case 'V':
+        return named(text, at, end, "Variant", 7) ? TAG_VARIANT : TAG_OTHER;
+    default:
+        return TAG_OTHER;
+    }
+}
+
+/* The value of the tag line text[at:end) ("[" and a name of `skip` - 1
+ * bytes at `at`) if the line reads [NAME<blanks>"VALUE"]<blanks>: VALUE runs
+ * from the first '"' to the last '"]'.  Returns 0 if it does not. */
+static int tag_value(const uint8_t *text, size_t at, size_t end, size_t skip, size_t *value,
+                     size_t *value_end)
+{
+    size_t p = at + skip;
+    while (p < end && is_blank(text[p]))
+        p++;
+    if (p >= end || text[p] != '"')
+        return 0;
+    p++;
+    while (end > p && is_blank(text[end - 1]))
+        end--;
+    if (end < p + 2 || text[end - 1] != ']' || text[end - 2] != '"')
+        return 0;
+    *value = p;
+    *value_end = end - 2;
+    return 1;
+}
+
+/* Whether the Variant tag line text[at:end) names standard chess: its value,
+ * stripped of whitespace, is one of the names in any case.  Every '\r' at
+ * the end of the line is cut first. */
+static int standard_variant(const pgn_scan *s, const uint8_t *text, size_t at, size_t end)
+{
+    size_t v, v_end, k, i;
+    while (end > at && text[end - 1] == '\r')
+        end--;
+    if (!tag_value(text, at, end, 8, &v, &v_end))
+        return 0;
+    while (v < v_end && is_space(text[v]))
+        v++;
+    while (v_end > v && is_space(text[v_end - 1]))
+        v_end--;
+    for (k = 0; k < s->nstandard; k++) {
+        const pgn_name *name = &s->standard[k];
+        if (name->len != v_end - v)
+            continue;
+        for (i = 0; i < name->len; i++) {
+            uint8_t c = text[v + i];
+            if (c >= 'A' && c <= 'Z')
+                c += 'a' - 'A';
+            if (c != name->text[i])
+                break;
+        }
+        if (i == name->len)
+            return 1;
+    }
+    return 0;
+}
+
+/* Whether a '{' comment is open after the movetext line p[0:len), given
+ * whether one was open before it.  Outside a comment, ';' ends the line. */
+static int comment_state(const uint8_t *p, size_t len, int inside)
+{
+    const uint8_t *end = p + len;
+    for (;;) {
+        if (inside) {
+            const uint8_t *close = memchr(p, '}', (size_t)(end - p));
+            if (!close)
+                return 1;
+            p = close + 1;
+            inside = 0;
+        } else {
+            const uint8_t *open = memchr(p, '{', (size_t)(end - p));
+            const uint8_t *stop = open ? open : end;
+            if (!open || memchr(p, ';', (size_t)(stop - p)))
+                return 0;
+            p = open + 1;
+            inside = 1;
+        }
+    }
+}
+
+static int add_fen(pgn_scan *s, const uint8_t *text, size_t at, size_t end, int newline,
+                   int64_t game, int64_t line)
+{
+    int crlf = newline && text[end - 1] == '\r';
+    size_t content = end - (size_t)crlf, value = 0, value_end = 0;
+    int64_t *row;
+    int ok = tag_value(text, at, content, 4, &value, &value_end);
+    if (grow(&s->fens, PGN_FEN_COLUMNS))
+        return -1;
+    row = s->fens.data + s->fens.len;
+    row[PGN_FEN_AT] = (int64_t)at;
+    row[PGN_FEN_VALUE] = ok ? (int64_t)value : -1;
+    row[PGN_FEN_VALUE_END] = ok ? (int64_t)value_end : -1;
+    row[PGN_FEN_CONTENT_END] = (int64_t)content;
+    row[PGN_FEN_CRLF] = crlf;
+    row[PGN_FEN_GAME] = game;
+    row[PGN_FEN_LINE] = line;
+    s->fens.len += PGN_FEN_COLUMNS;
+    return 0;
+}
+
+int pgn_scan_run(pgn_scan *s, const uint8_t *text, size_t n)
+{
+    size_t pos = 0;
+    int64_t line = 0, game = -1;
+    int inside = s->inside, after_tag = s->after_tag, in_header = 0, has_event = 0;
+    s->header_end = s->header_end_line = -1;
+    while (pos < n) {
+        const uint8_t *nl = memchr(text + pos, '\n', n - pos);
+        size_t end = nl ? (size_t)(nl - text) : n;
+        uint8_t first = text[pos];
+        if (first == '[' && (in_header || !(inside || after_tag))) {
+            /* a header line: the first of a game, or one after it */
+            int kind = tag_kind(text, pos + 1, end);
+            if (!in_header || (kind == TAG_EVENT && has_event)) {
+                if (push(&s->starts, (int64_t)pos) || push(&s->start_lines, line))
+                    return -1;
+                game++;
+                in_header = 1;
+                has_event = 0;
+            }
+            switch (kind) {
+            case TAG_EVENT:
+                has_event = 1;
+                break;
+            case TAG_FEN:
+                if (add_fen(s, text, pos, end, nl != NULL, game, line))
+                    return -1;
+                break;
+            case TAG_SETUP:
+                if (push(&s->setups, game))
+                    return -1;
+                break;
+            case TAG_VARIANT:
+                if (s->variants && !standard_variant(s, text, pos, end) &&
+                    push(&s->odd_variants, game))
+                    return -1;
+                break;
+            }
+        } else {
+            /* movetext, a blank line, an escape line, bytes before the first
+             * game, or a tag line that is none of the above */
+            in_header = 0;
+            if (first != '[' && s->header_end < 0) {
+                s->header_end = (int64_t)pos;
+                s->header_end_line = line;
+            }
+            if (inside || (first != '[' && first != '%'))
+                inside = comment_state(text + pos, end - pos, inside);
+        }
+        after_tag = first == '[';
+        if (!nl)
+            break;
+        line++;
+        pos = end + 1;
+    }
+    s->newlines = line;
+    s->inside = inside;
+    s->after_tag = after_tag;
+    return 0;
+}
+
+void pgn_scan_free(pgn_scan *s)
+{
+    pgn_vec *vecs[] = {&s->starts, &s->start_lines, &s->fens, &s->setups, &s->odd_variants};
+    size_t k;
+    for (k = 0; k < sizeof vecs / sizeof *vecs; k++) {
+        free(vecs[k]->data);
+        vecs[k]->data = NULL;
+        vecs[k]->len = vecs[k]->cap = 0;
+    }
+}
+
+size_t pgn_assemble(uint8_t *out, const uint8_t *text, size_t limit, size_t count,
+                    const int64_t *start, const int64_t *end, const uint8_t *rep,
+                    const int64_t *rep_start, const int64_t *rep_end)
+{
+    uint8_t *o = out;
+    size_t at = 0, k, len;
+    for (k = 0; k < count; k++) {
+        len = (size_t)start[k] - at;
+        if (len)
+            memcpy(o, text + at, len);
+        o += len;
+        len = (size_t)(rep_end[k] - rep_start[k]);
+        if (len)
+            memcpy(o, rep + rep_start[k], len);
+        o += len;
+        at = (size_t)end[k];
+    }
+    len = limit - at;
+    if (len)
+        memcpy(o, text + at, len);
+    return (size_t)(o - out) + len;
+}
