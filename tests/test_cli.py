@@ -5,16 +5,15 @@ Small ``--chunk-size`` values force rows across chunk boundaries, so line
 numbers, carried partial lines and the .npy header rewrite are exercised on
 inputs of a few kilobytes."""
 
-import bz2
 import gzip
 import io
-import lzma
 import os
 import subprocess
 import sys
 
 import numpy as np
 import pytest
+from compressed import decompress
 
 import fastxfen as fx
 from fastxfen import cli
@@ -386,18 +385,6 @@ def _zstd_available():
     return True
 
 
-def _decompress(ext, data):
-    if ext == "gz":
-        return gzip.decompress(data)
-    if ext == "bz2":
-        return bz2.decompress(data)
-    if ext == "xz":
-        return lzma.decompress(data)
-    import zstandard
-
-    return zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data)).read()
-
-
 @pytest.mark.parametrize("ext", ["gz", "bz2", "xz", "zst"])
 def test_compressed_files(tmp_path, ext):
     if ext == "zst" and not _zstd_available():
@@ -408,17 +395,17 @@ def test_compressed_files(tmp_path, ext):
     packed = tmp_path / f"in.fen.{ext}"
     assert run(["normalize", plain, "-o", packed, "--errors", "ignore", "-q"]) == 1
     ignored = fx.normalize(data, errors="ignore")
-    assert _decompress(ext, packed.read_bytes()) == ignored
+    assert decompress(ext, packed.read_bytes()) == ignored
     out = tmp_path / f"out.fen.{ext}"
     assert (
         run(["normalize", packed, "-o", out, "--errors", "coerce", "-q", "--chunk-size", "100"])
         == 1
     )
-    assert _decompress(ext, out.read_bytes()) == fx.normalize(ignored, errors="coerce")
+    assert decompress(ext, out.read_bytes()) == fx.normalize(ignored, errors="coerce")
     # encode to a compressed .npy (spooled, since it cannot seek) and back
     npy = tmp_path / f"r.npy.{ext}"
     assert run(["encode", packed, "-o", npy, "--errors", "coerce", "-q"]) == 1
-    loaded = np.load(io.BytesIO(_decompress(ext, npy.read_bytes())))
+    loaded = np.load(io.BytesIO(decompress(ext, npy.read_bytes())))
     assert np.array_equal(loaded, fx.encode(ignored, errors="coerce"))
     back = tmp_path / "back.fen"
     assert run(["decode", npy, "-o", back, "--errors", "coerce", "-q", "--chunk-size", "300"]) == 1

@@ -5,17 +5,16 @@ slow line-by-line reading of the rules of docs/pgn.md written independently
 of it, on hand-made files and on random ones (hypothesis), over many chunk
 and spill sizes; and against python-chess for what the FEN values become."""
 
-import bz2
 import gzip
 import io
 import itertools
-import lzma
 import random
 import re
 import tempfile
 import types
 
 import pytest
+from compressed import decompress
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -702,18 +701,6 @@ def test_cli_raise_and_ignore(tmp_path, capsys):
     assert out.read_bytes() == b""
 
 
-def _decompress(ext, data):
-    if ext == "gz":
-        return gzip.decompress(data)
-    if ext == "bz2":
-        return bz2.decompress(data)
-    if ext == "xz":
-        return lzma.decompress(data)
-    import zstandard
-
-    return zstandard.ZstdDecompressor().stream_reader(io.BytesIO(data)).read()
-
-
 @pytest.mark.parametrize("ext", ["gz", "bz2", "xz", "zst"])
 def test_cli_compressed_files(tmp_path, ext):
     if ext == "zst":
@@ -724,10 +711,10 @@ def test_cli_compressed_files(tmp_path, ext):
     packed = tmp_path / f"in.pgn.{ext}"
     assert run(["pgn", plain, "-o", packed, "-q", "--chunk-size", "300"]) == 0
     expected = pgn.normalize_pgn(data)
-    assert _decompress(ext, packed.read_bytes()) == expected
+    assert decompress(ext, packed.read_bytes()) == expected
     again = tmp_path / f"again.pgn.{ext}"
     assert run(["pgn", packed, "-o", again, "-q", "--chunk-size", "1K"]) == 0
-    assert _decompress(ext, again.read_bytes()) == expected  # normalizing is idempotent
+    assert decompress(ext, again.read_bytes()) == expected  # normalizing is idempotent
 
 
 def test_cli_stdin_stdout(monkeypatch, capsysbinary):
