@@ -144,6 +144,10 @@ def normalize(
     layout), a numpy array of ``str``, ``bytes`` or objects (same kind and
     shape) or a pyarrow string array (same type, nulls kept).
 
+    ``threads=None`` splits batches of 131,072 rows or more (long lists
+    included) over the cores; an int sets the number of threads.  The result
+    does not depend on it.
+
     With ``epd=True`` rows are EPD: the four position fields, then operations
     (``bm Nf3; id "x";``) that are written back as they came; ``hmvc`` and
     ``fmvn`` operations give the counters ``encode`` stores.
