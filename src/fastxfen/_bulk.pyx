@@ -27,6 +27,9 @@ import numpy as np
 
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
 
+cdef extern from "advise.h" nogil:
+    void fx_advise_huge(void *p, size_t n)
+
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object)
     void *PyUnicode_DATA(object)
@@ -91,6 +94,7 @@ cdef class Job:
         p = <uint8_t *>realloc(self.out, cap)
         if p == NULL:
             return -1
+        fx_advise_huge(p, cap)
         self.out, self.out_cap = p, cap
         return 0
 
@@ -118,6 +122,7 @@ cdef class Job:
         cdef const uint8_t *text
         if self.task == NORMALIZE:
             self.out_ends = <int64_t *>malloc((self.hi - self.lo + 1) * sizeof(int64_t))
+            fx_advise_huge(self.out_ends, (self.hi - self.lo + 1) * sizeof(int64_t))
             # room for the input's bytes and some growth per row, so that
             # usual inputs never move the output
             if self.out_ends == NULL or self._grow_out(
@@ -276,6 +281,7 @@ cdef class Batch:
         for job in self.jobs:
             size += job.out_len
         data = PyBytes_FromStringAndSize(NULL, size)
+        fx_advise_huge(PyBytes_AS_STRING(data), size)
         ends = np.empty(self.n, np.int64)
         cdef int64_t[::1] ends_view = ends
         for job in self.jobs:
