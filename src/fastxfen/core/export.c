@@ -851,8 +851,66 @@ static int pushed_pawn(const fx_pos *pos, fx_ep_mode mode)
     return pos->turn == FX_WHITE ? pos->ep - 8 : pos->ep + 8;
 }
 
+/* The bytes of one rank (byte j = square j of the rank) whose occupied
+ * squares are the bits of m are compressed (the occupied bytes moved down to
+ * bytes 0, 1, ...) in three steps that move bytes by 1, 2 and 4 places: the
+ * byte of the j-th occupied square moves by its distance j - (occupied
+ * squares below it), one binary digit per step, lowest first, which never
+ * lands on a byte that stays (Hacker's Delight, 7-4).  step[i] has 0xFF on
+ * the bytes that move in step i, where they stand before it.  Running the
+ * steps backwards expands a compressed rank again.  Filled by fx_x_init. */
+typedef struct {
+    uint64_t step[3];
+    uint64_t bytes;     /* 0xFF on the occupied squares */
+} rank_moves;
+static rank_moves RANK_MOVES[256];
+static uint8_t RANK_COUNT[256];
+
+void fx_x_init(void)
+{
+    for (int m = 0; m < 256; m++) {
+        rank_moves mv = {{0, 0, 0}, 0};
+        int below = 0;
+        for (int j = 0; j < 8; j++) {
+            if (!((m >> j) & 1))
+                continue;
+            int distance = j - below++, at = j;
+            mv.bytes |= 0xFFull << (8 * j);
+            for (int i = 0; i < 3; i++)
+                if ((distance >> i) & 1) {
+                    mv.step[i] |= 0xFFull << (8 * at);
+                    at -= 1 << i;
+                }
+        }
+        RANK_MOVES[m] = mv;
+        RANK_COUNT[m] = (uint8_t)below;
+    }
+}
+
+/* The occupied bytes of x (the others zero) moved down to bytes 0, 1, ... */
+static inline uint64_t compress_rank(uint64_t x, const rank_moves *mv)
+{
+    uint64_t t;
+    t = x & mv->step[0];
+    x = (x ^ t) | (t >> 8);
+    t = x & mv->step[1];
+    x = (x ^ t) | (t >> 16);
+    t = x & mv->step[2];
+    return (x ^ t) | (t >> 32);
+}
+
+/* The inverse: bytes 0, 1, ... of x (the rest anything) moved up to the
+ * occupied squares, the other bytes zero. */
+static inline uint64_t expand_rank(uint64_t x, const rank_moves *mv)
+{
+    x = (x & ~mv->step[2]) | ((x << 32) & mv->step[2]);
+    x = (x & ~mv->step[1]) | ((x << 16) & mv->step[1]);
+    x = (x & ~mv->step[0]) | ((x << 8) & mv->step[0]);
+    return x & mv->bytes;
+}
+
 /* The nibble of every square of an 8x8 board whose codes are 0..12 (empty
- * squares get any value), before the special values 12..14.  Returns the
+ * squares get 0), before the special values 12..14.  Returns the
  * occupancy; *black_king is set when a black king is on the board. */
 static uint64_t square_nibbles(const uint8_t *board, int black_to_move, uint8_t nib[SQUARES8],
                                int *black_king)
@@ -869,9 +927,10 @@ static uint64_t square_nibbles(const uint8_t *board, int black_to_move, uint8_t 
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(board + 16 * q));
         __m128i black = _mm_cmpgt_epi8(v, six), king = _mm_cmpeq_epi8(v, bk);
         __m128i n = _mm_sub_epi8(_mm_add_epi8(v, v), _mm_add_epi8(two, _mm_and_si128(black, eleven)));
-        n = _mm_or_si128(n, _mm_and_si128(king, to_move));
+        __m128i none = _mm_cmpeq_epi8(v, zero);
+        n = _mm_andnot_si128(none, _mm_or_si128(n, _mm_and_si128(king, to_move)));
         _mm_storeu_si128((__m128i *)(void *)(nib + 16 * q), n);
-        empty |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero)) << (16 * q);
+        empty |= (uint64_t)(uint16_t)_mm_movemask_epi8(none) << (16 * q);
         kings |= _mm_movemask_epi8(king);
     }
     *black_king = kings != 0;
@@ -919,15 +978,20 @@ static int pack_board(const fx_pos *pos, int pushed, uint64_t rooks, int max_pie
 {
     uint8_t nib[SQUARES8], codes[SQUARES8 + 16];
     const uint64_t occupied = square_nibbles(pos->board, pos->turn == FX_BLACK, nib, black_king);
-    for (uint64_t b = rooks; b; b &= b - 1) {
+    /* (empty squares keep nibble 0: compress_rank needs it) */
+    for (uint64_t b = rooks & occupied; b; b &= b - 1) {
         int sq = lowest(b);
         nib[sq] = pos->board[sq] == FX_WR ? 13 : 14;
     }
-    if (pushed >= 0)
+    if (pushed >= 0 && ((occupied >> pushed) & 1))
         nib[pushed] = 12;
     int k = 0;
-    for (uint64_t occ = occupied; occ; occ &= occ - 1)
-        codes[k++] = nib[lowest(occ)];
+    for (int r = 0; r < FX_HEIGHT; r++) {
+        unsigned m = (unsigned)(occupied >> (8 * r)) & 0xFF;
+        uint64_t x = compress_rank(word_at(nib + 8 * r), &RANK_MOVES[m]);
+        memcpy(codes + k, &x, sizeof x);
+        k += RANK_COUNT[m];
+    }
     put_be64(out, occupied);
     if (k <= max_pieces)
         pack_nibbles(codes, k, out + 8);
@@ -1081,17 +1145,22 @@ static int read_marks(fx_pos *pos, uint64_t occupied, int stockfish, uint8_t *fl
 }
 
 /* Unpack the n pieces of the occupancy at `in` (both formats) into a cleared
- * pos; castling rook files are collected as castling flags.  `in` is
+ * pos (its board is written whole); castling rook files are collected as castling flags.  `in` is
  * readable up to in + 8 + 16 * ceil(n / 32). */
 static int unpack_board(const uint8_t *in, uint64_t occupied, int n, fx_pos *pos,
                         int stockfish, uint8_t *flags, size_t *n_flags, fx_error *err)
 {
     uint8_t codes[SQUARES8 + 32];
-    uint64_t fifteen;
+    uint64_t fifteen, none = 0;
     uint64_t marks = nibble_codes(in + 8, n, codes, &fifteen);
+    memcpy(codes + n, &none, sizeof none);     /* expand_rank reads past n */
     int k = 0;
-    for (uint64_t b = occupied; b; b &= b - 1)
-        pos->board[lowest(b)] = codes[k++];
+    for (int r = 0; r < FX_HEIGHT; r++) {
+        unsigned m = (unsigned)(occupied >> (8 * r)) & 0xFF;
+        uint64_t x = expand_rank(word_at(codes + k), &RANK_MOVES[m]);
+        memcpy(pos->board + 8 * r, &x, sizeof x);
+        k += RANK_COUNT[m];
+    }
     if (fifteen)
         pos->turn = FX_BLACK;
     *n_flags = 0;
