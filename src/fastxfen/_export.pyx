@@ -413,8 +413,14 @@ def lichess_pack(cnp.ndarray recs, bint trusted, en_passant, errors, list failur
             ends[stop + 1] = ends[stop]     # the failing row is an empty null value
             used = ends[stop + 1] - size
         used = ends[hi] - size
-        parts.append(scratch[:used].copy())
         size += used
+        if hi == n and not parts:
+            # One chunk: the scratch buffer, shrunk in place (no copy, and no
+            # page faults on a new array); nothing else refers to it.
+            scratch.resize(used, refcheck=False)
+            parts.append(scratch)
+        else:
+            parts.append(scratch[:used].copy())
     data = np.concatenate(parts) if len(parts) > 1 else (
         parts[0] if parts else np.empty(0, np.uint8))
     return data, offsets, (None if valid.all() else valid.view(bool))
