@@ -18,7 +18,8 @@ Cases:
   in the CPU cache, the whole-corpus output does not);
 * ``to_planes`` with float32 and the lossless extra planes;
 * ``to_bitboards`` from records;
-* ``pack`` / ``unpack`` for the lichess and the stockfish formats;
+* ``pack`` / ``unpack`` for the lichess and the stockfish formats, and
+  ``pack`` lichess from a list of str (the text goes through ``encode``);
 * floors: ``encode`` alone (the text reader, which text input goes through)
   and a numpy fill of an array as large as the uint8 planes (the memory
   traffic every to_planes call has to pay).
@@ -120,6 +121,7 @@ def main(argv=None) -> int:
         ),
         ("to_bitboards from records, out=", n, lambda: ex.to_bitboards(records, out=bb_out)),
         ("pack lichess", n, lambda: ex.pack(records)),
+        ("pack lichess from list of str", n, lambda: ex.pack(fens, threads=1)),
         ("unpack lichess", n, lambda: ex.unpack(lichess)),
         ("pack stockfish", len(sf_records), lambda: ex.pack(sf_records, format="stockfish")),
         ("unpack stockfish", len(sf_rows), lambda: ex.unpack(sf_rows, format="stockfish")),

@@ -480,3 +480,162 @@ def test_stockfish_arbitrary_bytes(occupancy, codes):
     again = ex.pack(rec, format="stockfish", errors="coerce")
     if again.any():
         same_records(ex.unpack(again, format="stockfish"), rec)
+
+
+# ---------------------------------------------------------------- reference reader
+
+# Piece code (records.md) of the nibbles 0..11.
+CODE_OF_NIBBLE = [1, 7, 2, 8, 3, 9, 4, 10, 5, 11, 6, 12]
+
+
+class Refused(Exception):
+    """The reference reader refuses a value: byte column, words of the reason."""
+
+
+def ref_leb128(buf, at):
+    value, start = 0, at
+    for k in range(5):
+        byte = buf[at]
+        at += 1
+        value |= (byte & 127) << (7 * k)
+        if not byte & 128:
+            return value, at
+    raise Refused(start, "longer than 5")
+
+
+def ref_unpack(data, stockfish=False):
+    """Record fields of one packed value read as docs/export.md describes, or
+    Refused.  The castling flags are settled per color as the reader's rules
+    do: with exactly one king on its back rank, the outermost flagged rook on
+    each side of it; an en-passant target is kept only when it is valid."""
+    if not stockfish and len(data) > 64:
+        raise Refused(64, f"{len(data)} bytes")
+    buf = bytes(data) + bytes(80)
+    squares = [sq for sq in range(64) if buf[7 - sq // 8] >> (sq % 8) & 1]
+    if stockfish and len(squares) > 32:
+        raise Refused(0, f"{len(squares)} occupied")
+    board, turn, ep, rooks = [0] * 64, 0, 255, [set(), set()]
+    for k, sq in enumerate(squares):
+        at, rank, name = 8 + k // 2, sq // 8, "abcdefgh"[sq % 8] + str(sq // 8 + 1)
+        v = buf[at] >> (4 * (k & 1)) & 15
+        if v < 12:
+            board[sq] = CODE_OF_NIBBLE[v]
+        elif v == 12:
+            if rank not in (3, 4):
+                raise Refused(at, f"nibble 12 on {name}")
+            if ep != 255:
+                raise Refused(at, f"second en-passant pawn (nibble 12), on {name}")
+            board[sq], ep = (1, sq - 8) if rank == 3 else (7, sq + 8)
+        elif v in (13, 14):
+            black = v == 14
+            ok = sq in ((56, 63) if black else (0, 7)) if stockfish else rank == 7 * black
+            if not ok:
+                raise Refused(at, f"nibble {v} on {name}")
+            board[sq] = 10 if black else 4
+            rooks[black].add(sq % 8)
+        else:
+            board[sq], turn = 12, 1
+    halfmove, fullmove = 0, 1
+    if not stockfish:
+        at = 8 + (len(squares) + 1) // 2
+        start = at
+        halfmove, at = ref_leb128(buf, at)
+        if halfmove > 2**32 - 1:
+            raise Refused(start, "halfmove clock exceeds")
+        start = at
+        ply, at = ref_leb128(buf, at)
+        if ply // 2 + 1 > 2**32 - 1:
+            raise Refused(start, "fullmove number exceeds")
+        if buf[at] not in (0, 2, 3):
+            raise Refused(at, f"variant byte {buf[at]} ")
+        for k in range(at + 1, len(data)):
+            if buf[k]:
+                raise Refused(k, f"0x{buf[k]:02X}")
+        fullmove, turn = ply // 2 + 1, turn | ply & 1
+    castling = [255] * 4
+    for color in (0, 1):
+        kings = [sq for sq in range(64) if board[sq] == 6 + 6 * color]
+        if len(kings) == 1 and kings[0] // 8 == 7 * color:
+            kf = kings[0] % 8
+            castling[2 * color] = max((f for f in rooks[color] if f > kf), default=255)
+            castling[2 * color + 1] = min((f for f in rooks[color] if f < kf), default=255)
+    if ep != 255:
+        up = 8 if turn == 0 else -8
+        if not (
+            ep // 8 == (5 if turn == 0 else 2)
+            and board[ep] == 0
+            and board[ep + up] == 0
+            and board[ep - up] == (7 if turn == 0 else 1)
+        ):
+            ep = 255
+    return {
+        "board": board,
+        "width": 8,
+        "turn": turn,
+        "prefix": 0,
+        "ep": ep,
+        "castling": castling,
+        "halfmove": halfmove,
+        "fullmove": fullmove,
+    }
+
+
+def check_against_reference(data, stockfish):
+    fmt = "stockfish" if stockfish else "lichess"
+    try:
+        want = ref_unpack(data, stockfish)
+    except Refused as refused:
+        column, words = refused.args
+        with pytest.raises(fx.FenError) as info:
+            ex.unpack([data], format=fmt)
+        assert (info.value.column, info.value.field) == (column, fmt)
+        assert words in info.value.reason
+        return
+    rec = ex.unpack([data], format=fmt)[0]
+    got = {name: rec[name].tolist() for name in want}
+    assert got == want
+
+
+# Boards that hit the nibbles with checks: squares drawn mostly from the back
+# ranks and ranks 4 and 5, and on each square often a nibble that may stand
+# there (kings and castling rooks on the back ranks, the black king to move,
+# pushed pawns on ranks 4 and 5), else any nibble.
+square_st = st.one_of(
+    st.integers(0, 7), st.integers(56, 63), st.integers(24, 39), st.integers(0, 63)
+)
+
+
+def nibble_st(sq):
+    fitting = {0: [10, 13], 7: [11, 14, 15], 3: [12], 4: [12]}.get(sq // 8, range(10))
+    return st.one_of(st.integers(0, 15), st.sampled_from(fitting))
+
+
+pieces_st = st.lists(square_st, max_size=40, unique=True).flatmap(
+    lambda squares: st.fixed_dictionaries({sq: nibble_st(sq) for sq in squares})
+)
+
+
+def packed_board(pieces):
+    occupancy = sum(1 << sq for sq in pieces)
+    codes = [pieces[sq] for sq in sorted(pieces)] + [0]
+    nibbles = bytes(codes[k] | codes[k + 1] << 4 for k in range(0, len(codes) - 1, 2))
+    return occupancy.to_bytes(8, "big") + nibbles
+
+
+@given(pieces_st, st.binary(max_size=12), st.integers(0, 80))
+def test_lichess_unpack_matches_reference(pieces, tail, cut):
+    data = (packed_board(pieces) + tail)[:cut]
+    check_against_reference(data, stockfish=False)
+
+
+@given(st.binary(max_size=70))
+def test_lichess_unpack_matches_reference_on_any_bytes(data):
+    check_against_reference(data, stockfish=False)
+
+
+@given(pieces_st, st.binary(min_size=16, max_size=16))
+def test_stockfish_unpack_matches_reference(pieces, filler):
+    data = packed_board(pieces)
+    # occupancy with at most 32 squares takes at most 24 bytes; junk after the codes
+    data = (data + filler)[:24] if len(pieces) <= 32 else data[:8] + filler
+    check_against_reference(data, stockfish=True)

@@ -62,6 +62,7 @@ cdef extern from "export.h" nogil:
         const uint32_t *fullmove
         size_t fullmove_step
 
+    void fx_x_init()
     size_t fx_x_plane_count(const fx_x_planes *spec)
     size_t fx_x_planes_bytes(const fx_x_planes *spec)
     int64_t fx_x_bitboards_batch(const fx_x_records *recs, size_t n, uint64_t *out,
@@ -90,6 +91,7 @@ cdef extern from "export.h" nogil:
 
 assert POSITION_DTYPE.itemsize == sizeof(fx_rec8)
 assert POSITION_DTYPE_10x8.itemsize == sizeof(fx_pos)
+fx_x_init()     # the packed formats' tables, before any kernel runs
 
 #: Names of the extra planes, in the order of their kernel codes.
 EXTRAS = ("turn", "castling", "castling_rooks", "en_passant", "halfmove",
@@ -411,8 +413,14 @@ def lichess_pack(cnp.ndarray recs, bint trusted, en_passant, errors, list failur
             ends[stop + 1] = ends[stop]     # the failing row is an empty null value
             used = ends[stop + 1] - size
         used = ends[hi] - size
-        parts.append(scratch[:used].copy())
         size += used
+        if hi == n and not parts:
+            # One chunk: the scratch buffer, shrunk in place (no copy, and no
+            # page faults on a new array); nothing else refers to it.
+            scratch.resize(used, refcheck=False)
+            parts.append(scratch)
+        else:
+            parts.append(scratch[:used].copy())
     data = np.concatenate(parts) if len(parts) > 1 else (
         parts[0] if parts else np.empty(0, np.uint8))
     return data, offsets, (None if valid.all() else valid.view(bool))

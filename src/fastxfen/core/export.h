@@ -43,6 +43,10 @@ enum {
     FX_X_F_STOCKFISH
 };
 
+/* Fill the tables of the packed formats.  Call once, before any other
+ * function of this module runs (the Cython glue calls it on import). */
+void fx_x_init(void);
+
 /* ------------------------------------------------------------ bitboards */
 
 /* The 12 bitboards of an 8x8 position (white P N B R Q K, black p n b r q k;
