@@ -4,13 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-/* SSE2 kernels, each with a portable scalar twin; FASTXFEN_NO_SIMD builds
- * the scalar ones everywhere (tests). */
-#if !defined(FASTXFEN_NO_SIMD) && (defined(__SSE2__) || defined(_M_X64))
-#define FX_X_SSE2 1
-#include <emmintrin.h>
-#endif
-
+/* SSE2 kernels (FX_SSE2, bits.h), each with a portable scalar twin. */
 #include "bits.h"
 #include "export.h"
 #include "tables.h"
@@ -100,7 +94,7 @@ static int codes_ok8(const uint8_t *board)
 /* Bit b of every square's code, as four bitboards (bit = square index). */
 static void code_bits8(const uint8_t *board, uint64_t bits[4])
 {
-#ifdef FX_X_SSE2
+#ifdef FX_SSE2
     for (int b = 0; b < 4; b++)
         bits[b] = 0;
     for (int q = 0; q < 4; q++) {
@@ -499,7 +493,7 @@ static uint64_t castling_rook_bits8(const fx_pos *pos)
     return marks;
 }
 
-#ifdef FX_X_SSE2
+#ifdef FX_SSE2
 #define FX_X_VECTOR_PLANES 1
 /* The 12 uint8 piece planes of an 8x8 board, 16 bytes at a time: plane p is
  * (square == code of plane p), the board's ranks mirrored when flipped. */
@@ -808,7 +802,7 @@ int fx_x_planes_read(const uint8_t *in, const fx_x_planes *s, fx_pos *pos,
  * read_marks settles it.  Marks are above every piece code. */
 #define MARK(v) ((v) + 4)
 
-#ifndef FX_X_SSE2
+#ifndef FX_SSE2
 /* Nibble of a piece code by side to move, before the special values 12..14
  * (the scalar twins of square_nibbles and nibble_codes). */
 static const uint8_t NIBBLE[2][13] = {
@@ -915,7 +909,7 @@ static inline uint64_t expand_rank(uint64_t x, const rank_moves *mv)
 static uint64_t square_nibbles(const uint8_t *board, int black_to_move, uint8_t nib[SQUARES8],
                                int *black_king)
 {
-#ifdef FX_X_SSE2
+#ifdef FX_SSE2
     /* White codes 1..6 give 2 * code - 2, black codes 7..12 give
      * 2 * code - 13; the black king to move gets 11 | 4 = 15. */
     const __m128i zero = _mm_setzero_si128(), six = _mm_set1_epi8(6);
@@ -953,7 +947,7 @@ static uint64_t square_nibbles(const uint8_t *board, int black_to_move, uint8_t 
  * (the bytes past the codes are zero). */
 static void pack_nibbles(uint8_t *codes, int k, uint8_t *out)
 {
-#ifdef FX_X_SSE2
+#ifdef FX_SSE2
     const __m128i low = _mm_set1_epi16(0x00FF);
     _mm_storeu_si128((__m128i *)(void *)(codes + k), _mm_setzero_si128());
     for (int at = 0; at < k; at += 16) {
@@ -1057,7 +1051,7 @@ static int get_leb128(const uint8_t *in, size_t *at, uint64_t *value, fx_error *
 static uint64_t nibble_codes(const uint8_t *in, int n, uint8_t *codes, uint64_t *fifteen)
 {
     uint64_t marks = 0, kings = 0;
-#ifdef FX_X_SSE2
+#ifdef FX_SSE2
     /* Nibble v < 12: code (v >> 1) + 1, plus 6 when v is odd (black). */
     const __m128i low = _mm_set1_epi8(15), one = _mm_set1_epi8(1), two = _mm_set1_epi8(2);
     const __m128i four = _mm_set1_epi8(4), six = _mm_set1_epi8(6), seven = _mm_set1_epi8(7);
@@ -1100,7 +1094,7 @@ static uint64_t nibble_codes(const uint8_t *in, int n, uint8_t *codes, uint64_t 
 static uint64_t marked_squares(const uint8_t *board)
 {
     uint64_t marked = 0;
-#ifdef FX_X_SSE2
+#ifdef FX_SSE2
     const __m128i top = _mm_set1_epi8(MARK(12) - 1);
     for (int q = 0; q < 4; q++) {
         __m128i v = _mm_loadu_si128((const __m128i *)(const void *)(board + 16 * q));
