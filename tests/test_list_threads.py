@@ -1,5 +1,6 @@
-"""Long lists go through the GIL-free kernels, split over threads; the answer
-is the row-by-row one (threads=1), item for item, whatever the list holds."""
+"""Work split over threads gives the one-thread answer: long lists go through
+the GIL-free kernels (item for item the row-by-row result, whatever the list
+holds), and a buffer's lines are found in stretches cut at newlines."""
 
 import numpy as np
 import pytest
@@ -74,3 +75,19 @@ def test_raise_on_a_slow_row_before_kernel_failures():
             call(rows, threads=2)
         assert threaded.value.index == 10
         assert "expected str" in str(threaded.value)
+
+
+@pytest.mark.parametrize("threads", [2, 3, 7])
+def test_buffer_lines_found_in_stretches(threads, monkeypatch):
+    """A buffer cut into stretches at newlines gives the lines of one pass."""
+    monkeypatch.setattr(_bulk, "MIN_BYTES_PER_THREAD", 1)
+    rng = np.random.default_rng(threads)
+    for size in [0, 1, 2, 5, 17, 64, 300]:
+        for _ in range(20):
+            data = bytes(rng.choice(list(b"ab\r\n\n"), size).tolist())
+            newlines = np.flatnonzero(np.frombuffer(data, np.uint8) == 10) + 1
+            ends = list(newlines) + ([len(data)] if data and data[-1:] != b"\n" else [])
+            batch = _bulk.lines(data, threads)
+            assert batch.n == len(ends)
+            out, got, _ = batch.normalize("xfen", "xfen", "ignore", 1, True)
+            assert out == data and list(got) == ends

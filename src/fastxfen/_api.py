@@ -74,13 +74,13 @@ def _one_row(fn: Callable[..., Any], rows: list[Any], *args: Any) -> Callable[[i
     return one
 
 
-def _batches(fens: Any, epd: bool) -> Optional[list[Any]]:
+def _batches(fens: Any, epd: bool, threads: Optional[int]) -> Optional[list[Any]]:
     """Inputs read by the GIL-free kernels: one batch per buffer, numpy
     ``S``/``U`` array or Arrow chunk; None for every other input.  (EPD
     operations may hold any text, which the kernels' ASCII view of a ``U``
     array cannot carry: such arrays go row by row.)"""
     if isinstance(fens, _BUFFERS):
-        return [_bulk.lines(fens)]
+        return [_bulk.lines(fens, _threads(threads))]
     if isinstance(fens, np.ndarray) and fens.dtype.kind in ("SU" if not epd else "S"):
         return [numpy_batch(fens)]
     if is_arrow(fens):
@@ -154,7 +154,7 @@ def normalize(
     """
     if isinstance(fens, str):
         return _codec.normalize_rows([fens], castling, en_passant, errors, epd)[0]
-    batches = _batches(fens, epd)
+    batches = _batches(fens, epd, threads)
     if batches is None:
         rows = _rows(fens)
         batch = _list_batch(rows, threads, epd)
@@ -200,7 +200,7 @@ def encode(
         raise ValueError(f"width must be 8 or 10, not {width!r}")
     if isinstance(fens, str):
         return _codec.encode_rows([fens], width, errors, epd)
-    batches = _batches(fens, epd)
+    batches = _batches(fens, epd, threads)
     if batches is None:
         rows = _rows(fens)
         batch = _list_batch(rows, threads, epd)
@@ -241,7 +241,7 @@ def validate(fens: Any, *, threads: Optional[int] = None, epd: bool = False) -> 
     one answer, anything else a ``list``."""
     if isinstance(fens, str):
         return _codec.validate_rows([fens], epd)[0]
-    batches = _batches(fens, epd)
+    batches = _batches(fens, epd, threads)
     if batches is None:
         rows = _rows(fens)
         batch = _list_batch(rows, threads, epd)

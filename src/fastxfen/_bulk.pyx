@@ -227,11 +227,7 @@ cdef class Batch:
 
     cdef _run(self):
         cdef Job job
-        if len(self.jobs) == 1:
-            self.jobs[0].run()
-        else:
-            with ThreadPoolExecutor(len(self.jobs)) as pool:
-                list(pool.map(Job.run, self.jobs))
+        _each(self.jobs, Job.run)
         for job in self.jobs:
             if job.out_of_memory:
                 raise MemoryError()
@@ -338,11 +334,10 @@ cdef Batch _batch(object keep, const uint8_t *data, starts, ends, nulls=None):
     return b
 
 
-cdef int64_t _line_ends(const uint8_t *data, size_t size, int64_t *starts,
+cdef int64_t _line_ends(const uint8_t *data, size_t at, size_t size, int64_t *starts,
                         int64_t *ends) noexcept nogil:
-    """Number of lines of data; with starts/ends given, where each begins and
-    ends (past its newline; a last line without one ends at size)."""
-    cdef size_t at = 0
+    """Number of lines of data[at:size]; with starts/ends given, where each
+    begins and ends (past its newline; a last line without one ends at size)."""
     cdef int64_t n = 0
     cdef const uint8_t *newline
     while at < size:
@@ -356,22 +351,73 @@ cdef int64_t _line_ends(const uint8_t *data, size_t size, int64_t *starts,
     return n
 
 
-def lines(buffer):
+cdef class _Stretch:
+    """Whole lines data[lo:hi] of a buffer, counted, then written to the
+    batch's starts/ends from row `first`, in a thread of their own."""
+    cdef const uint8_t *data
+    cdef size_t lo, hi
+    cdef int64_t n, first
+    cdef int64_t *starts
+    cdef int64_t *ends
+
+    def count(self):
+        with nogil:
+            self.n = _line_ends(self.data, self.lo, self.hi, NULL, NULL)
+
+    def fill(self):
+        with nogil:
+            _line_ends(self.data, self.lo, self.hi, self.starts + self.first,
+                       self.ends + self.first)
+
+
+#: Bytes per thread below which a buffer's lines are found in one thread.
+MIN_BYTES_PER_THREAD = 1 << 22
+
+
+def lines(buffer, int threads=1):
     """Batch of the lines of a newline-separated buffer (a final newline
-    ends the last line; it does not start another)."""
+    ends the last line; it does not start another).  Large buffers are cut
+    at newlines into stretches searched in up to `threads` threads (0: one
+    per CPU)."""
     cdef const uint8_t[::1] view = _bytes_view(buffer)
-    cdef size_t size = view.shape[0]
+    cdef size_t size = view.shape[0], at
     cdef const uint8_t *data = &view[0] if size else NULL
-    cdef int64_t n
-    with nogil:
-        n = _line_ends(data, size, NULL, NULL)
+    cdef const uint8_t *newline
+    cdef _Stretch part
+    cdef int64_t n = 0
+    if threads <= 0:
+        threads = os.cpu_count() or 1
+    cdef int k, parts = max(1, min(threads, size // MIN_BYTES_PER_THREAD))
+    cdef size_t cut = 0
+    stretches = []
+    for k in range(parts):
+        part = _Stretch()
+        part.data, part.lo = data, cut
+        at = max(cut, size * (k + 1) // parts)
+        newline = NULL if at >= size else <const uint8_t *>memchr(data + at, 10, size - at)
+        part.hi = cut = size if k == parts - 1 or newline == NULL else <size_t>(newline - data) + 1
+        stretches.append(part)
+    _each(stretches, _Stretch.count)
+    for part in stretches:
+        part.first = n
+        n += part.n
     starts = np.empty(n, np.int64)
     ends = np.empty(n, np.int64)
     cdef int64_t[::1] s = starts, e = ends
     if n:
-        with nogil:
-            _line_ends(data, size, &s[0], &e[0])
+        for part in stretches:
+            part.starts, part.ends = &s[0], &e[0]
+        _each(stretches, _Stretch.fill)
     return _batch(view, data, starts, ends)
+
+
+cdef _each(list items, method):
+    """method(item) for every item, each in a thread of its own if several."""
+    if len(items) == 1:
+        method(items[0])
+    else:
+        with ThreadPoolExecutor(len(items)) as pool:
+            list(pool.map(method, items))
 
 
 def strings(list rows):
