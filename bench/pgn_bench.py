@@ -152,8 +152,8 @@ def time_fastxfen(path: str, out: str, extra: list, repeat: int, one_core: bool)
         env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
     pin = None
     if one_core:
-        cpu = min(os.sched_getaffinity(0))
-        pin = lambda: os.sched_setaffinity(0, {cpu})  # noqa: E731
+        core = min(os.sched_getaffinity(0))
+        pin = lambda: os.sched_setaffinity(0, {core})  # noqa: E731
     times, cpu = [], []
     for _ in range(repeat):
         if os.path.exists(out):
