@@ -27,16 +27,16 @@ def compile_args():
 
 cflags, ldflags = compile_args()
 macros = [("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")]
-if os.environ.get("FASTXFEN_NO_SIMD"):  # the scalar placement reader on every CPU
+if os.environ.get("FASTXFEN_NO_SIMD"):  # the scalar code paths on every CPU
     macros.append(("FASTXFEN_NO_SIMD", "1"))
 
 
-def extension(name, extra=()):
-    """One extension module: its Cython glue plus the whole C core and the
-    core files only it uses (`extra`)."""
+def extension(name, extra=(), core=CORE):
+    """One extension module: its Cython glue plus the C core (`core`; the
+    PGN scanner needs none of it) and the core files only it uses (`extra`)."""
     return Extension(
         f"fastxfen.{name}",
-        sources=[f"src/fastxfen/{name}.pyx"] + [f"src/fastxfen/core/{c}" for c in [*CORE, *extra]],
+        sources=[f"src/fastxfen/{name}.pyx"] + [f"src/fastxfen/core/{c}" for c in [*core, *extra]],
         include_dirs=["src/fastxfen/core", numpy.get_include()],
         define_macros=macros,
         extra_compile_args=cflags,
@@ -50,7 +50,7 @@ setup(
             extension("_codec"),
             extension("_bulk"),
             extension("_export", ["export.c"]),
-            extension("_pgn", ["pgnscan.c"]),
+            extension("_pgn", ["pgnscan.c"], core=()),
         ],
         language_level=3,
         compiler_directives={
