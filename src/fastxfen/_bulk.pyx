@@ -66,6 +66,10 @@ cdef class Job:
     cdef uint8_t *out
     cdef size_t out_len, out_cap
     cdef int64_t *out_ends
+    # where Batch.normalize has the job put them in the joined result
+    cdef uint8_t *dest
+    cdef int64_t *dest_ends
+    cdef int64_t dest_at
     # encode: the batch's record array
     cdef char *records
     cdef Py_ssize_t itemsize
@@ -83,6 +87,16 @@ cdef class Job:
     def run(self):
         with nogil:
             self._run()
+
+    def place(self):
+        """Copy the normalized text to dest and its row ends, shifted by
+        dest_at, to dest_ends."""
+        cdef int64_t k
+        with nogil:
+            if self.out_len:
+                memcpy(self.dest, self.out, self.out_len)
+            for k in range(self.hi - self.lo):
+                self.dest_ends[k] = self.out_ends[k] + self.dest_at
 
     cdef int _grow_out(self, size_t extra) noexcept nogil:
         cdef size_t cap = self.out_cap
@@ -267,7 +281,6 @@ cdef class Batch:
         cdef int mode = _errors_mode(errors)
         cdef Job job
         cdef size_t size = 0, at = 0
-        cdef int64_t k
         self._jobs(NORMALIZE, mode, threads, castling, en_passant, epd)
         for job in self.jobs:
             job.terminators = terminators
@@ -280,12 +293,12 @@ cdef class Batch:
         fx_advise_huge(PyBytes_AS_STRING(data), size)
         ends = np.empty(self.n, np.int64)
         cdef int64_t[::1] ends_view = ends
-        for job in self.jobs:
-            if job.out_len:
-                memcpy(PyBytes_AS_STRING(data) + at, job.out, job.out_len)
-            for k in range(job.hi - job.lo):
-                ends_view[job.lo + k] = job.out_ends[k] + at
+        for job in self.jobs:  # each job then copies its text and ends in place
+            job.dest = <uint8_t *>PyBytes_AS_STRING(data) + at
+            job.dest_ends = &ends_view[job.lo] if job.hi > job.lo else NULL
+            job.dest_at = at
             at += job.out_len
+        _each(self.jobs, Job.place)
         failed = self._failed_rows() if mode != RAISE else []
         return data, ends, failed
 
