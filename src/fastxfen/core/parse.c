@@ -109,18 +109,22 @@ static size_t read_placement(const uint8_t *s, size_t i, size_t end,
 }
 
 #define FAST_FAIL ((size_t)-1)
+#define GRID_BYTES 256  /* the fast readers' squares, in text order (a8 first) */
 
+#ifdef FX_SSE2
 /* Per byte, for the vector reader: the piece code of a piece letter, 0x80
  * for any other letter, 0 for the rest. */
 static uint8_t letter_code[256];
+#endif
 
 void fx_init_parse_tables(void)
 {
+#ifdef FX_SSE2
     for (int c = 0; c < 256; c++)
         letter_code[c] = fx_piece_code[c] ? fx_piece_code[c]
                          : ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') ? 0x80 : 0;
+#endif
 }
-#define GRID_BYTES 256  /* squares in text order, a8 first; see below */
 
 #ifndef FX_SSE2
 /* One entry per placement byte for the fast reader: the piece code in bits
