@@ -3,7 +3,6 @@ kernel for that kind.  No per-row work happens here."""
 
 from __future__ import annotations
 
-import os
 from typing import Any, Callable, Iterable, Literal, Optional, Union, overload
 
 import numpy as np
@@ -44,8 +43,7 @@ def _list_batch(rows: list[Any], threads: Optional[int], epd: bool) -> Any:
     ASCII str rows copied into one buffer), or None to go row by row."""
     if epd or len(rows) < 2 * _bulk.MIN_ROWS_PER_THREAD:
         return None
-    wanted = _threads(threads)
-    if wanted == 1 or (wanted == 0 and (os.cpu_count() or 1) < 2):
+    if _bulk.jobs_for(len(rows), _threads(threads)) < 2:
         return None
     return _bulk.strings(rows)
 
@@ -58,8 +56,7 @@ def _check_rows(batch: Any, failed: list[int], check: Callable[[int], Any]) -> N
         if i > first:
             break
         check(i)
-    if failed:
-        raise batch.failures()[0][1]
+    batch.raise_first()
 
 
 def _one_row(fn: Callable[..., Any], rows: list[Any], *args: Any) -> Callable[[int], Any]:
@@ -209,7 +206,7 @@ def encode(
         records = batch.encode(width, "coerce", _threads(threads))
         one = _one_row(_codec.encode_rows, rows, width, errors)
         if errors == "raise":
-            _check_rows(batch, [row for row, _ in batch.failures()], one)
+            _check_rows(batch, batch.failed_rows(), one)
         for i in batch.slow:
             records[i] = one(i)
         return records

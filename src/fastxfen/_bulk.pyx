@@ -206,6 +206,14 @@ cdef class Job:
                 memset(self.records + r * self.itemsize, 0, self.itemsize)
 
 
+def jobs_for(int64_t n, int threads):
+    """How many jobs a batch of n rows is cut into: `threads`, or with 0 one
+    per MIN_ROWS_PER_THREAD rows up to the number of CPUs; at least one."""
+    if threads <= 0:
+        return min(os.cpu_count() or 1, max(1, n // MIN_ROWS_PER_THREAD))
+    return max(1, min(threads, n))
+
+
 cdef class Batch:
     """Rows of one data buffer, cut into jobs."""
     cdef object keep            # what owns the memory the pointers point into
@@ -221,12 +229,7 @@ cdef class Batch:
 
     cdef void _jobs(self, int task, int errors, int threads, castling, ep, bint epd):
         cdef Job job
-        cdef int64_t k, parts
-        if threads <= 0:
-            threads = os.cpu_count() or 1
-            parts = min(threads, max(1, self.n // MIN_ROWS_PER_THREAD))
-        else:
-            parts = max(1, min(threads, self.n))
+        cdef int64_t k, parts = jobs_for(self.n, threads)
         self.jobs = []
         for k in range(parts):
             job = Job()
@@ -257,9 +260,19 @@ cdef class Batch:
 
     def failures(self):
         """(row, FenError) of every row the last run rejected, in row order."""
-        return self._failures()
+        return self._failures(False)
 
-    cdef list _failures(self):
+    def failed_rows(self):
+        """The rows the last run rejected, in row order."""
+        return self._failed_rows()
+
+    def raise_first(self):
+        """Raise the FenError of the first row the last run rejected, if any."""
+        failures = self._failures(True)
+        if failures:
+            raise failures[0][1]
+
+    cdef list _failures(self, bint first_only):
         cdef Job job
         cdef size_t k
         cdef list out = []
@@ -268,12 +281,9 @@ cdef class Batch:
                 row = job.failures[k].row
                 text = self._text(row) if self.texts is None else self.texts[row]
                 out.append((row, _error(row + self.base, job.failures[k].err, text)))
+                if first_only:
+                    return out
         return out
-
-    cdef _raise_first(self):
-        failures = self._failures()
-        if failures:
-            raise failures[0][1]
 
     def normalize(self, castling, en_passant, errors, threads, bint terminators,
                   bint epd=False):
@@ -286,7 +296,7 @@ cdef class Batch:
             job.terminators = terminators
         self._run()
         if mode == RAISE:
-            self._raise_first()
+            self.raise_first()
         for job in self.jobs:
             size += job.out_len
         data = PyBytes_FromStringAndSize(NULL, size)
@@ -314,7 +324,7 @@ cdef class Batch:
             job.wide = width == 10
         self._run()
         if mode == RAISE:
-            self._raise_first()
+            self.raise_first()
         return records
 
     def validate(self, threads, bint epd=False):
@@ -322,7 +332,7 @@ cdef class Batch:
         self._jobs(VALIDATE, COERCE, threads, None, None, epd)
         self._run()
         out = [None] * self.n
-        for row, failure in self._failures():
+        for row, failure in self._failures(False):
             out[row] = f"{failure.location}: {failure.reason}"
         return out
 
@@ -469,21 +479,21 @@ def strings(list rows):
     return batch
 
 
-def rows_from(list rows, data, ends, failed, bint ignore, one):
+def rows_from(list rows, data, ends, list failed, bint ignore, one):
     """The list normalize returns for a ``strings`` batch: a row's own object
-    where its text came out unchanged, else a new ``str``; failed rows give
-    the row (``ignore``) or None; ``one(i)`` answers for a slow row."""
+    where its text came out unchanged, else a new ``str``; failed rows (in
+    row order) give the row (``ignore``) or None; ``one(i)`` answers for a
+    slow row."""
     cdef const uint8_t[::1] text = _bytes_view(data)
     cdef const int64_t[::1] e = np.ascontiguousarray(ends, np.int64)
     cdef Py_ssize_t i, n = len(rows), k = 0, n_failed = len(failed)
     cdef int64_t start = 0, length
     cdef list out = [None] * n
     cdef object item
-    failed_rows = sorted(failed)
     for i in range(n):
         item = rows[i]
         length = e[i] - start
-        if k < n_failed and failed_rows[k] == i:
+        if k < n_failed and failed[k] == i:
             k += 1
             out[i] = item if ignore else None
         elif type(item) is not str or not PyUnicode_IS_ASCII(item):
