@@ -1,9 +1,10 @@
-"""The two placement readers of the C core agree (tests/c/placement_readers.c).
+"""The placement readers of the C core agree (tests/c/placement_readers.c).
 
-The fast reader (SSE2 on x86, scalar elsewhere) decides most rows; the exact
-reader names errors.  The C harness builds both the vector and the scalar
-variant from the source tree and checks them against the exact reader on
-random mutated boards.  Skipped without a C compiler or a source tree."""
+The fast readers decide most rows: the AVX-512 one where the CPU has it, then
+SSE2 on x86 or scalar elsewhere.  The exact reader names errors.  The C
+harness builds the vector and the scalar variant from the source tree and
+checks the fast readers against the exact reader on random mutated boards.
+Skipped without a C compiler or a source tree."""
 
 import os
 import shutil
@@ -29,7 +30,8 @@ def test_fast_reader_agrees_with_exact_reader(tmp_path, variant):
     if cc is None or not CORE.is_dir():
         pytest.skip("needs a C compiler and the source tree")
     exe = tmp_path / "readers"
-    sources = [HARNESS] + [CORE / f"{name}.c" for name in ("rules", "write", "tables", "record")]
+    names = ("avx512", "rules", "write", "tables", "record")
+    sources = [HARNESS] + [CORE / f"{name}.c" for name in names]
     flags = ["-O2", "-std=c11", f"-I{CORE}"]
     if variant == "scalar":
         flags.append("-DFASTXFEN_NO_SIMD")
@@ -39,3 +41,7 @@ def test_fast_reader_agrees_with_exact_reader(tmp_path, variant):
     counts = dict(zip(run.stdout.split()[::2], map(int, run.stdout.split()[1::2])))
     assert counts["mismatches"] == 0
     assert counts["accepted"] > 100000  # the valid rows really were read by the fast reader
+    if counts["avx512"]:  # this CPU runs the AVX-512 reader: it read its share too
+        assert counts["accepted512"] > 40000
+    else:
+        assert counts["accepted512"] == 0

@@ -3,13 +3,16 @@
  * of both widths written as text and then mutated, cut short and padded
  * with blanks.  The fast reader may decline a valid field (the exact
  * reader then reads it), but whenever it accepts one the exact reader must
- * accept it too, end at the same byte and give the same board.
+ * accept it too, end at the same byte and give the same board.  On a CPU
+ * with AVX-512 the same holds for that reader, which must moreover accept
+ * every valid 8-wide field of up to 64 bytes.
  *
  *     cc -O1 -std=c11 -I src/fastxfen/core tests/c/placement_readers.c \
- *        src/fastxfen/core/{rules,write,tables,record}.c -o readers
+ *        src/fastxfen/core/{avx512,rules,write,tables,record}.c -o readers
  *     ./readers ROWS SEED
  *
- * Prints "rows R accepted A declined D mismatches M"; exits 1 on a mismatch.
+ * Prints "rows R accepted A declined D avx512 0|1 accepted512 V mismatches
+ * M"; exits 1 on a mismatch.
  * Each row is copied to a buffer of exactly its length, so a sanitizer build
  * catches any read past it. */
 #include "parse.c"
@@ -85,7 +88,7 @@ int main(int argc, char **argv)
 {
     long rows = argc > 1 ? atol(argv[1]) : 1000000;
     state = argc > 2 ? strtoull(argv[2], NULL, 10) | 1 : 88172645463325252ull;
-    long accepted = 0, declined = 0, mismatches = 0;
+    long accepted = 0, declined = 0, mismatches = 0, accepted512 = 0;
     fx_init_tables();
     for (long r = 0; r < rows; r++) {
         uint8_t row[256];
@@ -123,16 +126,33 @@ int main(int argc, char **argv)
         } else if (exact_end != (size_t)-1) {
             declined++;
         }
+#ifdef FX_AVX512
+        if (same && use_avx512) {
+            uint8_t wide[64];
+            size_t wide_end = fx_placement512(text, start, len, wide);
+            if (wide_end != FAST_FAIL) {
+                accepted512++;
+                same = exact_end == wide_end && exact_width == 8;
+                for (int k = 0; same && k < FX_HEIGHT; k++)
+                    same = memcmp(wide + k * 8, grid + k * FX_MAX_WIDTH, 8) == 0;
+            } else if (exact_end != (size_t)-1 && exact_width == 8 && exact_end - start <= 64) {
+                same = 0;  /* every valid 8-wide field of up to 64 bytes is this reader's */
+            }
+        }
+#endif
         if (!same) {
             if (mismatches++ < 5) {
                 fwrite(text, 1, len, stdout);
-                printf("  <- fast reader accepted, exact reader %s\n",
+                printf("  <- a fast reader accepted, exact reader %s\n",
                        exact_end == (size_t)-1 ? "rejected" : "differs");
             }
         }
         free(text);
     }
-    printf("rows %ld accepted %ld declined %ld mismatches %ld\n", rows, accepted, declined,
-           mismatches);
+#ifndef FX_AVX512
+    int use_avx512 = 0;
+#endif
+    printf("rows %ld accepted %ld declined %ld avx512 %d accepted512 %ld mismatches %ld\n",
+           rows, accepted, declined, use_avx512, accepted512, mismatches);
     return mismatches != 0;
 }

@@ -1,6 +1,7 @@
 /* The reader: one row of text into an fx_pos. */
 #include <string.h>
 
+#include "avx512.h"
 #include "bits.h"
 #include "tables.h"
 
@@ -117,8 +118,15 @@ static size_t read_placement(const uint8_t *s, size_t i, size_t end,
 static uint8_t letter_code[256];
 #endif
 
+#ifdef FX_AVX512
+static int use_avx512;  /* the CPU runs fx_placement512 */
+#endif
+
 void fx_init_parse_tables(void)
 {
+#ifdef FX_AVX512
+    use_avx512 = fx_avx512_usable();
+#endif
 #ifdef FX_SSE2
     for (int c = 0; c < 256; c++)
         letter_code[c] = fx_piece_code[c] ? fx_piece_code[c]
@@ -456,7 +464,13 @@ static int read_position(const uint8_t *s, size_t *at, size_t end, fx_pos *pos,
 
     placement->start = i;
     uint8_t fast[GRID_BYTES];
-    size_t j = fast_placement(s, i, end, fast, &width);
+    size_t j;
+#ifdef FX_AVX512
+    if (use_avx512 && (j = fx_placement512(s, i, end, fast)) != FAST_FAIL)
+        width = 8;
+    else
+#endif
+        j = fast_placement(s, i, end, fast, &width);
     if (j != FAST_FAIL && width == 8) {
         for (int r = 0; r < FX_HEIGHT; r++)
             memcpy(pos->board + (FX_HEIGHT - 1 - r) * 8, fast + r * 8, 8);

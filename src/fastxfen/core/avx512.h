@@ -1,0 +1,23 @@
+/* The AVX-512 placement reader, used when the CPU has it (chosen at run
+ * time; the build itself assumes no more than SSE2). */
+#ifndef FASTXFEN_AVX512_H
+#define FASTXFEN_AVX512_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if !defined(FASTXFEN_NO_SIMD) && defined(__x86_64__) && defined(__GNUC__)
+#define FX_AVX512 1
+
+/* Does this CPU (and its OS) run the reader?  FASTXFEN_NO_AVX512 set in the
+ * environment answers no, so tests can run the other readers. */
+int fx_avx512_usable(void);
+
+/* An 8-wide placement of at most 64 bytes from s[i] (s readable below end)
+ * into grid in text order (a8 first, 8 bytes per rank).  Returns the index
+ * just past the field, or (size_t)-1 when the field is not such a valid
+ * placement: the other readers then decide (and name any error). */
+size_t fx_placement512(const uint8_t *s, size_t i, size_t end, uint8_t grid[64]);
+#endif
+
+#endif
