@@ -16,38 +16,52 @@ static uint64_t bytes_equal(uint64_t x, uint8_t b)
     return ~(((y & low7) + low7) | y | low7);
 }
 
-/* How many of the first n bytes of board (a multiple of 8) equal b. */
-static int count_bytes(const uint8_t *board, int n, uint8_t b)
+/* Of the 8 bytes at p, those equal to b as a bit set (byte 0 is bit 0). */
+static uint32_t eight_bits(const uint8_t *p, uint8_t b)
 {
-    int count = 0;
-    for (int at = 0; at < n; at += 8) {
-        uint64_t word;
-        memcpy(&word, board + at, 8);
-        count += (int)(((bytes_equal(word, b) >> 7) * 0x0101010101010101ull) >> 56);
-    }
-    return count;
+    uint64_t word;
+    memcpy(&word, p, 8);
+    /* gather the high bit of each byte into one byte */
+    return (uint32_t)(((bytes_equal(word, b) >> 7) * 0x0102040810204080ull) >> 56);
 }
 
+#ifdef FX_SSE2
+/* Squares of the whole 80-byte board holding b: squares 0-63 in *low,
+ * 64-79 in the return value (squares past the board's width hold 0). */
+static uint32_t squares_of(const uint8_t *board, uint8_t b, uint64_t *low)
+{
+    const __m128i v = _mm_set1_epi8((char)b);
+    uint64_t m = 0;
+    for (int k = 0; k < 4; k++)
+        m |= (uint64_t)(uint16_t)_mm_movemask_epi8(
+                 _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(board + 16 * k)), v))
+             << 16 * k;
+    *low = m;
+    return (uint32_t)_mm_movemask_epi8(
+        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(board + 64)), v));
+}
+#else
+static uint32_t squares_of(const uint8_t *board, uint8_t b, uint64_t *low)
+{
+    uint64_t m = 0;
+    for (int k = 0; k < 8; k++)
+        m |= (uint64_t)eight_bits(board + 8 * k, b) << 8 * k;
+    *low = m;
+    return eight_bits(board + 64, b) | eight_bits(board + 72, b) << 8;
+}
+#endif
+
 /* Square of the color's king if it has exactly one, standing on its back
- * rank; -1 otherwise.  The back rank is looked at first. */
+ * rank; -1 otherwise. */
 static int castling_king(const fx_pos *pos, int color)
 {
-    int w = pos->width, back = color ? (FX_HEIGHT - 1) * w : 0, file = -1;
-    uint8_t king = FX_KING_OF(color);
-    if (w == 8) {  /* the usual board: constant sizes, one word per rank */
-        uint64_t word;
-        memcpy(&word, pos->board + back, 8);
-        uint64_t hits = bytes_equal(word, king);
-        if (!hits || count_bytes(pos->board, 64, king) != 1)
-            return -1;
-        return back + fx_ctz64(hits) / 8;
-    }
-    for (int f = 0; f < w; f++)
-        if (pos->board[back + f] == king)
-            file = f;
-    if (file < 0 || count_bytes(pos->board, w * FX_HEIGHT, king) != 1)
-        return -1;
-    return back + file;
+    uint64_t low;
+    uint32_t high = squares_of(pos->board, FX_KING_OF(color), &low);
+    if (low ? (high || (low & (low - 1))) : (!high || (high & (high - 1))))
+        return -1;  /* no king, or more than one */
+    int sq = low ? fx_ctz64(low) : 64 + fx_ctz64(high);
+    int w = pos->width;
+    return (color ? sq >= (FX_HEIGHT - 1) * w : sq < w) ? sq : -1;
 }
 
 /* Files of the color's rooks on its back rank, as a bit set. */
@@ -55,12 +69,8 @@ static uint32_t back_rank_rooks(const fx_pos *pos, int color)
 {
     const uint8_t *rank = pos->board + (color ? FX_HEIGHT - 1 : 0) * pos->width;
     uint8_t rook = FX_ROOK_OF(color);
-    if (pos->width == 8) {
-        uint64_t word;
-        memcpy(&word, rank, 8);
-        /* gather the high bit of each byte into one byte, file a lowest */
-        return (uint32_t)(((bytes_equal(word, rook) >> 7) * 0x0102040810204080ull) >> 56);
-    }
+    if (pos->width == 8)
+        return eight_bits(rank, rook);
     uint32_t files = 0;
     for (int f = 0; f < pos->width; f++)
         files |= (uint32_t)(rank[f] == rook) << f;
