@@ -48,7 +48,7 @@ setup(
     ext_modules=cythonize(
         [
             extension("_codec"),
-            extension("_bulk"),
+            extension("_bulk", ["lines.c"]),
             extension("_export", ["export.c"]),
             extension("_pgn", ["pgnscan.c"], core=()),
         ],

@@ -173,8 +173,10 @@ def normalize(
         texts = ["" if text is None else text for text in out]
         return np.array(texts, dtype=str if texts else fens.dtype).reshape(fens.shape)
 
-    def run(batch: Any, terminators: bool = False) -> Any:
-        return batch.normalize(castling, en_passant, errors, _threads(threads), terminators, epd)
+    def run(batch: Any, buffer: bool = False) -> Any:
+        return batch.normalize(
+            castling, en_passant, errors, _threads(threads), buffer, epd, ends=not buffer
+        )
 
     if isinstance(fens, _BUFFERS):
         return run(batches[0], True)[0]

@@ -8,7 +8,10 @@ consecutive rows; each job runs in its own thread with the GIL released and
 keeps its own output and its own list of failed rows, and the results are
 joined in row order.
 """
-from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, _PyBytes_Resize
+from cpython.pythread cimport (WAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock,
+                               PyThread_free_lock, PyThread_release_lock, PyThread_type_lock)
+from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
 from cpython.unicode cimport PyUnicode_GET_LENGTH
 from libc.stdint cimport int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, malloc, realloc
@@ -30,6 +33,11 @@ from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
 cdef extern from "advise.h" nogil:
     void fx_advise_huge(void *p, size_t n)
 
+cdef extern from "lines.h" nogil:
+    int64_t fx_count_lines(const uint8_t *data, size_t at, size_t size)
+    int64_t fx_line_spans(const uint8_t *data, size_t at, size_t size, int64_t *starts,
+                          int64_t *ends)
+
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object)
     void *PyUnicode_DATA(object)
@@ -40,6 +48,10 @@ fx_init_tables()
 
 #: Rows per thread below which a batch is not split.
 MIN_ROWS_PER_THREAD = 65536
+#: Rows per normalize job: their text (about 1 MB) is still in the core's
+#: cache when it is copied into the result.
+cdef enum:
+    CHUNK_ROWS = 16384
 
 cdef enum Task:
     NORMALIZE, ENCODE, VALIDATE
@@ -62,14 +74,14 @@ cdef class Job:
     cdef fx_ep_mode ep
     cdef bint terminators       # copy each row's line terminator to the output
     cdef bint epd               # rows are EPD: operations instead of counters
-    # normalize: text, and where each row's text ends in it
+    # normalize: text, in a buffer lent by the Worker running the job, and
+    # where each row's text ends in it (in the result's ends, or NULL)
     cdef uint8_t *out
     cdef size_t out_len, out_cap
     cdef int64_t *out_ends
-    # where Batch.normalize has the job put them in the joined result
-    cdef uint8_t *dest
-    cdef int64_t *dest_ends
-    cdef int64_t dest_at
+    # the job's turn to copy its text into the result, and the next job's
+    cdef PyThread_type_lock turn
+    cdef PyThread_type_lock next_turn
     # encode: the batch's record array
     cdef char *records
     cdef Py_ssize_t itemsize
@@ -80,23 +92,11 @@ cdef class Job:
     cdef bint out_of_memory
 
     def __dealloc__(self):
-        free(self.out)
-        free(self.out_ends)
         free(self.failures)
 
     def run(self):
         with nogil:
             self._run()
-
-    def place(self):
-        """Copy the normalized text to dest and its row ends, shifted by
-        dest_at, to dest_ends."""
-        cdef int64_t k
-        with nogil:
-            if self.out_len:
-                memcpy(self.dest, self.out, self.out_len)
-            for k in range(self.hi - self.lo):
-                self.dest_ends[k] = self.out_ends[k] + self.dest_at
 
     cdef int _grow_out(self, size_t extra) noexcept nogil:
         cdef size_t cap = self.out_cap
@@ -134,19 +134,9 @@ cdef class Job:
         cdef size_t head
         cdef int64_t kept
         cdef const uint8_t *text
-        if self.task == NORMALIZE:
-            self.out_ends = <int64_t *>malloc((self.hi - self.lo + 1) * sizeof(int64_t))
-            fx_advise_huge(self.out_ends, (self.hi - self.lo + 1) * sizeof(int64_t))
-            # room for the input's bytes and some growth per row, so that
-            # usual inputs never move the output
-            if self.out_ends == NULL or self._grow_out(
-                    <size_t>max(0, self.ends[self.hi - 1] - self.starts[self.lo] if self.hi > self.lo else 0)
-                    + <size_t>(self.hi - self.lo) * 16 + FX_MAX_OUTPUT):
-                self.out_of_memory = True
-                return
         for r in range(self.lo, self.hi):
             if self.nulls != NULL and self.nulls[r]:
-                if self.task == NORMALIZE:
+                if self.out_ends != NULL:
                     self.out_ends[r - self.lo] = self.out_len
                 elif self.task == ENCODE:
                     memset(self.records + r * self.itemsize, 0, self.itemsize)
@@ -201,7 +191,8 @@ cdef class Job:
                     # end it, so there are as many lines out as in
                     self.out[self.out_len] = b'\n'
                     self.out_len += 1
-                self.out_ends[r - self.lo] = self.out_len
+                if self.out_ends != NULL:
+                    self.out_ends[r - self.lo] = self.out_len
             elif self.task == ENCODE and rc != 0:
                 memset(self.records + r * self.itemsize, 0, self.itemsize)
 
@@ -227,9 +218,9 @@ cdef class Batch:
     cdef readonly int64_t n
     cdef list jobs
 
-    cdef void _jobs(self, int task, int errors, int threads, castling, ep, bint epd):
+    cdef void _jobs(self, int task, int errors, int64_t parts, castling, ep, bint epd):
         cdef Job job
-        cdef int64_t k, parts = jobs_for(self.n, threads)
+        cdef int64_t k
         self.jobs = []
         for k in range(parts):
             job = Job()
@@ -242,9 +233,10 @@ cdef class Batch:
                 job.ep = <fx_ep_mode>_ep_mode(ep)
             self.jobs.append(job)
 
-    cdef _run(self):
+    cdef _run(self, list workers=None):
         cdef Job job
-        _each(self.jobs, Job.run)
+        _each(self.jobs if workers is None else workers,
+              Job.run if workers is None else Worker.run)
         for job in self.jobs:
             if job.out_of_memory:
                 raise MemoryError()
@@ -286,38 +278,69 @@ cdef class Batch:
         return out
 
     def normalize(self, castling, en_passant, errors, threads, bint terminators,
-                  bint epd=False):
-        """Normalized text of every row: (data, int64 ends, failed rows)."""
+                  bint epd=False, bint ends=True):
+        """Normalized text of every row: (data, int64 ends or, with
+        ends=False, None, failed rows).  The rows are cut into jobs of
+        CHUNK_ROWS, dealt in turn to `threads` workers; each job's text is
+        copied into the result as soon as the jobs before it are."""
         cdef int mode = _errors_mode(errors)
         cdef Job job
-        cdef size_t size = 0, at = 0
-        self._jobs(NORMALIZE, mode, threads, castling, en_passant, epd)
-        for job in self.jobs:
-            job.terminators = terminators
-        self._run()
+        cdef Worker worker
+        cdef int64_t k, n_workers = jobs_for(self.n, threads)
+        cdef int64_t placed = 0, bound = _output_bound(self)
+        cdef int64_t[::1] ends_view
+        cdef bint overflow = False
+        cdef PyObject *raw
+        self._jobs(NORMALIZE, mode, max(n_workers, (self.n + CHUNK_ROWS - 1) // CHUNK_ROWS),
+                   castling, en_passant, epd)
+        data = PyBytes_FromStringAndSize(NULL, bound)
+        fx_advise_huge(PyBytes_AS_STRING(data), <size_t>bound)
+        row_ends = np.empty(self.n, np.int64) if ends else None
+        if ends and self.n:
+            ends_view = row_ends
+        workers = [Worker() for k in range(n_workers)]
+        for worker in workers:
+            worker.jobs = []
+            worker.result, worker.capacity = <uint8_t *>PyBytes_AS_STRING(data), bound
+            worker.placed, worker.overflow = &placed, &overflow
+        try:
+            for k in range(len(self.jobs)):
+                job = self.jobs[k]
+                job.terminators = terminators
+                job.out_ends = &ends_view[job.lo] if ends and job.hi > job.lo else NULL
+                job.turn = PyThread_allocate_lock()
+                if job.turn == NULL:
+                    raise MemoryError()
+                if k:  # taken until the job before is placed
+                    PyThread_acquire_lock(job.turn, WAIT_LOCK)
+                    (<Job>self.jobs[k - 1]).next_turn = job.turn
+                (<Worker>workers[k % n_workers]).jobs.append(job)
+            self._run(workers)
+        finally:
+            for job in self.jobs:
+                if job.turn != NULL:
+                    PyThread_free_lock(job.turn)
+                job.turn = job.next_turn = NULL
+        if overflow:
+            raise RuntimeError("fastxfen: normalized text outgrew its bound (a bug)")
         if mode == RAISE:
             self.raise_first()
-        for job in self.jobs:
-            size += job.out_len
-        data = PyBytes_FromStringAndSize(NULL, size)
-        fx_advise_huge(PyBytes_AS_STRING(data), size)
-        ends = np.empty(self.n, np.int64)
-        cdef int64_t[::1] ends_view = ends
-        for job in self.jobs:  # each job then copies its text and ends in place
-            job.dest = <uint8_t *>PyBytes_AS_STRING(data) + at
-            job.dest_ends = &ends_view[job.lo] if job.hi > job.lo else NULL
-            job.dest_at = at
-            at += job.out_len
-        _each(self.jobs, Job.place)
         failed = self._failed_rows() if mode != RAISE else []
-        return data, ends, failed
+        # cut the result to its size, in place where the allocator allows
+        raw = <PyObject *>data
+        Py_INCREF(data)  # raw's own reference: dropping data leaves it the only one
+        data = None
+        _PyBytes_Resize(&raw, placed)
+        data = <object>raw
+        Py_DECREF(data)
+        return data, row_ends, failed
 
     def encode(self, int width, errors, threads, bint epd=False):
         """Records of every row; failed rows get the null record."""
         cdef int mode = _record_errors(errors)
         cdef Job job
         records = np.empty(self.n, POSITION_DTYPE_10x8 if width == 10 else POSITION_DTYPE)
-        self._jobs(ENCODE, mode, threads, None, None, epd)
+        self._jobs(ENCODE, mode, jobs_for(self.n, threads), None, None, epd)
         for job in self.jobs:
             job.records = <char *>cnp.PyArray_DATA(records)
             job.itemsize = records.itemsize
@@ -329,12 +352,67 @@ cdef class Batch:
 
     def validate(self, threads, bint epd=False):
         """None or the message of every row."""
-        self._jobs(VALIDATE, COERCE, threads, None, None, epd)
+        self._jobs(VALIDATE, COERCE, jobs_for(self.n, threads), None, None, epd)
         self._run()
         out = [None] * self.n
         for row, failure in self._failures(False):
             out[row] = f"{failure.location}: {failure.reason}"
         return out
+
+
+cdef class Worker:
+    """One thread's jobs of a normalize run, in row order.  Each job writes
+    into the worker's scratch buffer, then waits for its turn, copies its
+    text to the end of what the jobs before it placed in the result, and
+    hands the turn on."""
+    cdef list jobs
+    cdef uint8_t *scratch
+    cdef size_t scratch_cap
+    cdef uint8_t *result
+    cdef int64_t capacity
+    cdef int64_t *placed    # bytes of the result filled; read and written in turn
+    cdef bint *overflow
+
+    def __dealloc__(self):
+        free(self.scratch)
+
+    def run(self):
+        cdef Job job
+        for job in self.jobs:
+            with nogil:
+                self._run(job)
+
+    cdef void _run(self, Job job) noexcept nogil:
+        cdef int64_t at, k
+        job.out, job.out_cap, job.out_len = self.scratch, self.scratch_cap, 0
+        job._run()
+        self.scratch, self.scratch_cap = job.out, job.out_cap  # it may have grown
+        job.out = NULL
+        PyThread_acquire_lock(job.turn, WAIT_LOCK)
+        at = self.placed[0]
+        if at + <int64_t>job.out_len > self.capacity:
+            self.overflow[0] = True
+        else:
+            if job.out_len:
+                memcpy(self.result + at, self.scratch, job.out_len)
+            if job.out_ends != NULL:
+                for k in range(job.hi - job.lo):
+                    job.out_ends[k] += at
+            self.placed[0] = at + job.out_len
+        if job.next_turn != NULL:
+            PyThread_release_lock(job.next_turn)
+
+
+cdef int64_t _output_bound(Batch b):
+    """Most bytes normalize can write for the batch: a row grows by at most
+    the two counters it lacks (" 0 1") and a newline for a coerced last
+    row; a null row writes nothing."""
+    cdef int64_t r, bound = 5 * b.n
+    with nogil:
+        for r in range(b.n):
+            if b.nulls == NULL or not b.nulls[r]:
+                bound += b.ends[r] - b.starts[r]
+    return bound
 
 
 cdef Batch _batch(object keep, const uint8_t *data, starts, ends, nulls=None):
@@ -357,23 +435,6 @@ cdef Batch _batch(object keep, const uint8_t *data, starts, ends, nulls=None):
     return b
 
 
-cdef int64_t _line_ends(const uint8_t *data, size_t at, size_t size, int64_t *starts,
-                        int64_t *ends) noexcept nogil:
-    """Number of lines of data[at:size]; with starts/ends given, where each
-    begins and ends (past its newline; a last line without one ends at size)."""
-    cdef int64_t n = 0
-    cdef const uint8_t *newline
-    while at < size:
-        newline = <const uint8_t *>memchr(data + at, 10, size - at)
-        if ends != NULL:
-            starts[n] = at
-        at = size if newline == NULL else <size_t>(newline - data) + 1
-        if ends != NULL:
-            ends[n] = at
-        n += 1
-    return n
-
-
 cdef class _Stretch:
     """Whole lines data[lo:hi] of a buffer, counted, then written to the
     batch's starts/ends from row `first`, in a thread of their own."""
@@ -385,12 +446,12 @@ cdef class _Stretch:
 
     def count(self):
         with nogil:
-            self.n = _line_ends(self.data, self.lo, self.hi, NULL, NULL)
+            self.n = fx_count_lines(self.data, self.lo, self.hi)
 
     def fill(self):
         with nogil:
-            _line_ends(self.data, self.lo, self.hi, self.starts + self.first,
-                       self.ends + self.first)
+            fx_line_spans(self.data, self.lo, self.hi, self.starts + self.first,
+                          self.ends + self.first)
 
 
 #: Bytes per thread below which a buffer's lines are found in one thread.

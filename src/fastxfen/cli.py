@@ -777,11 +777,14 @@ class NormalizeJob(TextJob):
     def run(self, batch, n):
         a = self.args
         errors = "coerce" if self.raise_mode else a.errors
-        return batch.normalize(a.castling, a.en_passant, errors, _threads(a, n), True, a.epd)
+        # the row ends are only needed to cut the output at a rejected row
+        return batch.normalize(
+            a.castling, a.en_passant, errors, _threads(a, n), True, a.epd, ends=self.raise_mode
+        )
 
     def emit(self, result, upto):
         data, ends, _ = result
-        if upto == len(ends):
+        if ends is None or upto == len(ends):
             self.output.write(data)
         elif upto:
             self.output.write(memoryview(data)[: int(ends[upto - 1])])

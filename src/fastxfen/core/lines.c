@@ -1,0 +1,90 @@
+/* Lines of a newline-separated buffer (lines.h).  Each 64-byte block gives
+ * a bit set of its newlines, which is counted or walked bit by bit: about
+ * one newline per block in FEN text, so no call per line. */
+#include "lines.h"
+
+#include <string.h>
+
+#include "bits.h"
+
+#define BLOCK 64
+
+#ifdef FX_SSE2
+static uint64_t newlines(const uint8_t *p)
+{
+    const __m128i nl = _mm_set1_epi8('\n');
+    uint64_t m = 0;
+    for (int k = 0; k < 4; k++)
+        m |= (uint64_t)(uint16_t)_mm_movemask_epi8(
+                 _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * k)), nl))
+             << 16 * k;
+    return m;
+}
+#else
+static uint64_t newlines(const uint8_t *p)
+{
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full;
+    uint64_t m = 0;
+    for (int k = 0; k < 8; k++) {
+        uint64_t word;
+        memcpy(&word, p + 8 * k, 8);
+        uint64_t y = word ^ 0x0A0A0A0A0A0A0A0Aull;  /* 0 in the newline bytes */
+        uint64_t hit = ~(((y & low7) + low7) | y | low7) >> 7;  /* bit 0 of each byte */
+        m |= ((hit * 0x0102040810204080ull) >> 56) << 8 * k;
+    }
+    return m;
+}
+#endif
+
+/* Newlines of the block at data[at], of which only n < 64 bytes are read. */
+static uint64_t newlines_short(const uint8_t *p, size_t n)
+{
+    uint8_t pad[BLOCK] = {0};
+    memcpy(pad, p, n);
+    return newlines(pad);
+}
+
+/* Set bits of x (the builtin would be a library call without -mpopcnt). */
+static int popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
+}
+
+int64_t fx_count_lines(const uint8_t *data, size_t at, size_t size)
+{
+    if (at >= size)
+        return 0;
+    int64_t n = data[size - 1] != '\n';
+    size_t i = at;
+    for (; size - i >= BLOCK; i += BLOCK)
+        n += popcount64(newlines(data + i));
+    if (i < size)
+        n += popcount64(newlines_short(data + i, size - i));
+    return n;
+}
+
+int64_t fx_line_spans(const uint8_t *data, size_t at, size_t size, int64_t *starts,
+                      int64_t *ends)
+{
+    int64_t n = 0;
+    size_t i = at;
+    if (at >= size)
+        return 0;
+    starts[0] = (int64_t)at;
+    while (i < size) {
+        uint64_t m = size - i >= BLOCK ? newlines(data + i) : newlines_short(data + i, size - i);
+        for (; m; m &= m - 1) {
+            int64_t end = (int64_t)i + fx_ctz64(m) + 1;
+            ends[n++] = end;
+            if ((size_t)end < size)
+                starts[n] = end;
+        }
+        i += BLOCK;
+    }
+    if (data[size - 1] != '\n')
+        ends[n++] = (int64_t)size;
+    return n;
+}
