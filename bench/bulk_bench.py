@@ -9,8 +9,13 @@ two-thread / one-thread ratios (the two are timed in turns).
 """
 
 import argparse
+import os
 import statistics
 import time
+
+# numpy's OpenBLAS starts a thread per core that spins for a while after
+# import; it is not used here and would take CPU from the two-thread runs
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import corpus
 import numpy as np

@@ -1,10 +1,15 @@
-"""The bulk normalize cuts rows into jobs of 16,384 rows dealt in turn to the
-threads; each job's text is copied into the result after the jobs before it.
-Whatever the number of threads, the result is the row-by-row one."""
+"""The bulk kernels cut rows into jobs dealt in turn to the threads: 16,384
+rows each, or for a newline buffer pieces of about a megabyte whose lines
+are counted up front and found by the job.  Each job's normalized text is
+copied into the result after the jobs before it.  Whatever the number of
+threads, the result is the row-by-row one."""
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import fastxfen as fx
+from fastxfen import _bulk
 
 CHUNK = 16384
 GROWING = "4k3/8/8/8/8/8/8/4K2R w K -"  # gains its two counters: the most a row grows
@@ -48,3 +53,30 @@ def test_raise_names_the_first_failure_in_a_later_job(threads):
     with pytest.raises(fx.FenError) as info:
         fx.normalize("\n".join(rows).encode(), threads=threads)
     assert info.value.index == 3 * CHUNK + 2
+
+
+def _line_count(data: bytes) -> int:
+    return data.count(b"\n") + (1 if data and not data.endswith(b"\n") else 0)
+
+
+PARTS = [b"\n"] * 8 + [b"x", b"\r\n", b"8/8/8/8/8/8/8/8 w - -"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(PARTS), max_size=20000).map(b"".join), st.integers(0, 63))
+def test_lines_counts_every_newline(data, skip):
+    # lines of every length, tails of every size: skip moves the 64-byte blocks
+    data = data[skip:]
+    assert _bulk.lines(data).n == _line_count(data)
+    assert len(fx.validate(data)) == _line_count(data)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_lines_of_a_multi_piece_buffer(threads):
+    # 3 MB of lines of every length 0 to 299 and a million empty ones, which
+    # also fill the newline counter's byte lanes: pieces are cut inside runs
+    # of newlines and inside long lines alike
+    data = b"".join(b"x" * (k % 300) + b"\n" for k in range(20000)) + b"\n" * 1_000_000 + b"tail"
+    batch = _bulk.lines(data, threads)
+    assert batch.n == _line_count(data)
+    assert fx.validate(data, threads=threads)[-1] is not None  # the tail is a row of its own

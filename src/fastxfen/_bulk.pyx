@@ -2,11 +2,14 @@
 """Bulk kernels: many rows in one buffer, read and written with the GIL released.
 
 Rows are described by two int64 arrays, ``starts`` and ``ends`` (byte offsets
-into one data buffer), whatever their source: a newline-separated buffer, an
-Arrow string column, a numpy ``S`` array.  A batch is cut into jobs of
-consecutive rows; each job runs in its own thread with the GIL released and
-keeps its own output and its own list of failed rows, and the results are
-joined in row order.
+into one data buffer), whatever their source: an Arrow string column, a numpy
+``S`` array, a list copied into one buffer.  A newline-separated buffer is
+instead cut at newlines into pieces of about a megabyte whose lines are only
+counted up front: each job finds its own piece's lines, so the text is read
+from memory once more, not twice.  A batch is cut into jobs of consecutive
+rows, dealt in turn to the threads (workers), which run them with the GIL
+released; each job keeps its own list of failed rows, and normalize copies
+each job's text into the result in row order.
 """
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, _PyBytes_Resize
 from cpython.pythread cimport (WAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock,
@@ -24,6 +27,7 @@ from fastxfen._codec cimport (COERCE, IGNORE, RAISE, _castling_mode, _ep_mode, _
 from fastxfen._core cimport *
 
 import os
+import threading
 from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
@@ -59,6 +63,7 @@ cdef enum Task:
 
 cdef struct Failure:
     int64_t row
+    int64_t start, end  # the row's bytes in the batch's data
     fx_error err
 
 
@@ -67,6 +72,8 @@ cdef class Job:
     cdef const uint8_t *data
     cdef const int64_t *starts
     cdef const int64_t *ends
+    cdef bint own_lines         # the rows are the lines of data[byte_lo:byte_hi]
+    cdef size_t byte_lo, byte_hi
     cdef const uint8_t *nulls   # 1 for a null row (Arrow), or NULL
     cdef int64_t lo, hi
     cdef int task, errors
@@ -94,10 +101,6 @@ cdef class Job:
     def __dealloc__(self):
         free(self.failures)
 
-    def run(self):
-        with nogil:
-            self._run()
-
     cdef int _grow_out(self, size_t extra) noexcept nogil:
         cdef size_t cap = self.out_cap
         cdef uint8_t *p
@@ -112,7 +115,7 @@ cdef class Job:
         self.out, self.out_cap = p, cap
         return 0
 
-    cdef int _fail(self, int64_t row, fx_error *err) noexcept nogil:
+    cdef int _fail(self, int64_t row, int64_t start, int64_t end, fx_error *err) noexcept nogil:
         cdef Failure *p
         if self.n_failures == self.failures_cap:
             self.failures_cap = self.failures_cap * 2 if self.failures_cap else 16
@@ -121,11 +124,28 @@ cdef class Job:
                 return -1
             self.failures = p
         self.failures[self.n_failures].row = row
+        self.failures[self.n_failures].start = start
+        self.failures[self.n_failures].end = end
         self.failures[self.n_failures].err = err[0]
         self.n_failures += 1
         return 0
 
     cdef void _run(self) noexcept nogil:
+        cdef int64_t n = self.hi - self.lo
+        cdef int64_t *spans
+        if not self.own_lines:
+            self._rows(self.starts, self.ends, 0)
+            return
+        spans = <int64_t *>malloc(<size_t>(2 * n + 1) * sizeof(int64_t))
+        if spans == NULL:
+            self.out_of_memory = True
+            return
+        fx_line_spans(self.data, self.byte_lo, self.byte_hi, spans, spans + n)
+        self._rows(spans, spans + n, self.lo)
+        free(spans)
+
+    cdef void _rows(self, const int64_t *starts, const int64_t *ends, int64_t first) noexcept nogil:
+        """The job's rows; row r is data[starts[r - first]:ends[r - first]]."""
         cdef int64_t r, start, end, text_end
         cdef fx_pos pos
         cdef fx_span span, ops
@@ -136,12 +156,12 @@ cdef class Job:
         cdef const uint8_t *text
         for r in range(self.lo, self.hi):
             if self.nulls != NULL and self.nulls[r]:
-                if self.out_ends != NULL:
-                    self.out_ends[r - self.lo] = self.out_len
-                elif self.task == ENCODE:
+                if self.task == ENCODE:
                     memset(self.records + r * self.itemsize, 0, self.itemsize)
+                elif self.out_ends != NULL:
+                    self.out_ends[r - self.lo] = self.out_len
                 continue
-            start, end = self.starts[r], self.ends[r]
+            start, end = starts[r - first], ends[r - first]
             text = self.data + start
             text_end = end
             if text_end > start and text[text_end - start - 1] == b'\n':
@@ -156,7 +176,7 @@ cdef class Job:
                 rc = fx_store_record(&pos, self.records + r * self.itemsize, self.wide,
                                      span.start, &err)
             if rc != 0:
-                if self._fail(r, &err):
+                if self._fail(r, start, end, &err):
                     self.out_of_memory = True
                     return
                 if self.errors == RAISE:
@@ -198,7 +218,7 @@ cdef class Job:
 
 
 def jobs_for(int64_t n, int threads):
-    """How many jobs a batch of n rows is cut into: `threads`, or with 0 one
+    """How many threads a batch of n rows runs on: `threads`, or with 0 one
     per MIN_ROWS_PER_THREAD rows up to the number of CPUs; at least one."""
     if threads <= 0:
         return min(os.cpu_count() or 1, max(1, n // MIN_ROWS_PER_THREAD))
@@ -216,34 +236,59 @@ cdef class Batch:
     cdef const int64_t *ends
     cdef const uint8_t *nulls
     cdef readonly int64_t n
+    # a newline buffer's pieces: bytes [cuts[k], cuts[k + 1]) are rows
+    # [firsts[k], firsts[k + 1]) (starts and ends are then NULL)
+    cdef object pieces
     cdef list jobs
 
-    cdef void _jobs(self, int task, int errors, int64_t parts, castling, ep, bint epd):
+    cdef void _jobs(self, int task, int errors, castling, ep, bint epd):
+        """The jobs: one per piece, or CHUNK_ROWS rows each."""
         cdef Job job
-        cdef int64_t k
+        cdef int64_t k, parts
+        cdef const int64_t[::1] cuts
+        cdef const int64_t[::1] firsts
+        if self.pieces is not None:
+            cuts, firsts = self.pieces
+            parts = cuts.shape[0] - 1
+        else:
+            parts = max(1, (self.n + CHUNK_ROWS - 1) // CHUNK_ROWS)
         self.jobs = []
         for k in range(parts):
             job = Job()
             job.data, job.starts, job.ends = self.data, self.starts, self.ends
             job.nulls = self.nulls
-            job.lo, job.hi = self.n * k // parts, self.n * (k + 1) // parts
+            if self.pieces is not None:
+                job.own_lines = True
+                job.byte_lo, job.byte_hi = cuts[k], cuts[k + 1]
+                job.lo, job.hi = firsts[k], firsts[k + 1]
+            else:
+                job.lo, job.hi = self.n * k // parts, self.n * (k + 1) // parts
             job.task, job.errors, job.epd = task, errors, epd
             if castling is not None:
                 job.castling = <fx_castling_mode>_castling_mode(castling)
                 job.ep = <fx_ep_mode>_ep_mode(ep)
             self.jobs.append(job)
 
-    cdef _run(self, list workers=None):
+    cdef list _workers(self, threads):
+        """Workers for the jobs, dealt in turn."""
+        cdef Worker worker
+        cdef int64_t k, n = min(jobs_for(self.n, threads), len(self.jobs))
+        workers = []
+        for k in range(n):
+            worker = Worker()
+            worker.jobs = self.jobs[k::n]
+            workers.append(worker)
+        return workers
+
+    cdef _run(self, list workers):
         cdef Job job
-        _each(self.jobs if workers is None else workers,
-              Job.run if workers is None else Worker.run)
+        _each(workers, Worker.run)
         for job in self.jobs:
             if job.out_of_memory:
                 raise MemoryError()
 
-    cdef object _text(self, int64_t row):
-        cdef int64_t start = self.starts[row], end = self.ends[row]
-        return PyBytes_FromStringAndSize(<const char *>self.data + start, end - start)
+    cdef object _text(self, Failure *f):
+        return PyBytes_FromStringAndSize(<const char *>self.data + f.start, f.end - f.start)
 
     cdef list _failed_rows(self):
         cdef Job job
@@ -271,7 +316,7 @@ cdef class Batch:
         for job in self.jobs:
             for k in range(job.n_failures):
                 row = job.failures[k].row
-                text = self._text(row) if self.texts is None else self.texts[row]
+                text = self._text(&job.failures[k]) if self.texts is None else self.texts[row]
                 out.append((row, _error(row + self.base, job.failures[k].err, text)))
                 if first_only:
                     return out
@@ -280,27 +325,24 @@ cdef class Batch:
     def normalize(self, castling, en_passant, errors, threads, bint terminators,
                   bint epd=False, bint ends=True):
         """Normalized text of every row: (data, int64 ends or, with
-        ends=False, None, failed rows).  The rows are cut into jobs of
-        CHUNK_ROWS, dealt in turn to `threads` workers; each job's text is
-        copied into the result as soon as the jobs before it are."""
+        ends=False, None, failed rows).  Each job's text is copied into the
+        result as soon as the jobs before it are."""
         cdef int mode = _errors_mode(errors)
         cdef Job job
         cdef Worker worker
-        cdef int64_t k, n_workers = jobs_for(self.n, threads)
+        cdef int64_t k
         cdef int64_t placed = 0, bound = _output_bound(self)
         cdef int64_t[::1] ends_view
         cdef bint overflow = False
         cdef PyObject *raw
-        self._jobs(NORMALIZE, mode, max(n_workers, (self.n + CHUNK_ROWS - 1) // CHUNK_ROWS),
-                   castling, en_passant, epd)
+        self._jobs(NORMALIZE, mode, castling, en_passant, epd)
         data = PyBytes_FromStringAndSize(NULL, bound)
         fx_advise_huge(PyBytes_AS_STRING(data), <size_t>bound)
         row_ends = np.empty(self.n, np.int64) if ends else None
         if ends and self.n:
             ends_view = row_ends
-        workers = [Worker() for k in range(n_workers)]
+        workers = self._workers(threads)
         for worker in workers:
-            worker.jobs = []
             worker.result, worker.capacity = <uint8_t *>PyBytes_AS_STRING(data), bound
             worker.placed, worker.overflow = &placed, &overflow
         try:
@@ -314,7 +356,6 @@ cdef class Batch:
                 if k:  # taken until the job before is placed
                     PyThread_acquire_lock(job.turn, WAIT_LOCK)
                     (<Job>self.jobs[k - 1]).next_turn = job.turn
-                (<Worker>workers[k % n_workers]).jobs.append(job)
             self._run(workers)
         finally:
             for job in self.jobs:
@@ -340,20 +381,20 @@ cdef class Batch:
         cdef int mode = _record_errors(errors)
         cdef Job job
         records = np.empty(self.n, POSITION_DTYPE_10x8 if width == 10 else POSITION_DTYPE)
-        self._jobs(ENCODE, mode, jobs_for(self.n, threads), None, None, epd)
+        self._jobs(ENCODE, mode, None, None, epd)
         for job in self.jobs:
             job.records = <char *>cnp.PyArray_DATA(records)
             job.itemsize = records.itemsize
             job.wide = width == 10
-        self._run()
+        self._run(self._workers(threads))
         if mode == RAISE:
             self.raise_first()
         return records
 
     def validate(self, threads, bint epd=False):
         """None or the message of every row."""
-        self._jobs(VALIDATE, COERCE, jobs_for(self.n, threads), None, None, epd)
-        self._run()
+        self._jobs(VALIDATE, COERCE, None, None, epd)
+        self._run(self._workers(threads))
         out = [None] * self.n
         for row, failure in self._failures(False):
             out[row] = f"{failure.location}: {failure.reason}"
@@ -361,10 +402,10 @@ cdef class Batch:
 
 
 cdef class Worker:
-    """One thread's jobs of a normalize run, in row order.  Each job writes
-    into the worker's scratch buffer, then waits for its turn, copies its
-    text to the end of what the jobs before it placed in the result, and
-    hands the turn on."""
+    """One thread's jobs, in row order.  A normalize job writes into the
+    worker's scratch buffer, then waits for its turn, copies its text to the
+    end of what the jobs before it placed in the result, and hands the turn
+    on."""
     cdef list jobs
     cdef uint8_t *scratch
     cdef size_t scratch_cap
@@ -380,9 +421,12 @@ cdef class Worker:
         cdef Job job
         for job in self.jobs:
             with nogil:
-                self._run(job)
+                if job.task == NORMALIZE:
+                    self._normalize(job)
+                else:
+                    job._run()
 
-    cdef void _run(self, Job job) noexcept nogil:
+    cdef void _normalize(self, Job job) noexcept nogil:
         cdef int64_t at, k
         job.out, job.out_cap, job.out_len = self.scratch, self.scratch_cap, 0
         job._run()
@@ -408,6 +452,10 @@ cdef int64_t _output_bound(Batch b):
     the two counters it lacks (" 0 1") and a newline for a coerced last
     row; a null row writes nothing."""
     cdef int64_t r, bound = 5 * b.n
+    cdef const int64_t[::1] cuts
+    if b.pieces is not None:
+        cuts = b.pieces[0]
+        return bound + cuts[cuts.shape[0] - 1] - cuts[0]
     with nogil:
         for r in range(b.n):
             if b.nulls == NULL or not b.nulls[r]:
@@ -435,73 +483,107 @@ cdef Batch _batch(object keep, const uint8_t *data, starts, ends, nulls=None):
     return b
 
 
-cdef class _Stretch:
-    """Whole lines data[lo:hi] of a buffer, counted, then written to the
-    batch's starts/ends from row `first`, in a thread of their own."""
+cdef class _Counter:
+    """Counts the lines of pieces [lo, hi) of a buffer, in a thread of its own."""
     cdef const uint8_t *data
-    cdef size_t lo, hi
-    cdef int64_t n, first
-    cdef int64_t *starts
-    cdef int64_t *ends
+    cdef const int64_t *cuts
+    cdef int64_t *counts
+    cdef int64_t lo, hi
 
     def count(self):
+        cdef int64_t k
         with nogil:
-            self.n = fx_count_lines(self.data, self.lo, self.hi)
-
-    def fill(self):
-        with nogil:
-            fx_line_spans(self.data, self.lo, self.hi, self.starts + self.first,
-                          self.ends + self.first)
+            for k in range(self.lo, self.hi):
+                self.counts[k] = fx_count_lines(self.data, self.cuts[k], self.cuts[k + 1])
 
 
-#: Bytes per thread below which a buffer's lines are found in one thread.
+#: Bytes per piece of a newline buffer: about 16,000 FEN lines, whose text,
+#: line offsets and output stay in the core's cache while a job runs.
+PIECE_BYTES = 1 << 20
+#: Bytes per thread below which a buffer's lines are counted in one thread.
 MIN_BYTES_PER_THREAD = 1 << 22
 
 
 def lines(buffer, int threads=1):
     """Batch of the lines of a newline-separated buffer (a final newline
-    ends the last line; it does not start another).  Large buffers are cut
-    at newlines into stretches searched in up to `threads` threads (0: one
-    per CPU)."""
+    ends the last line; it does not start another).  The buffer is cut at
+    newlines into pieces of about PIECE_BYTES whose lines are counted, in up
+    to `threads` threads (0: one per CPU) for large buffers."""
     cdef const uint8_t[::1] view = _bytes_view(buffer)
     cdef size_t size = view.shape[0], at
     cdef const uint8_t *data = &view[0] if size else NULL
     cdef const uint8_t *newline
-    cdef _Stretch part
-    cdef int64_t n = 0
+    cdef _Counter counter
+    cdef size_t cut = 0
+    cdef list cut_list = [0]
+    while cut < size:
+        at = cut + PIECE_BYTES
+        newline = NULL if at >= size else <const uint8_t *>memchr(data + at - 1, 10, size - at + 1)
+        cut = size if newline == NULL else <size_t>(newline - data) + 1
+        cut_list.append(cut)
+    cdef int64_t k, pieces = len(cut_list) - 1
+    cuts = np.array(cut_list, np.int64)
+    counts = np.zeros(pieces + 1, np.int64)  # one spare: firsts is its running sum, shifted
+    cdef int64_t[::1] c = cuts, n = counts
     if threads <= 0:
         threads = os.cpu_count() or 1
-    cdef int k, parts = max(1, min(threads, size // MIN_BYTES_PER_THREAD))
-    cdef size_t cut = 0
-    stretches = []
+    cdef int64_t parts = max(1, min(threads, pieces, size // MIN_BYTES_PER_THREAD))
+    counters = []
     for k in range(parts):
-        part = _Stretch()
-        part.data, part.lo = data, cut
-        at = max(cut, size * (k + 1) // parts)
-        newline = NULL if at >= size else <const uint8_t *>memchr(data + at, 10, size - at)
-        part.hi = cut = size if k == parts - 1 or newline == NULL else <size_t>(newline - data) + 1
-        stretches.append(part)
-    _each(stretches, _Stretch.count)
-    for part in stretches:
-        part.first = n
-        n += part.n
-    starts = np.empty(n, np.int64)
-    ends = np.empty(n, np.int64)
-    cdef int64_t[::1] s = starts, e = ends
-    if n:
-        for part in stretches:
-            part.starts, part.ends = &s[0], &e[0]
-        _each(stretches, _Stretch.fill)
-    return _batch(view, data, starts, ends)
+        counter = _Counter()
+        counter.data, counter.cuts, counter.counts = data, &c[0], &n[0]
+        counter.lo, counter.hi = pieces * k // parts, pieces * (k + 1) // parts
+        counters.append(counter)
+    _each(counters, _Counter.count)
+    firsts = np.zeros(pieces + 1, np.int64)
+    np.cumsum(counts[:pieces], out=firsts[1:])
+    cdef Batch batch = _batch(view, data, np.empty(0, np.int64), np.empty(0, np.int64))
+    batch.n = firsts[pieces]
+    batch.pieces = (cuts, firsts)
+    return batch
+
+
+_local = threading.local()
+_generation = 0  # a forked child's count: pools made before its fork have no threads
+
+
+def _forked():
+    global _generation
+    _generation += 1
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked)
+
+
+cdef _helpers(int n):
+    """The calling thread's own pool of at least n helper threads, kept for
+    its next calls (starting threads for every call costs milliseconds when
+    other threads hold the GIL).  No other thread submits to it, so all n
+    run at once: a worker waiting for its turn never waits on a queued one."""
+    pool = getattr(_local, "pool", None)
+    if pool is None or _local.generation != _generation or _local.size < n:
+        if pool is not None and _local.generation == _generation:
+            pool.shutdown(wait=False)
+        pool = ThreadPoolExecutor(n, thread_name_prefix="fastxfen")
+        _local.pool, _local.size, _local.generation = pool, n, _generation
+    return pool
 
 
 cdef _each(list items, method):
-    """method(item) for every item, each in a thread of its own if several."""
-    if len(items) == 1:
+    """method(item) for every item at once: the first in the calling
+    thread, the others in its helper threads."""
+    if not items:
+        return
+    futures = []
+    if len(items) > 1:
+        pool = _helpers(len(items) - 1)
+        futures = [pool.submit(method, item) for item in items[1:]]
+    try:
         method(items[0])
-    else:
-        with ThreadPoolExecutor(len(items)) as pool:
-            list(pool.map(method, items))
+    finally:
+        for future in futures:
+            future.result()
 
 
 def strings(list rows):
