@@ -5,11 +5,13 @@ Small ``--chunk-size`` values force rows across chunk boundaries, so line
 numbers, carried partial lines and the .npy header rewrite are exercised on
 inputs of a few kilobytes."""
 
+import contextlib
 import gzip
 import io
 import os
 import subprocess
 import sys
+import time
 
 import numpy as np
 import pytest
@@ -570,6 +572,22 @@ def test_text_chunks_rebuild_the_input(monkeypatch, most):
             if line
         ]
         assert got == expected, (data, chunk)
+
+
+def test_prefetched_chunks_stay_intact_while_used(tmp_path):
+    # the chunk buffers are reused: the one read ahead must never be the one
+    # the consumer still holds (the sleep gives the reader time to write),
+    # also after lines longer than a read, whose reads hand nothing out
+    data = b"".join(b"%d\n" % k if k % 997 else b"y" * 10000 + b"\n" for k in range(100000))
+    path = tmp_path / "in.fen"
+    path.write_bytes(data)
+    got = []
+    with contextlib.ExitStack() as stack:
+        for item in cli.prefetch(cli.text_chunks(cli.Input(str(path), stack), 4096)):
+            time.sleep(0.001)
+            got.append(bytes(item))
+            item = None
+    assert b"".join(got) == data
 
 
 def test_raise_on_long_line(tmp_path, monkeypatch, capsys):

@@ -52,6 +52,7 @@ EXIT_REJECTED = 1  #: some rows were rejected (coerce, ignore, validate)
 EXIT_FAILED = 2  #: usage or I/O error, or a rejected row under --errors raise
 
 DEFAULT_CHUNK = 8 << 20
+CARRY_ROOM = 1 << 16  # room in a reused chunk buffer for a line begun in the last read
 #: Longest line read as a row (terminator included); also the largest chunk.
 MAX_LINE = 16 << 20
 #: Digits reserved in the .npy header for the record count (2**64 has 20).
@@ -497,13 +498,27 @@ def text_chunks(source, chunk_size: int):
     # began in an earlier read needs its length checked.
     chunk_size = min(chunk_size, max_line)
     carry = b""
+    # Three buffers taken in turn, the next one only once a chunk of the
+    # current one is handed out: a handed-out buffer is refilled three chunks
+    # later, when prefetch's consumer has let it go.  Reusing them spares a
+    # zero-filled (GIL-holding) allocation and its page faults per chunk.
+    buffers: list = []
+    turn = 0
+    current = None  # the buffer in turn, while nothing of it is handed out
     while True:
-        # A fresh buffer per chunk (the previous one may still be in use),
-        # read into directly after the carried partial line: no copy.
+        # read into directly after the carried partial line: no copy
         kept = len(carry)
-        buf = bytearray(kept + chunk_size)
+        if kept <= CARRY_ROOM:
+            if current is None:
+                if len(buffers) < 3:
+                    buffers.append(bytearray(CARRY_ROOM + chunk_size))
+                current = buffers[turn % 3]
+                turn += 1
+            buf = current
+        else:
+            buf = bytearray(kept + chunk_size)
         buf[:kept] = carry
-        got = source.readinto(memoryview(buf)[kept:])
+        got = source.readinto(memoryview(buf)[kept : kept + chunk_size])
         if not got:
             if carry:
                 yield carry
@@ -533,6 +548,8 @@ def text_chunks(source, chunk_size: int):
                 begin = first
         cut = buf.rfind(b"\n", begin, end) + 1
         if cut:
+            if buf is current:
+                current = None
             yield memoryview(buf)[begin:cut]
         else:
             cut = begin
@@ -734,7 +751,7 @@ class TextJob:
     def chunk(self, chunk, line: int) -> int:
         """Handle a buffer of whole lines, the first being line ``line + 1``;
         return the number of rows."""
-        batch = _bulk.lines(chunk)
+        batch = _bulk.lines(chunk, self.args.threads or 0)
         n = batch.n
         self.stats.read += n
         # Always run in coerce mode: under --errors raise the rows before the
