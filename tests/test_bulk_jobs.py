@@ -4,6 +4,7 @@ are counted up front and found by the job.  Each job's normalized text is
 copied into the result after the jobs before it.  Whatever the number of
 threads, the result is the row-by-row one."""
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -80,3 +81,18 @@ def test_lines_of_a_multi_piece_buffer(threads):
     batch = _bulk.lines(data, threads)
     assert batch.n == _line_count(data)
     assert fx.validate(data, threads=threads)[-1] is not None  # the tail is a row of its own
+
+
+@pytest.mark.parametrize("width", [np.int32, np.int64])
+def test_offsets_batches_check_their_offsets(width):
+    data = (PLAIN + PLAIN).encode()
+    good = _bulk.offsets(data, np.array([0, len(PLAIN), 2 * len(PLAIN)], width))
+    text, offsets, failed = good.normalize("xfen", "fen", "raise", 1, False, False, True, width)
+    assert offsets.dtype == width and offsets.tolist() == [0, len(PLAIN), 2 * len(PLAIN)]
+    assert text == data and failed == []
+    for bad in ([0, 5, 3], [-1, 5, 9], [0, 5, len(data) + 1]):
+        batch = _bulk.offsets(data, np.array(bad, width))
+        with pytest.raises(ValueError, match="outside the data"):
+            batch.validate(1)
+        with pytest.raises(ValueError, match="outside the data"):
+            batch.normalize("xfen", "fen", "coerce", 1, False)

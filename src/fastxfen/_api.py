@@ -173,13 +173,13 @@ def normalize(
         texts = ["" if text is None else text for text in out]
         return np.array(texts, dtype=str if texts else fens.dtype).reshape(fens.shape)
 
-    def run(batch: Any, buffer: bool = False) -> Any:
+    def run(batch: Any, offsets: Any = None, buffer: bool = False) -> Any:
         return batch.normalize(
-            castling, en_passant, errors, _threads(threads), buffer, epd, ends=not buffer
+            castling, en_passant, errors, _threads(threads), buffer, epd, not buffer, offsets
         )
 
     if isinstance(fens, _BUFFERS):
-        return run(batches[0], True)[0]
+        return run(batches[0], buffer=True)[0]
     if isinstance(fens, np.ndarray):
         return numpy_result(fens, run(batches[0]), errors)
     return arrow_result(fens, run, errors)

@@ -16,7 +16,7 @@ from cpython.pythread cimport (WAIT_LOCK, PyThread_acquire_lock, PyThread_alloca
                                PyThread_free_lock, PyThread_release_lock, PyThread_type_lock)
 from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
 from cpython.unicode cimport PyUnicode_GET_LENGTH
-from libc.stdint cimport int64_t, uint8_t, uint32_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memchr, memcmp, memcpy, memset
 
@@ -61,6 +61,12 @@ cdef enum Task:
     NORMALIZE, ENCODE, VALIDATE
 
 
+cdef enum Source:  # where a job finds its rows' bytes
+    SPANS,    # the batch's starts and ends
+    LINES,    # the lines of data[byte_lo:byte_hi]
+    OFFSETS   # an Arrow offsets array: row r is data[offsets[r]:offsets[r + 1]]
+
+
 cdef struct Failure:
     int64_t row
     int64_t start, end  # the row's bytes in the batch's data
@@ -72,8 +78,12 @@ cdef class Job:
     cdef const uint8_t *data
     cdef const int64_t *starts
     cdef const int64_t *ends
-    cdef bint own_lines         # the rows are the lines of data[byte_lo:byte_hi]
+    cdef int source             # Source
     cdef size_t byte_lo, byte_hi
+    cdef const void *offsets
+    cdef bint wide_offsets      # int64 offsets (else int32)
+    cdef size_t data_size
+    cdef bint bad_offsets
     cdef const uint8_t *nulls   # 1 for a null row (Arrow), or NULL
     cdef int64_t lo, hi
     cdef int task, errors
@@ -82,10 +92,12 @@ cdef class Job:
     cdef bint terminators       # copy each row's line terminator to the output
     cdef bint epd               # rows are EPD: operations instead of counters
     # normalize: text, in a buffer lent by the Worker running the job, and
-    # where each row's text ends in it (in the result's ends, or NULL)
+    # where each row's text ends in it (in the result's ends or offsets,
+    # int64 or with ends32 int32; or NULL)
     cdef uint8_t *out
     cdef size_t out_len, out_cap
-    cdef int64_t *out_ends
+    cdef void *out_ends
+    cdef bint ends32
     # the job's turn to copy its text into the result, and the next job's
     cdef PyThread_type_lock turn
     cdef PyThread_type_lock next_turn
@@ -133,16 +145,28 @@ cdef class Job:
     cdef void _run(self) noexcept nogil:
         cdef int64_t n = self.hi - self.lo
         cdef int64_t *spans
-        if not self.own_lines:
+        if self.source == SPANS:
             self._rows(self.starts, self.ends, 0)
             return
         spans = <int64_t *>malloc(<size_t>(2 * n + 1) * sizeof(int64_t))
         if spans == NULL:
             self.out_of_memory = True
             return
-        fx_line_spans(self.data, self.byte_lo, self.byte_hi, spans, spans + n)
+        if self.source == LINES:
+            fx_line_spans(self.data, self.byte_lo, self.byte_hi, spans, spans + n)
+        elif not _offset_spans(self.offsets, self.wide_offsets, self.lo, n, self.data_size,
+                               spans, spans + n):
+            self.bad_offsets = True
+            free(spans)
+            return
         self._rows(spans, spans + n, self.lo)
         free(spans)
+
+    cdef void _end_row(self, int64_t r) noexcept nogil:
+        if self.ends32:
+            (<int32_t *>self.out_ends)[r - self.lo] = <int32_t>self.out_len
+        else:
+            (<int64_t *>self.out_ends)[r - self.lo] = <int64_t>self.out_len
 
     cdef void _rows(self, const int64_t *starts, const int64_t *ends, int64_t first) noexcept nogil:
         """The job's rows; row r is data[starts[r - first]:ends[r - first]]."""
@@ -159,7 +183,7 @@ cdef class Job:
                 if self.task == ENCODE:
                     memset(self.records + r * self.itemsize, 0, self.itemsize)
                 elif self.out_ends != NULL:
-                    self.out_ends[r - self.lo] = self.out_len
+                    self._end_row(r)
                 continue
             start, end = starts[r - first], ends[r - first]
             text = self.data + start
@@ -212,9 +236,25 @@ cdef class Job:
                     self.out[self.out_len] = b'\n'
                     self.out_len += 1
                 if self.out_ends != NULL:
-                    self.out_ends[r - self.lo] = self.out_len
+                    self._end_row(r)
             elif self.task == ENCODE and rc != 0:
                 memset(self.records + r * self.itemsize, 0, self.itemsize)
+
+
+cdef bint _offset_spans(const void *offsets, bint wide, int64_t lo, int64_t n, size_t size,
+                        int64_t *starts, int64_t *ends) noexcept nogil:
+    """Rows lo to lo + n of an offsets array as spans; False if one does
+    not lie within the data's size bytes."""
+    cdef int64_t k, a, b
+    for k in range(n):
+        if wide:
+            a, b = (<const int64_t *>offsets)[lo + k], (<const int64_t *>offsets)[lo + k + 1]
+        else:
+            a, b = (<const int32_t *>offsets)[lo + k], (<const int32_t *>offsets)[lo + k + 1]
+        if a < 0 or b < a or <size_t>b > size:
+            return False
+        starts[k], ends[k] = a, b
+    return True
 
 
 def jobs_for(int64_t n, int threads):
@@ -239,6 +279,10 @@ cdef class Batch:
     # a newline buffer's pieces: bytes [cuts[k], cuts[k + 1]) are rows
     # [firsts[k], firsts[k + 1]) (starts and ends are then NULL)
     cdef object pieces
+    # or an Arrow column's offsets (n + 1 of them)
+    cdef const void *offsets
+    cdef bint wide_offsets
+    cdef size_t data_size
     cdef list jobs
 
     cdef void _jobs(self, int task, int errors, castling, ep, bint epd):
@@ -258,10 +302,13 @@ cdef class Batch:
             job.data, job.starts, job.ends = self.data, self.starts, self.ends
             job.nulls = self.nulls
             if self.pieces is not None:
-                job.own_lines = True
+                job.source = LINES
                 job.byte_lo, job.byte_hi = cuts[k], cuts[k + 1]
                 job.lo, job.hi = firsts[k], firsts[k + 1]
             else:
+                job.source = SPANS if self.offsets == NULL else OFFSETS
+                job.offsets, job.wide_offsets = self.offsets, self.wide_offsets
+                job.data_size = self.data_size
                 job.lo, job.hi = self.n * k // parts, self.n * (k + 1) // parts
             job.task, job.errors, job.epd = task, errors, epd
             if castling is not None:
@@ -286,6 +333,8 @@ cdef class Batch:
         for job in self.jobs:
             if job.out_of_memory:
                 raise MemoryError()
+            if job.bad_offsets:
+                raise ValueError("row offsets outside the data buffer")
 
     cdef object _text(self, Failure *f):
         return PyBytes_FromStringAndSize(<const char *>self.data + f.start, f.end - f.start)
@@ -323,24 +372,32 @@ cdef class Batch:
         return out
 
     def normalize(self, castling, en_passant, errors, threads, bint terminators,
-                  bint epd=False, bint ends=True):
-        """Normalized text of every row: (data, int64 ends or, with
-        ends=False, None, failed rows).  Each job's text is copied into the
-        result as soon as the jobs before it are."""
+                  bint epd=False, bint ends=True, offsets=None):
+        """Normalized text of every row: (data, ends, failed rows).  ends are
+        int64 row ends; None with ends=False; with offsets=np.int32 or
+        np.int64, Arrow offsets of that type (n + 1, from 0).  Each job's text
+        is copied into the result as soon as the jobs before it are."""
         cdef int mode = _errors_mode(errors)
         cdef Job job
         cdef Worker worker
         cdef int64_t k
         cdef int64_t placed = 0, bound = _output_bound(self)
-        cdef int64_t[::1] ends_view
+        cdef char *ends_at = NULL
+        cdef Py_ssize_t width = 8
         cdef bint overflow = False
         cdef PyObject *raw
         self._jobs(NORMALIZE, mode, castling, en_passant, epd)
         data = PyBytes_FromStringAndSize(NULL, bound)
         fx_advise_huge(PyBytes_AS_STRING(data), <size_t>bound)
-        row_ends = np.empty(self.n, np.int64) if ends else None
-        if ends and self.n:
-            ends_view = row_ends
+        row_ends = None
+        if offsets is not None:
+            row_ends = np.empty(self.n + 1, offsets)
+            row_ends[0] = 0
+            width = row_ends.itemsize
+            ends_at = <char *>cnp.PyArray_DATA(row_ends) + width
+        elif ends:
+            row_ends = np.empty(self.n, np.int64)
+            ends_at = <char *>cnp.PyArray_DATA(row_ends)
         workers = self._workers(threads)
         for worker in workers:
             worker.result, worker.capacity = <uint8_t *>PyBytes_AS_STRING(data), bound
@@ -349,7 +406,8 @@ cdef class Batch:
             for k in range(len(self.jobs)):
                 job = self.jobs[k]
                 job.terminators = terminators
-                job.out_ends = &ends_view[job.lo] if ends and job.hi > job.lo else NULL
+                job.out_ends = ends_at + job.lo * width if ends_at != NULL else NULL
+                job.ends32 = width == 4
                 job.turn = PyThread_allocate_lock()
                 if job.turn == NULL:
                     raise MemoryError()
@@ -364,6 +422,8 @@ cdef class Batch:
                 job.turn = job.next_turn = NULL
         if overflow:
             raise RuntimeError("fastxfen: normalized text outgrew its bound (a bug)")
+        if width == 4 and placed > 0x7FFFFFFF:
+            raise OverflowError("output exceeds 2 GiB: use a large_string column")
         if mode == RAISE:
             self.raise_first()
         failed = self._failed_rows() if mode != RAISE else []
@@ -439,9 +499,12 @@ cdef class Worker:
         else:
             if job.out_len:
                 memcpy(self.result + at, self.scratch, job.out_len)
-            if job.out_ends != NULL:
+            if job.out_ends != NULL and job.ends32:
                 for k in range(job.hi - job.lo):
-                    job.out_ends[k] += at
+                    (<int32_t *>job.out_ends)[k] += <int32_t>at
+            elif job.out_ends != NULL:
+                for k in range(job.hi - job.lo):
+                    (<int64_t *>job.out_ends)[k] += at
             self.placed[0] = at + job.out_len
         if job.next_turn != NULL:
             PyThread_release_lock(job.next_turn)
@@ -456,6 +519,13 @@ cdef int64_t _output_bound(Batch b):
     if b.pieces is not None:
         cuts = b.pieces[0]
         return bound + cuts[cuts.shape[0] - 1] - cuts[0]
+    cdef int64_t first, last
+    if b.offsets != NULL:  # valid offsets rise: the rows hold last - first bytes
+        if b.wide_offsets:
+            first, last = (<const int64_t *>b.offsets)[0], (<const int64_t *>b.offsets)[b.n]
+        else:
+            first, last = (<const int32_t *>b.offsets)[0], (<const int32_t *>b.offsets)[b.n]
+        return bound + min(<int64_t>b.data_size, max(0, last - first))
     with nogil:
         for r in range(b.n):
             if b.nulls == NULL or not b.nulls[r]:
@@ -700,6 +770,30 @@ def spans(data, starts, ends, nulls=None):
     if nulls is not None:
         nulls = np.ascontiguousarray(nulls, np.uint8)
     return _batch(view, &view[0] if view.shape[0] else NULL, starts, ends, nulls)
+
+
+def offsets(data, offsets, nulls=None):
+    """Batch of the rows of an Arrow string column: row r is
+    data[offsets[r]:offsets[r + 1]] (offsets: int32 or int64, n + 1 of them,
+    checked by the jobs); rows where nulls is 1 are null."""
+    cdef const uint8_t[::1] view = _bytes_view(data)
+    offsets = np.ascontiguousarray(offsets)
+    if offsets.dtype not in (np.int32, np.int64) or offsets.ndim != 1 or not offsets.size:
+        raise ValueError("offsets must be a non-empty 1-d int32 or int64 array")
+    cdef Batch b = _batch(view, &view[0] if view.shape[0] else NULL,
+                          np.empty(0, np.int64), np.empty(0, np.int64))
+    b.n = offsets.size - 1
+    b.offsets = cnp.PyArray_DATA(offsets)
+    b.wide_offsets = offsets.dtype == np.int64
+    b.data_size = view.shape[0]
+    b.keep = (view, offsets, nulls)
+    if nulls is not None and b.n:
+        nulls = np.ascontiguousarray(nulls, np.uint8)
+        if nulls.shape[0] != b.n:
+            raise ValueError("nulls differs in length")
+        b.keep = (view, offsets, nulls)
+        b.nulls = <const uint8_t *>cnp.PyArray_DATA(nulls)
+    return b
 
 
 def fixed_width(data, ends, Py_ssize_t chars, bint ucs4=False):

@@ -62,8 +62,8 @@ def _readable(chunk):
     kind = chunk.type
     if pa.types.is_string(kind) or pa.types.is_large_string(kind):
         return chunk
-    if hasattr(pa.types, "is_string_view") and pa.types.is_string_view(kind):
-        return chunk.cast(pa.large_string())
+    if _written(kind) != kind:
+        return chunk.cast(_written(kind))
     raise TypeError(f"expected an Arrow string column, got {kind}")
 
 
@@ -78,7 +78,9 @@ def _batch(chunk, base: int):
     nulls = None
     if chunk.null_count:
         nulls = chunk.is_null().to_numpy(zero_copy_only=False).astype(np.uint8)
-    batch = _bulk.spans(data if data is not None else b"", offs[:-1], offs[1:], nulls)
+    if not offs.size:  # an empty array may come without offsets
+        offs = np.zeros(1, width)
+    batch = _bulk.offsets(data if data is not None else b"", offs, nulls)
     batch.base = base
     return batch
 
@@ -97,42 +99,49 @@ def arrow_batches(obj) -> list:
     return [batch for _, batch in _chunk_batches(obj)]
 
 
-def _array(kind, result, nulls, errors):
+def _written(kind):
+    """The type normalize writes for a column of this type (string_view is
+    written as large_string, then cast back)."""
     import pyarrow as pa
 
-    data, ends, failed = result
-    readable = (
-        kind
-        if not hasattr(pa.types, "is_string_view")
-        else (pa.large_string() if pa.types.is_string_view(kind) else kind)
-    )
-    width = np.int32 if pa.types.is_string(readable) else np.int64
-    if width is np.int32 and len(data) > np.iinfo(np.int32).max:
-        raise OverflowError("output exceeds 2 GiB: use a large_string column")
-    offsets = np.concatenate([[0], ends]).astype(width)
-    missing = np.zeros(len(ends), bool) if nulls is None else nulls.astype(bool)
-    if errors == "coerce":
-        missing[failed] = True
-    validity = None
-    if missing.any():
+    if hasattr(pa.types, "is_string_view") and pa.types.is_string_view(kind):
+        return pa.large_string()
+    return kind
+
+
+def _array(kind, result, nulls, errors):
+    """The column of a normalize result (data, offsets, failed rows)."""
+    import pyarrow as pa
+
+    data, offsets, failed = result
+    written = _written(kind)
+    n = len(offsets) - 1
+    validity, null_count = None, 0
+    if nulls is not None or (errors == "coerce" and failed):
+        missing = np.zeros(n, bool) if nulls is None else nulls.astype(bool)
+        if errors == "coerce":
+            missing[failed] = True
+        null_count = int(missing.sum())
         validity = pa.py_buffer(np.packbits(~missing, bitorder="little"))
     out = pa.Array.from_buffers(
-        readable,
-        len(ends),
+        written,
+        n,
         [validity, pa.py_buffer(offsets), pa.py_buffer(data)],
-        null_count=int(missing.sum()),
+        null_count=null_count,
     )
-    return out if readable == kind else out.cast(kind)
+    return out if written == kind else out.cast(kind)
 
 
 def arrow_result(obj, run, errors: str):
-    """Run a normalize kernel per chunk; the result has the input's type, null
-    where the input is null and, with errors="coerce", where a row failed."""
+    """Run a normalize kernel per chunk (``run(batch, offsets_dtype)``); the
+    result has the input's type, null where the input is null and, with
+    errors="coerce", where a row failed."""
     import pyarrow as pa
 
     chunks = []
     for chunk, batch in _chunk_batches(obj):
-        result = run(batch)
+        written = _written(chunk.type)
+        result = run(batch, np.int32 if pa.types.is_string(written) else np.int64)
         nulls = chunk.is_null().to_numpy(zero_copy_only=False) if chunk.null_count else None
         chunks.append(_array(chunk.type, result, nulls, errors))
     if isinstance(obj, pa.ChunkedArray):
