@@ -96,3 +96,18 @@ def test_offsets_batches_check_their_offsets(width):
             batch.validate(1)
         with pytest.raises(ValueError, match="outside the data"):
             batch.normalize("xfen", "fen", "coerce", 1, False)
+
+
+@pytest.mark.parametrize("threads", [1, 2, 3])
+def test_uncounted_lines_are_numbered_in_turn(threads):
+    # normalize counts a buffer's lines in its jobs, numbering each piece's
+    # rows once the pieces before it are placed: same rows, failures and text
+    rows = _rows(70000, bad=[5, 20000, 40001, 69999])  # about 3.5 MB: several pieces
+    data = "\n".join(rows).encode()
+    counted, uncounted = _bulk.lines(data, threads), _bulk.lines(data, threads, count=False)
+    assert uncounted.n == -1
+    want = counted.normalize("xfen", "fen", "coerce", threads, True)
+    got = uncounted.normalize("xfen", "fen", "coerce", threads, True, False, False)
+    assert uncounted.n == counted.n == len(rows)
+    assert got[0] == want[0] and got[2] == want[2] == [5, 20000, 40001, 69999]
+    assert [row for row, _ in uncounted.failures()] == want[2]

@@ -71,13 +71,16 @@ def _one_row(fn: Callable[..., Any], rows: list[Any], *args: Any) -> Callable[[i
     return one
 
 
-def _batches(fens: Any, epd: bool, threads: Optional[int]) -> Optional[list[Any]]:
+def _batches(
+    fens: Any, epd: bool, threads: Optional[int], count: bool = True
+) -> Optional[list[Any]]:
     """Inputs read by the GIL-free kernels: one batch per buffer, numpy
     ``S``/``U`` array or Arrow chunk; None for every other input.  (EPD
     operations may hold any text, which the kernels' ASCII view of a ``U``
-    array cannot carry: such arrays go row by row.)"""
+    array cannot carry: such arrays go row by row.)  A buffer's lines are
+    counted up front unless count is False (normalize counts them itself)."""
     if isinstance(fens, _BUFFERS):
-        return [_bulk.lines(fens, _threads(threads))]
+        return [_bulk.lines(fens, _threads(threads), count)]
     if isinstance(fens, np.ndarray) and fens.dtype.kind in ("SU" if not epd else "S"):
         return [numpy_batch(fens)]
     if is_arrow(fens):
@@ -151,7 +154,7 @@ def normalize(
     """
     if isinstance(fens, str):
         return _codec.normalize_rows([fens], castling, en_passant, errors, epd)[0]
-    batches = _batches(fens, epd, threads)
+    batches = _batches(fens, epd, threads, count=False)
     if batches is None:
         rows = _rows(fens)
         batch = _list_batch(rows, threads, epd)

@@ -80,6 +80,9 @@ cdef class Job:
     cdef const int64_t *ends
     cdef int source             # Source
     cdef size_t byte_lo, byte_hi
+    cdef bint uncounted         # LINES not counted up front: rows numbered from 0, then
+    cdef int64_t first          # shifted by first, learnt in turn, and count lines in all
+    cdef int64_t count
     cdef const void *offsets
     cdef bint wide_offsets      # int64 offsets (else int32)
     cdef size_t data_size
@@ -143,17 +146,22 @@ cdef class Job:
         return 0
 
     cdef void _run(self) noexcept nogil:
-        cdef int64_t n = self.hi - self.lo
+        cdef int64_t n
         cdef int64_t *spans
         if self.source == SPANS:
             self._rows(self.starts, self.ends, 0)
             return
+        if self.uncounted:
+            self.count = fx_count_lines(self.data, self.byte_lo, self.byte_hi)
+            self.lo, self.hi = 0, self.count
+        n = self.hi - self.lo
         spans = <int64_t *>malloc(<size_t>(2 * n + 1) * sizeof(int64_t))
         if spans == NULL:
             self.out_of_memory = True
             return
         if self.source == LINES:
             fx_line_spans(self.data, self.byte_lo, self.byte_hi, spans, spans + n)
+
         elif not _offset_spans(self.offsets, self.wide_offsets, self.lo, n, self.data_size,
                                spans, spans + n):
             self.bad_offsets = True
@@ -277,7 +285,8 @@ cdef class Batch:
     cdef const uint8_t *nulls
     cdef readonly int64_t n
     # a newline buffer's pieces: bytes [cuts[k], cuts[k + 1]) are rows
-    # [firsts[k], firsts[k + 1]) (starts and ends are then NULL)
+    # [firsts[k], firsts[k + 1]) (starts and ends are then NULL); firsts is
+    # None and n -1 until a normalize run has counted them
     cdef object pieces
     # or an Arrow column's offsets (n + 1 of them)
     cdef const void *offsets
@@ -292,7 +301,9 @@ cdef class Batch:
         cdef const int64_t[::1] cuts
         cdef const int64_t[::1] firsts
         if self.pieces is not None:
-            cuts, firsts = self.pieces
+            cuts = self.pieces[0]
+            if self.n >= 0:
+                firsts = self.pieces[1]
             parts = cuts.shape[0] - 1
         else:
             parts = max(1, (self.n + CHUNK_ROWS - 1) // CHUNK_ROWS)
@@ -304,7 +315,10 @@ cdef class Batch:
             if self.pieces is not None:
                 job.source = LINES
                 job.byte_lo, job.byte_hi = cuts[k], cuts[k + 1]
-                job.lo, job.hi = firsts[k], firsts[k + 1]
+                if self.n < 0:
+                    job.uncounted = True
+                else:
+                    job.lo, job.hi = firsts[k], firsts[k + 1]
             else:
                 job.source = SPANS if self.offsets == NULL else OFFSETS
                 job.offsets, job.wide_offsets = self.offsets, self.wide_offsets
@@ -316,10 +330,36 @@ cdef class Batch:
                 job.ep = <fx_ep_mode>_ep_mode(ep)
             self.jobs.append(job)
 
+    cdef void _count_lines(self, int threads):
+        """Count the lines of each piece (in up to `threads` threads, 0: one
+        per CPU, for large buffers): their first rows and n."""
+        cdef _Counter counter
+        cdef int64_t k
+        cuts = self.pieces[0]
+        cdef int64_t pieces = cuts.shape[0] - 1
+        counts = np.zeros(pieces + 1, np.int64)  # one spare: firsts is its running sum, shifted
+        cdef int64_t[::1] c = cuts, n = counts
+        if threads <= 0:
+            threads = os.cpu_count() or 1
+        cdef int64_t parts = max(1, min(threads, pieces, self.data_size // MIN_BYTES_PER_THREAD))
+        counters = []
+        for k in range(parts):
+            counter = _Counter()
+            counter.data, counter.cuts, counter.counts = self.data, &c[0], &n[0]
+            counter.lo, counter.hi = pieces * k // parts, pieces * (k + 1) // parts
+            counters.append(counter)
+        _each(counters, _Counter.count)
+        firsts = np.zeros(pieces + 1, np.int64)
+        np.cumsum(counts[:pieces], out=firsts[1:])
+        self.pieces = (cuts, firsts)
+        self.n = firsts[pieces]
+
     cdef list _workers(self, threads):
-        """Workers for the jobs, dealt in turn."""
+        """Workers for the jobs, dealt in turn (rows not yet counted are
+        reckoned at one per 64 bytes)."""
         cdef Worker worker
-        cdef int64_t k, n = min(jobs_for(self.n, threads), len(self.jobs))
+        cdef int64_t rows = self.n if self.n >= 0 else <int64_t>(self.data_size // 64)
+        cdef int64_t k, n = min(jobs_for(rows, threads), len(self.jobs))
         workers = []
         for k in range(n):
             worker = Worker()
@@ -381,11 +421,13 @@ cdef class Batch:
         cdef Job job
         cdef Worker worker
         cdef int64_t k
-        cdef int64_t placed = 0, bound = _output_bound(self)
+        cdef int64_t placed = 0, rows = 0, bound = _output_bound(self)
         cdef char *ends_at = NULL
         cdef Py_ssize_t width = 8
         cdef bint overflow = False
         cdef PyObject *raw
+        if self.n < 0 and (ends or offsets is not None):  # the row ends need the rows
+            self._count_lines(threads)
         self._jobs(NORMALIZE, mode, castling, en_passant, epd)
         data = PyBytes_FromStringAndSize(NULL, bound)
         fx_advise_huge(PyBytes_AS_STRING(data), <size_t>bound)
@@ -401,7 +443,7 @@ cdef class Batch:
         workers = self._workers(threads)
         for worker in workers:
             worker.result, worker.capacity = <uint8_t *>PyBytes_AS_STRING(data), bound
-            worker.placed, worker.overflow = &placed, &overflow
+            worker.placed, worker.rows, worker.overflow = &placed, &rows, &overflow
         try:
             for k in range(len(self.jobs)):
                 job = self.jobs[k]
@@ -415,6 +457,8 @@ cdef class Batch:
                     PyThread_acquire_lock(job.turn, WAIT_LOCK)
                     (<Job>self.jobs[k - 1]).next_turn = job.turn
             self._run(workers)
+            if self.n < 0:
+                self.n = rows
         finally:
             for job in self.jobs:
                 if job.turn != NULL:
@@ -472,6 +516,7 @@ cdef class Worker:
     cdef uint8_t *result
     cdef int64_t capacity
     cdef int64_t *placed    # bytes of the result filled; read and written in turn
+    cdef int64_t *rows      # rows placed (numbering uncounted jobs); likewise
     cdef bint *overflow
 
     def __dealloc__(self):
@@ -493,6 +538,11 @@ cdef class Worker:
         self.scratch, self.scratch_cap = job.out, job.out_cap  # it may have grown
         job.out = NULL
         PyThread_acquire_lock(job.turn, WAIT_LOCK)
+        if job.uncounted:
+            job.first = self.rows[0]
+            self.rows[0] += job.count
+            for k in range(<int64_t>job.n_failures):
+                job.failures[k].row += job.first
         at = self.placed[0]
         if at + <int64_t>job.out_len > self.capacity:
             self.overflow[0] = True
@@ -515,10 +565,10 @@ cdef int64_t _output_bound(Batch b):
     the two counters it lacks (" 0 1") and a newline for a coerced last
     row; a null row writes nothing."""
     cdef int64_t r, bound = 5 * b.n
-    cdef const int64_t[::1] cuts
     if b.pieces is not None:
-        cuts = b.pieces[0]
-        return bound + cuts[cuts.shape[0] - 1] - cuts[0]
+        # a row grows only when valid, by at most 4 bytes, and a valid row
+        # takes 21 bytes or more ("8/8/8/8/8/8/8/8 w - -") and its newline
+        return <int64_t>(b.data_size + b.data_size // 5 + 16)
     cdef int64_t first, last
     if b.offsets != NULL:  # valid offsets rise: the rows hold last - first bytes
         if b.wide_offsets:
@@ -574,16 +624,17 @@ PIECE_BYTES = 1 << 20
 MIN_BYTES_PER_THREAD = 1 << 22
 
 
-def lines(buffer, int threads=1):
+def lines(buffer, int threads=1, bint count=True):
     """Batch of the lines of a newline-separated buffer (a final newline
     ends the last line; it does not start another).  The buffer is cut at
     newlines into pieces of about PIECE_BYTES whose lines are counted, in up
-    to `threads` threads (0: one per CPU) for large buffers."""
+    to `threads` threads (0: one per CPU) for large buffers.  With
+    count=False they are not: `n` is -1 until `normalize` has counted them
+    in its jobs (only normalize takes such a batch)."""
     cdef const uint8_t[::1] view = _bytes_view(buffer)
     cdef size_t size = view.shape[0], at
     cdef const uint8_t *data = &view[0] if size else NULL
     cdef const uint8_t *newline
-    cdef _Counter counter
     cdef size_t cut = 0
     cdef list cut_list = [0]
     while cut < size:
@@ -591,25 +642,12 @@ def lines(buffer, int threads=1):
         newline = NULL if at >= size else <const uint8_t *>memchr(data + at - 1, 10, size - at + 1)
         cut = size if newline == NULL else <size_t>(newline - data) + 1
         cut_list.append(cut)
-    cdef int64_t k, pieces = len(cut_list) - 1
-    cuts = np.array(cut_list, np.int64)
-    counts = np.zeros(pieces + 1, np.int64)  # one spare: firsts is its running sum, shifted
-    cdef int64_t[::1] c = cuts, n = counts
-    if threads <= 0:
-        threads = os.cpu_count() or 1
-    cdef int64_t parts = max(1, min(threads, pieces, size // MIN_BYTES_PER_THREAD))
-    counters = []
-    for k in range(parts):
-        counter = _Counter()
-        counter.data, counter.cuts, counter.counts = data, &c[0], &n[0]
-        counter.lo, counter.hi = pieces * k // parts, pieces * (k + 1) // parts
-        counters.append(counter)
-    _each(counters, _Counter.count)
-    firsts = np.zeros(pieces + 1, np.int64)
-    np.cumsum(counts[:pieces], out=firsts[1:])
     cdef Batch batch = _batch(view, data, np.empty(0, np.int64), np.empty(0, np.int64))
-    batch.n = firsts[pieces]
-    batch.pieces = (cuts, firsts)
+    batch.data_size = size
+    batch.pieces = (np.array(cut_list, np.int64), None)
+    batch.n = -1
+    if count:
+        batch._count_lines(threads)
     return batch
 
 

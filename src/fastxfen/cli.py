@@ -735,6 +735,8 @@ class TextJob:
     ``run`` (the library call on a batch), ``emit`` (write the first rows of
     its result) and ``on_long_line``."""
 
+    counts_first = True  # whether run needs the batch's lines counted first
+
     def __init__(self, args, stats: Stats, rejects: Rejects) -> None:
         self.args = args
         self.stats = stats
@@ -751,12 +753,13 @@ class TextJob:
     def chunk(self, chunk, line: int) -> int:
         """Handle a buffer of whole lines, the first being line ``line + 1``;
         return the number of rows."""
-        batch = _bulk.lines(chunk, self.args.threads or 0)
-        n = batch.n
-        self.stats.read += n
+        batch = _bulk.lines(chunk, self.args.threads or 0, self.counts_first)
         # Always run in coerce mode: under --errors raise the rows before the
         # first rejected one are still written, and the batch is not run twice.
-        result = self.run(batch, n)
+        # (Lines not counted first are reckoned at 64 bytes, for the threads.)
+        result = self.run(batch, batch.n if batch.n >= 0 else len(chunk) // 64)
+        n = batch.n
+        self.stats.read += n
         failures = self.failures(batch, result)
         upto = failures[0][0] if failures and self.raise_mode else n
         self.emit(result, upto)
@@ -790,6 +793,8 @@ class NormalizeJob(TextJob):
     def __init__(self, args, stats, rejects, output: Output) -> None:
         super().__init__(args, stats, rejects)
         self.output = output
+
+    counts_first = False  # normalize counts the lines in its jobs
 
     def run(self, batch, n):
         a = self.args
