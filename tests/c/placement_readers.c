@@ -128,13 +128,16 @@ int main(int argc, char **argv)
         }
 #ifdef FX_AVX512
         if (same && use_avx512) {
-            uint8_t wide[64];
-            size_t wide_end = fx_placement512(text, start, len, wide);
+            uint8_t board[FX_MAX_SQUARES];
+            memset(board, 0xEE, sizeof board);
+            size_t wide_end = fx_placement512(text, start, len, board);
             if (wide_end != FAST_FAIL) {
                 accepted512++;
                 same = exact_end == wide_end && exact_width == 8;
-                for (int k = 0; same && k < FX_HEIGHT; k++)
-                    same = memcmp(wide + k * 8, grid + k * FX_MAX_WIDTH, 8) == 0;
+                for (int k = 0; same && k < FX_HEIGHT; k++)  /* board: rank 1 first */
+                    same = memcmp(board + (FX_HEIGHT - 1 - k) * 8, grid + k * FX_MAX_WIDTH, 8) == 0;
+                for (int k = 64; same && k < FX_MAX_SQUARES; k++)
+                    same = board[k] == 0;
             } else if (exact_end != (size_t)-1 && exact_width == 8 && exact_end - start <= 64) {
                 same = 0;  /* every valid 8-wide field of up to 64 bytes is this reader's */
             }

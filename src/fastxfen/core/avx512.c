@@ -61,8 +61,8 @@ TARGET static inline __m512i running_sum(__m512i v, int saturate)
  * squares 8, 16, ..., 64: then every rank is exactly eight squares long.
  * A second running sum, of each piece's file bit, gives each rank's
  * occupancy at its end; the piece codes, packed together, are expanded
- * onto the occupied squares. */
-TARGET size_t fx_placement512(const uint8_t *s, size_t i, size_t end, uint8_t grid[64])
+ * onto the occupied squares, and the ranks put in board order. */
+TARGET size_t fx_placement512(const uint8_t *s, size_t i, size_t end, uint8_t board[80])
 {
     size_t avail = end - i;
     __mmask64 loaded = avail >= 64 ? ~(__mmask64)0 : _bzhi_u64(~0ull, (unsigned)avail);
@@ -111,7 +111,10 @@ TARGET size_t fx_placement512(const uint8_t *s, size_t i, size_t end, uint8_t gr
     __m128i sums = _mm512_castsi512_si128(_mm512_maskz_compress_epi8(ends, running_sum(bit, 0)));
     uint64_t occupied = (uint64_t)_mm_cvtsi128_si64(_mm_sub_epi8(sums, _mm_slli_si128(sums, 1)));
     __m512i pieces = _mm512_maskz_compress_epi8(letters, code);
-    _mm512_storeu_si512(grid, _mm512_maskz_expand_epi8(occupied, pieces));
+    __m512i text_order = _mm512_maskz_expand_epi8(occupied, pieces);  /* rank 8 first */
+    _mm512_storeu_si512(board, _mm512_permutexvar_epi64(_mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7),
+                                                        text_order));
+    _mm_storeu_si128((__m128i *)(board + 64), _mm_setzero_si128());
     return i + n;
 }
 #endif

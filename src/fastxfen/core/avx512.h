@@ -14,10 +14,11 @@
 int fx_avx512_usable(void);
 
 /* An 8-wide placement of at most 64 bytes from s[i] (s readable below end)
- * into grid in text order (a8 first, 8 bytes per rank).  Returns the index
- * just past the field, or (size_t)-1 when the field is not such a valid
- * placement: the other readers then decide (and name any error). */
-size_t fx_placement512(const uint8_t *s, size_t i, size_t end, uint8_t grid[64]);
+ * into board as fx_pos holds it (a1 first; the 16 bytes past the 64 squares
+ * zeroed).  Returns the index just past the field, or (size_t)-1 when the
+ * field is not such a valid placement: the other readers then decide (and
+ * name any error), and board may have been written. */
+size_t fx_placement512(const uint8_t *s, size_t i, size_t end, uint8_t board[80]);
 #endif
 
 #endif

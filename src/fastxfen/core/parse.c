@@ -464,14 +464,19 @@ static int read_position(const uint8_t *s, size_t *at, size_t end, fx_pos *pos,
 
     placement->start = i;
     uint8_t fast[GRID_BYTES];
-    size_t j;
+    size_t j = FAST_FAIL;
+    int in_place = 0;  /* the reader wrote pos->board itself */
 #ifdef FX_AVX512
-    if (use_avx512 && (j = fx_placement512(s, i, end, fast)) != FAST_FAIL)
+    if (use_avx512 && (j = fx_placement512(s, i, end, pos->board)) != FAST_FAIL) {
         width = 8;
-    else
+        in_place = 1;
+    }
 #endif
+    if (!in_place)
         j = fast_placement(s, i, end, fast, &width);
-    if (j != FAST_FAIL && width == 8) {
+    if (in_place) {
+        /* nothing to copy */
+    } else if (j != FAST_FAIL && width == 8) {
         for (int r = 0; r < FX_HEIGHT; r++)
             memcpy(pos->board + (FX_HEIGHT - 1 - r) * 8, fast + r * 8, 8);
         memset(pos->board + 64, 0, FX_MAX_SQUARES - 64);
