@@ -129,8 +129,12 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--limit-mb", type=float, default=200)
-    parser.add_argument("cli_args", nargs="*", help="extra arguments for fastxfen (after --)")
-    args = parser.parse_args(argv)
+    parser.epilog = "Arguments after -- go to the fastxfen command."
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # split off the command's arguments here: argparse would match an empty
+    # trailing positional at SIZE and then reject what follows --
+    cli_args = argv[argv.index("--") + 1 :] if "--" in argv else []
+    args = parser.parse_args(argv[: argv.index("--")] if "--" in argv else argv)
 
     workdir = tempfile.mkdtemp(prefix="fastxfen-bench-", dir=args.dir)
     source = args.input or os.path.join(workdir, "positions.fen")
@@ -157,7 +161,7 @@ def main(argv=None) -> int:
             output,
             "-q",
             *errors,
-            *args.cli_args,
+            *cli_args,
         ]
         print("running:", " ".join(command), file=sys.stderr)
         started = time.perf_counter()

@@ -1,15 +1,14 @@
 # cython: language_level=3
 """Bulk kernels: many rows in one buffer, read and written with the GIL released.
 
-Rows are described by two int64 arrays, ``starts`` and ``ends`` (byte offsets
-into one data buffer), whatever their source: an Arrow string column, a numpy
-``S`` array, a list copied into one buffer.  A newline-separated buffer is
-instead cut at newlines into pieces of about a megabyte whose lines are only
-counted up front: each job finds its own piece's lines, so the text is read
-from memory once more, not twice.  A batch is cut into jobs of consecutive
-rows, dealt in turn to the threads (workers), which run them with the GIL
-released; each job keeps its own list of failed rows, and normalize copies
-each job's text into the result in row order.
+A batch's rows are found in one data buffer in one of three ways (``Source``):
+byte spans in two int64 arrays (a numpy ``S`` array, a list copied into one
+buffer), an Arrow column's own offsets, or the lines of a newline-separated
+buffer, cut into pieces of about a megabyte whose lines each job finds (for
+normalize, counts too) itself, so the text is read from memory once.  A batch
+is cut into jobs of consecutive rows, dealt in turn to the threads (workers),
+which run them with the GIL released; each job keeps its own list of failed
+rows, and normalize copies each job's text into the result in row order.
 """
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, _PyBytes_Resize
 from cpython.pythread cimport (WAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock,
@@ -52,8 +51,9 @@ fx_init_tables()
 
 #: Rows per thread below which a batch is not split.
 MIN_ROWS_PER_THREAD = 65536
-#: Rows per normalize job: their text (about 1 MB) is still in the core's
-#: cache when it is copied into the result.
+#: Rows per job (but for newline buffers, cut by bytes): a normalize job's
+#: text (about 1 MB) is still in the core's cache when it is copied into the
+#: result.
 cdef enum:
     CHUNK_ROWS = 16384
 
@@ -80,9 +80,10 @@ cdef class Job:
     cdef const int64_t *ends
     cdef int source             # Source
     cdef size_t byte_lo, byte_hi
-    cdef bint uncounted         # LINES not counted up front: rows numbered from 0, then
-    cdef int64_t first          # shifted by first, learnt in turn, and count lines in all
-    cdef int64_t count
+    # LINES not counted up front: the job counts them (count) and numbers
+    # its rows from 0 until its turn tells it its first row (first)
+    cdef bint uncounted
+    cdef int64_t first, count
     cdef const void *offsets
     cdef bint wide_offsets      # int64 offsets (else int32)
     cdef size_t data_size
@@ -161,7 +162,6 @@ cdef class Job:
             return
         if self.source == LINES:
             fx_line_spans(self.data, self.byte_lo, self.byte_hi, spans, spans + n)
-
         elif not _offset_spans(self.offsets, self.wide_offsets, self.lo, n, self.data_size,
                                spans, spans + n):
             self.bad_offsets = True

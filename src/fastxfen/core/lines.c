@@ -36,7 +36,7 @@ static uint64_t newlines(const uint8_t *p)
 }
 #endif
 
-/* Newlines of the block at data[at], of which only n < 64 bytes are read. */
+/* Newlines of the block at p, of which only n < 64 bytes are read. */
 static uint64_t newlines_short(const uint8_t *p, size_t n)
 {
     uint8_t pad[BLOCK] = {0};
