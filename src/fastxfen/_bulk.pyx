@@ -51,6 +51,9 @@ fx_init_tables()
 
 #: Rows per thread below which a batch is not split.
 MIN_ROWS_PER_THREAD = 65536
+#: Bytes a row of a newline buffer is reckoned at before its lines are
+#: counted (to choose the number of threads).
+ROW_BYTES = 64
 #: Rows per job (but for newline buffers, cut by bytes): a normalize job's
 #: text (about 1 MB) is still in the core's cache when it is copied into the
 #: result.
@@ -81,9 +84,9 @@ cdef class Job:
     cdef int source             # Source
     cdef size_t byte_lo, byte_hi
     # LINES not counted up front: the job counts them (count) and numbers
-    # its rows from 0 until its turn tells it its first row (first)
+    # its rows from 0 until its turn tells it its first row
     cdef bint uncounted
-    cdef int64_t first, count
+    cdef int64_t count
     cdef const void *offsets
     cdef bint wide_offsets      # int64 offsets (else int32)
     cdef size_t data_size
@@ -354,11 +357,14 @@ cdef class Batch:
         self.pieces = (cuts, firsts)
         self.n = firsts[pieces]
 
+    cpdef int64_t rows_reckoned(self):
+        """n, or before a buffer's lines are counted one row per ROW_BYTES."""
+        return self.n if self.n >= 0 else <int64_t>(self.data_size // ROW_BYTES)
+
     cdef list _workers(self, threads):
-        """Workers for the jobs, dealt in turn (rows not yet counted are
-        reckoned at one per 64 bytes)."""
+        """Workers for the jobs, dealt in turn."""
         cdef Worker worker
-        cdef int64_t rows = self.n if self.n >= 0 else <int64_t>(self.data_size // 64)
+        cdef int64_t rows = self.rows_reckoned()
         cdef int64_t k, n = min(jobs_for(rows, threads), len(self.jobs))
         workers = []
         for k in range(n):
@@ -532,17 +538,17 @@ cdef class Worker:
                     job._run()
 
     cdef void _normalize(self, Job job) noexcept nogil:
-        cdef int64_t at, k
+        cdef int64_t at, k, first
         job.out, job.out_cap, job.out_len = self.scratch, self.scratch_cap, 0
         job._run()
         self.scratch, self.scratch_cap = job.out, job.out_cap  # it may have grown
         job.out = NULL
         PyThread_acquire_lock(job.turn, WAIT_LOCK)
         if job.uncounted:
-            job.first = self.rows[0]
+            first = self.rows[0]
             self.rows[0] += job.count
             for k in range(<int64_t>job.n_failures):
-                job.failures[k].row += job.first
+                job.failures[k].row += first
         at = self.placed[0]
         if at + <int64_t>job.out_len > self.capacity:
             self.overflow[0] = True
@@ -824,13 +830,12 @@ def offsets(data, offsets, nulls=None):
     b.offsets = cnp.PyArray_DATA(offsets)
     b.wide_offsets = offsets.dtype == np.int64
     b.data_size = view.shape[0]
-    b.keep = (view, offsets, nulls)
     if nulls is not None and b.n:
         nulls = np.ascontiguousarray(nulls, np.uint8)
         if nulls.shape[0] != b.n:
             raise ValueError("nulls differs in length")
-        b.keep = (view, offsets, nulls)
         b.nulls = <const uint8_t *>cnp.PyArray_DATA(nulls)
+    b.keep = (view, offsets, nulls)
     return b
 
 

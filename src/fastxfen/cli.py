@@ -756,8 +756,7 @@ class TextJob:
         batch = _bulk.lines(chunk, self.args.threads or 0, self.counts_first)
         # Always run in coerce mode: under --errors raise the rows before the
         # first rejected one are still written, and the batch is not run twice.
-        # (Lines not counted first are reckoned at 64 bytes, for the threads.)
-        result = self.run(batch, batch.n if batch.n >= 0 else len(chunk) // 64)
+        result = self.run(batch, batch.rows_reckoned())
         n = batch.n
         self.stats.read += n
         failures = self.failures(batch, result)

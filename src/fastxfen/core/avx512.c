@@ -6,28 +6,25 @@
 #include <immintrin.h>
 #include <stdlib.h>
 
-#include "fx.h"
+#include "tables.h"
 
 #define TARGET \
     __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi,bmi2,popcnt")))
 #define FAIL ((size_t)-1)
 
-/* Per ASCII byte: the squares it advances (a piece one, a digit 1 to 8 its
- * value; 0 for '/' and for every byte this reader leaves to the others). */
-static const uint8_t ADVANCE[128] = {
-    ['P'] = 1, ['N'] = 1, ['B'] = 1, ['R'] = 1, ['Q'] = 1, ['K'] = 1,
-    ['p'] = 1, ['n'] = 1, ['b'] = 1, ['r'] = 1, ['q'] = 1, ['k'] = 1,
-    ['1'] = 1, ['2'] = 2, ['3'] = 3, ['4'] = 4, ['5'] = 5, ['6'] = 6, ['7'] = 7, ['8'] = 8,
-};
+/* Per ASCII byte, built from fx_piece_code by fx_avx512_init: the squares
+ * it advances (a piece of the 8-wide board one, a digit 1 to 8 its value; 0
+ * for '/' and for every byte this reader leaves to the others) and its
+ * piece code (0 but for those pieces). */
+static uint8_t ADVANCE[128], CODE[128];
 
-/* Per ASCII byte: its piece code on an 8-wide board, 0 for the rest. */
-static const uint8_t CODE[128] = {
-    ['P'] = FX_WP, ['N'] = FX_WN, ['B'] = FX_WB, ['R'] = FX_WR, ['Q'] = FX_WQ, ['K'] = FX_WK,
-    ['p'] = FX_BP, ['n'] = FX_BN, ['b'] = FX_BB, ['r'] = FX_BR, ['q'] = FX_BQ, ['k'] = FX_BK,
-};
-
-int fx_avx512_usable(void)
+int fx_avx512_init(void)
 {
+    for (int c = 0; c < 128; c++) {
+        uint8_t code = fx_piece_code[c] < FX_WA ? fx_piece_code[c] : 0;
+        CODE[c] = code;
+        ADVANCE[c] = code ? 1 : (c >= '1' && c <= '8') ? (uint8_t)(c - '0') : 0;
+    }
     if (getenv("FASTXFEN_NO_AVX512"))
         return 0;
     __builtin_cpu_init();

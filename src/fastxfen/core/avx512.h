@@ -9,9 +9,10 @@
 #if !defined(FASTXFEN_NO_SIMD) && defined(__x86_64__) && defined(__GNUC__)
 #define FX_AVX512 1
 
-/* Does this CPU (and its OS) run the reader?  FASTXFEN_NO_AVX512 set in the
- * environment answers no, so tests can run the other readers. */
-int fx_avx512_usable(void);
+/* Prepare the reader's tables and tell whether this CPU (and its OS) runs
+ * it.  FASTXFEN_NO_AVX512 set in the environment answers no, so tests can
+ * run the other readers. */
+int fx_avx512_init(void);
 
 /* An 8-wide placement of at most 64 bytes from s[i] (s readable below end)
  * into board as fx_pos holds it (a1 first; the 16 bytes past the 64 squares

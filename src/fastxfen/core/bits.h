@@ -3,6 +3,7 @@
 #define FASTXFEN_BITS_H
 
 #include <stdint.h>
+#include <string.h>
 
 #if defined(_MSC_VER) && !defined(__clang__)
 #include <intrin.h>
@@ -26,5 +27,35 @@ static __inline int fx_clz32(uint32_t x) { unsigned long i; _BitScanReverse(&i, 
 #define FX_SSE2 1
 #include <emmintrin.h>
 #endif
+
+/* Of the 8 bytes at p, those equal to b, as a bit set (byte k = bit k):
+ * the exact byte-equality trick (no borrow between bytes), then the high
+ * bit of each byte gathered into one byte by a multiply. */
+static inline uint32_t fx_equal8(const uint8_t *p, uint8_t b)
+{
+    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full;
+    uint64_t x;
+    memcpy(&x, p, 8);
+    uint64_t y = x ^ (0x0101010101010101ull * b);
+    uint64_t hits = ~(((y & low7) + low7) | y | low7);
+    return (uint32_t)(((hits >> 7) * 0x0102040810204080ull) >> 56);
+}
+
+/* Of the 64 bytes at p, those equal to b, as a bit set (byte k = bit k). */
+static inline uint64_t fx_equal64(const uint8_t *p, uint8_t b)
+{
+    uint64_t m = 0;
+#ifdef FX_SSE2
+    const __m128i v = _mm_set1_epi8((char)b);
+    for (int k = 0; k < 4; k++)
+        m |= (uint64_t)(uint16_t)_mm_movemask_epi8(
+                 _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * k)), v))
+             << 16 * k;
+#else
+    for (int k = 0; k < 8; k++)
+        m |= (uint64_t)fx_equal8(p + 8 * k, b) << 8 * k;
+#endif
+    return m;
+}
 
 #endif

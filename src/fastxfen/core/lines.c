@@ -9,32 +9,7 @@
 
 #define BLOCK 64
 
-#ifdef FX_SSE2
-static uint64_t newlines(const uint8_t *p)
-{
-    const __m128i nl = _mm_set1_epi8('\n');
-    uint64_t m = 0;
-    for (int k = 0; k < 4; k++)
-        m |= (uint64_t)(uint16_t)_mm_movemask_epi8(
-                 _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * k)), nl))
-             << 16 * k;
-    return m;
-}
-#else
-static uint64_t newlines(const uint8_t *p)
-{
-    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full;
-    uint64_t m = 0;
-    for (int k = 0; k < 8; k++) {
-        uint64_t word;
-        memcpy(&word, p + 8 * k, 8);
-        uint64_t y = word ^ 0x0A0A0A0A0A0A0A0Aull;  /* 0 in the newline bytes */
-        uint64_t hit = ~(((y & low7) + low7) | y | low7) >> 7;  /* bit 0 of each byte */
-        m |= ((hit * 0x0102040810204080ull) >> 56) << 8 * k;
-    }
-    return m;
-}
-#endif
+static uint64_t newlines(const uint8_t *p) { return fx_equal64(p, '\n'); }
 
 /* Newlines of the block at p, of which only n < 64 bytes are read. */
 static uint64_t newlines_short(const uint8_t *p, size_t n)

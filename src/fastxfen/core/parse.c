@@ -125,7 +125,7 @@ static int use_avx512;  /* the CPU runs fx_placement512 */
 void fx_init_parse_tables(void)
 {
 #ifdef FX_AVX512
-    use_avx512 = fx_avx512_usable();
+    use_avx512 = fx_avx512_init();
 #endif
 #ifdef FX_SSE2
     for (int c = 0; c < 256; c++)

@@ -7,49 +7,13 @@
 static int highest_bit(uint32_t x) { return 31 - fx_clz32(x); }
 static int lowest_bit(uint32_t x) { return fx_ctz64(x); }
 
-/* Bytes of x equal to b, as the high bit of each byte (exact: no borrow
- * between bytes). */
-static uint64_t bytes_equal(uint64_t x, uint8_t b)
-{
-    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full;
-    uint64_t y = x ^ (0x0101010101010101ull * b);
-    return ~(((y & low7) + low7) | y | low7);
-}
-
-/* Of the 8 bytes at p, those equal to b as a bit set (byte 0 is bit 0). */
-static uint32_t eight_bits(const uint8_t *p, uint8_t b)
-{
-    uint64_t word;
-    memcpy(&word, p, 8);
-    /* gather the high bit of each byte into one byte */
-    return (uint32_t)(((bytes_equal(word, b) >> 7) * 0x0102040810204080ull) >> 56);
-}
-
-#ifdef FX_SSE2
 /* Squares of the whole 80-byte board holding b: squares 0-63 in *low,
  * 64-79 in the return value (squares past the board's width hold 0). */
 static uint32_t squares_of(const uint8_t *board, uint8_t b, uint64_t *low)
 {
-    const __m128i v = _mm_set1_epi8((char)b);
-    uint64_t m = 0;
-    for (int k = 0; k < 4; k++)
-        m |= (uint64_t)(uint16_t)_mm_movemask_epi8(
-                 _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(board + 16 * k)), v))
-             << 16 * k;
-    *low = m;
-    return (uint32_t)_mm_movemask_epi8(
-        _mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(board + 64)), v));
+    *low = fx_equal64(board, b);
+    return fx_equal8(board + 64, b) | fx_equal8(board + 72, b) << 8;
 }
-#else
-static uint32_t squares_of(const uint8_t *board, uint8_t b, uint64_t *low)
-{
-    uint64_t m = 0;
-    for (int k = 0; k < 8; k++)
-        m |= (uint64_t)eight_bits(board + 8 * k, b) << 8 * k;
-    *low = m;
-    return eight_bits(board + 64, b) | eight_bits(board + 72, b) << 8;
-}
-#endif
 
 /* Square of the color's king if it has exactly one, standing on its back
  * rank; -1 otherwise. */
@@ -70,7 +34,7 @@ static uint32_t back_rank_rooks(const fx_pos *pos, int color)
     const uint8_t *rank = pos->board + (color ? FX_HEIGHT - 1 : 0) * pos->width;
     uint8_t rook = FX_ROOK_OF(color);
     if (pos->width == 8)
-        return eight_bits(rank, rook);
+        return fx_equal8(rank, rook);
     uint32_t files = 0;
     for (int f = 0; f < pos->width; f++)
         files |= (uint32_t)(rank[f] == rook) << f;
