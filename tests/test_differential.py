@@ -333,3 +333,21 @@ def test_documented_output_differences():
         row = f"r3k2r/8/8/8/8/8/8/R3K2R w {flags} - 0 1"
         assert not S.python_chess_accepts(row)
         assert fastxfen.normalize(row).split()[2] == "".join(sorted(flags, key="KQkq".index))
+
+
+@pytest.mark.parametrize(
+    "fen, castling",
+    [
+        # a second white king anywhere (here on rank 4, or on the 10x8 board's
+        # last squares, past the first 64) takes White's rights away
+        ("r3k2r/8/8/8/4K3/8/8/R3K2R w KQkq - 0 1", "kq"),
+        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "KQkq"),
+        ("r4k3r/10/10/10/10/10/10/R4K3R w KQkq - 0 1", "KQkq"),
+        ("r4k3r/9K/10/10/10/10/10/R4K3R w KQkq - 0 1", "kq"),
+        ("K3k4r/10/10/10/10/10/10/R4K3R w KQkq - 0 1", "k"),
+    ],
+)
+def test_castling_needs_exactly_one_king_of_the_color(fen, castling):
+    # the king search reads the whole board, 8- and 10-wide, in 64-byte blocks
+    assert fastxfen.normalize(fen).split()[2] == castling
+    assert fastxfen.normalize(fen.encode() + b"\n").split()[2].decode() == castling

@@ -201,21 +201,3 @@ def test_f7_ascii_text_in_a_wide_str():
         proc.returncode,
         proc.stderr[-2000:],
     )
-
-
-@pytest.mark.parametrize(
-    "fen, castling",
-    [
-        # a second white king anywhere (here on rank 4, or on the 10x8 board's
-        # last squares, past the first 64) takes White's rights away
-        ("r3k2r/8/8/8/4K3/8/8/R3K2R w KQkq - 0 1", "kq"),
-        ("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "KQkq"),
-        ("r4k3r/10/10/10/10/10/10/R4K3R w KQkq - 0 1", "KQkq"),
-        ("r4k3r/9K/10/10/10/10/10/R4K3R w KQkq - 0 1", "kq"),
-        ("K3k4r/10/10/10/10/10/10/R4K3R w KQkq - 0 1", "k"),
-    ],
-)
-def test_castling_needs_exactly_one_king_of_the_color(fen, castling):
-    # the king search reads the whole board, 8- and 10-wide, in 64-byte blocks
-    assert fx.normalize(fen).split()[2] == castling
-    assert fx.normalize(fen.encode() + b"\n").split()[2].decode() == castling
