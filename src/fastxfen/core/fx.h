@@ -119,10 +119,21 @@ int fx_parse(const uint8_t *text, size_t len, fx_pos *pos, fx_span *placement,
 int fx_parse_epd(const uint8_t *text, size_t len, fx_pos *pos, fx_span *placement,
                  fx_span *operations, fx_error *err);
 
+/* A castling flag's bit in its color's set: K, Q, then file a onwards. */
+enum { FX_FLAG_K = 0, FX_FLAG_Q = 1, FX_FLAG_FILES = 2 };
+static inline uint32_t fx_flag_bit(uint8_t flag)
+{
+    uint8_t lower = flag | 0x20;
+    return 1u << (lower == 'k' ? FX_FLAG_K : lower == 'q' ? FX_FLAG_Q
+                                                           : FX_FLAG_FILES + (lower - 'a'));
+}
+
 /* rules.c: castling flags (the bytes of the field, prefix excluded) to
  * repaired rights; repair of rights already given as rook files; en-passant
  * target validity and the per-mode test. */
 void fx_castling_from_flags(fx_pos *pos, const uint8_t *flags, size_t n);
+/* The same from each color's flags as a bit set (fx_flag_bit). */
+void fx_castling_from_sets(fx_pos *pos, const uint32_t sets[2]);
 void fx_repair_castling(fx_pos *pos);
 int fx_ep_valid(const fx_pos *pos);
 int fx_ep_keep(const fx_pos *pos, fx_ep_mode mode);

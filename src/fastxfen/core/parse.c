@@ -359,17 +359,9 @@ static int next_field(const uint8_t *s, size_t *i, size_t end, size_t *start)
     return 1;
 }
 
-/* Bit of a castling flag inside its color's 16-bit set: K, Q, then files. */
-static int flag_bit(uint8_t lower)
-{
-    return lower == 'k' ? 0 : lower == 'q' ? 1 : 2 + (lower - 'a');
-}
-
 static int read_castling(const uint8_t *s, size_t j, size_t e, fx_pos *pos,
                          fx_error *err)
 {
-    uint8_t flags[4];
-    size_t n = 0;
     int count[2] = {0, 0};
     uint32_t seen[2] = {0, 0};
     int width = pos->width;
@@ -400,14 +392,13 @@ static int read_castling(const uint8_t *s, size_t j, size_t e, fx_pos *pos,
         }
         if (count[color] == 2)
             return fail(err, FX_E_CASTLING_TOO_MANY, FX_F_CASTLING, j, color, 0, 0);
-        uint32_t bit = 1u << flag_bit(lower);
+        uint32_t bit = fx_flag_bit(c);
         if (seen[color] & bit)
             return fail(err, FX_E_CASTLING_REPEAT, FX_F_CASTLING, j, c, 0, 0);
         seen[color] |= bit;
         count[color]++;
-        flags[n++] = c;
     }
-    fx_castling_from_flags(pos, flags, n);
+    fx_castling_from_sets(pos, seen);
     return 0;
 }
 
@@ -450,13 +441,13 @@ static int read_counter(const uint8_t *s, size_t j, size_t e, fx_field field,
     return 0;
 }
 
-/* Placement, side, castling and en passant from s[*i] (blanks around the
- * row already cut off at end); *i ends just past the en-passant field. */
-static int read_position(const uint8_t *s, size_t *at, size_t end, fx_pos *pos,
-                         fx_span *placement, fx_error *err)
+/* The placement field from s[*at] (blanks around the row already cut off
+ * at end) into pos->board and pos->width; *at ends just past the field. */
+static int read_board(const uint8_t *s, size_t *at, size_t end, fx_pos *pos,
+                      fx_span *placement, fx_error *err)
 {
     uint8_t grid[FX_MAX_SQUARES];
-    size_t i = *at, start;
+    size_t i = *at;
     int width = 0;
 
     if (i == end)
@@ -496,16 +487,30 @@ static int read_position(const uint8_t *s, size_t *at, size_t end, fx_pos *pos,
             memcpy(pos->board + (FX_HEIGHT - 1 - r) * width, grid + r * FX_MAX_WIDTH,
                    (size_t)width);
     }
-    i = j;
-    placement->len = i - placement->start;
+    placement->len = j - placement->start;
     pos->width = (uint8_t)width;
+    *at = j;
+    return 0;
+}
+
+/* The fields after the placement take these values when they are absent. */
+static void clear_fields(fx_pos *pos)
+{
     pos->turn = FX_WHITE;
     pos->prefix = FX_PREFIX_NONE;
     pos->ep = FX_NONE;
     memset(pos->castling, FX_NONE, sizeof pos->castling);
     pos->halfmove = 0;
     pos->fullmove = 1;
+}
 
+/* Side, castling and en passant from s[*at]; *at ends just past the
+ * en-passant field. */
+static int read_fields(const uint8_t *s, size_t *at, size_t end, fx_pos *pos,
+                       fx_error *err)
+{
+    size_t i = *at, start;
+    clear_fields(pos);
     if (!next_field(s, &i, end, &start))
         return fail(err, FX_E_TOO_FEW_FIELDS, FX_F_FIELDS, end, 1, 0, 0);
     if (s[start] != 'w' && s[start] != 'b')
@@ -527,6 +532,94 @@ static int read_position(const uint8_t *s, size_t *at, size_t end, fx_pos *pos,
     return 0;
 }
 
+/* Placement, side, castling and en passant; *at ends just past the
+ * en-passant field. */
+static int read_position(const uint8_t *s, size_t *at, size_t end, fx_pos *pos,
+                         fx_span *placement, fx_error *err)
+{
+    return read_board(s, at, end, pos, placement, err) || read_fields(s, at, end, pos, err);
+}
+
+/* Of the 16 bytes at p, the blanks, as a bit set (byte k = bit k). */
+static uint64_t blanks16(const uint8_t *p)
+{
+#ifdef FX_SSE2
+    __m128i c = _mm_loadu_si128((const __m128i *)p);
+    return (uint16_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8(' ')),
+                                                    _mm_cmpeq_epi8(c, _mm_set1_epi8('\t'))));
+#else
+    return (fx_equal8(p, ' ') | fx_equal8(p, '\t')
+            | (fx_equal8(p + 8, ' ') | fx_equal8(p + 8, '\t')) << 8);
+#endif
+}
+
+/* The counter whose n digits (1 to 8) end at p, with 8 readable bytes
+ * before p, as its value, or -1 when a byte is not a digit: the bytes
+ * before the digits become '0's, then all eight are checked at once and
+ * combined pairwise. */
+static int64_t counter8(const uint8_t *p, size_t n)
+{
+    const uint64_t zeros = 0x3030303030303030ull, low4 = 0x0F0F0F0F0F0F0F0Full;
+    uint64_t x, before = n == 8 ? 0 : ~0ull >> 8 * n;
+    memcpy(&x, p - 8, 8);
+    x = (x & ~before) | (zeros & before);
+    if (((x & ~low4) != zeros) || (((x + 0x0606060606060606ull) & ~low4) != zeros))
+        return -1;
+    x = ((x & low4) * 2561) >> 8;
+    x = ((x & 0x00FF00FF00FF00FFull) * 6553601) >> 16;
+    return (int64_t)(((x & 0x0000FFFF0000FFFFull) * 42949672960001ull) >> 32);
+}
+
+#define NO_FIELD 48  /* past every field of the at most 32 bytes fast_fields reads */
+
+/* The fields after the placement s[row..i), for rows with at most 32
+ * bytes after it: a bit mask of the blanks, from two 16-byte loads that
+ * end at `end` at the latest (the placement, 15 bytes or more, lies
+ * before), gives every field's bounds with no loop over bytes.  Returns 1
+ * when the fields are valid and read into pos; 0 leaves the row to
+ * read_fields and the counters' reader, which name any error. */
+static int fast_fields(const uint8_t *s, size_t i, size_t end, fx_pos *pos)
+{
+    size_t n = end - i;
+    if (n == 0 || n > 32 || i < 15)
+        return 0;
+    uint64_t blank = blanks16(s + end - 16) << 16 >> (32 - n);
+    if (n > 16)
+        blank |= blanks16(s + i);
+    uint64_t text = ~blank & ((1ull << n) - 1);
+    uint64_t starts = (text & ~(text << 1)) | 1ull << NO_FIELD;
+    uint64_t ends = (text & ~(text >> 1)) | 1ull << NO_FIELD;
+    size_t at[5], stop[5];
+    for (int k = 0; k < 5; k++) {  /* fixed trip count: absent fields are NO_FIELD */
+        at[k] = i + (size_t)fx_ctz64(starts);
+        stop[k] = i + (size_t)fx_ctz64(ends) + 1;
+        starts &= starts - 1;
+        ends &= ends - 1;
+    }
+    if (starts != 1ull << NO_FIELD || at[2] >= i + NO_FIELD || stop[0] != at[0] + 1
+        || (s[at[0]] != 'w' && s[at[0]] != 'b'))
+        return 0;
+    clear_fields(pos);
+    pos->turn = s[at[0]] == 'b';
+    fx_error ignored;
+    if (read_castling(s, at[1], stop[1], pos, &ignored)
+        || read_ep(s, at[2], stop[2], pos, &ignored))
+        return 0;
+    if (at[3] < i + NO_FIELD) {
+        int64_t half = stop[3] - at[3] <= 8 ? counter8(s + stop[3], stop[3] - at[3]) : -1;
+        if (half < 0)
+            return 0;
+        pos->halfmove = (uint32_t)half;
+    }
+    if (at[4] < i + NO_FIELD) {
+        int64_t full = stop[4] - at[4] <= 8 ? counter8(s + stop[4], stop[4] - at[4]) : -1;
+        if (full < 0)
+            return 0;
+        pos->fullmove = full ? (uint32_t)full : 1;
+    }
+    return 1;
+}
+
 /* The row without the blanks around it: [*start, *end). */
 static void trim(const uint8_t *s, size_t len, size_t *start, size_t *end)
 {
@@ -544,7 +637,11 @@ int fx_parse(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
 {
     size_t i, end, start;
     trim(s, len, &i, &end);
-    if (read_position(s, &i, end, pos, placement, err))
+    if (read_board(s, &i, end, pos, placement, err))
+        return -1;
+    if (fast_fields(s, i, end, pos))
+        return 0;
+    if (read_fields(s, &i, end, pos, err))
         return -1;
 
     if (!next_field(s, &i, end, &start))

@@ -63,33 +63,32 @@ static void drop_lone_prefix(fx_pos *pos)
         pos->prefix = FX_PREFIX_NONE;
 }
 
-void fx_castling_from_flags(fx_pos *pos, const uint8_t *flags, size_t n)
+void fx_castling_from_sets(fx_pos *pos, const uint32_t sets[2])
 {
     for (int color = 0; color < 2; color++) {
-        int king = castling_king(pos, color);
+        uint32_t set = sets[color];
         pos->castling[2 * color] = pos->castling[2 * color + 1] = FX_NONE;
+        int king = set ? castling_king(pos, color) : -1;
         if (king < 0)
             continue;
         int kf = king % pos->width;
-        uint32_t rooks = back_rank_rooks(pos, color), candidates = 0;
-        for (size_t i = 0; i < n; i++) {
-            uint8_t c = flags[i];
-            if ((c >= 'a') != color)
-                continue;
-            uint8_t lower = c | 0x20;
-            if (lower == 'k') {
-                uint32_t outer = rooks & ~((2u << kf) - 1);
-                candidates |= 1u << (outer ? highest_bit(outer) : pos->width - 1);
-            } else if (lower == 'q') {
-                uint32_t outer = rooks & ((1u << kf) - 1);
-                candidates |= 1u << (outer ? lowest_bit(outer) : 0);
-            } else {
-                candidates |= 1u << (lower - 'a');
-            }
-        }
+        uint32_t rooks = back_rank_rooks(pos, color);
+        uint32_t above = ~((2u << kf) - 1), below = (1u << kf) - 1;
+        /* K and Q name every rook on their side: settle keeps the outermost */
+        uint32_t candidates = set >> FX_FLAG_FILES;
+        candidates |= (uint32_t)-(set >> FX_FLAG_K & 1) & rooks & above;
+        candidates |= (uint32_t)-(set >> FX_FLAG_Q & 1) & rooks & below;
         settle(pos, color, kf, rooks, candidates);
     }
     drop_lone_prefix(pos);
+}
+
+void fx_castling_from_flags(fx_pos *pos, const uint8_t *flags, size_t n)
+{
+    uint32_t sets[2] = {0, 0};
+    for (size_t i = 0; i < n; i++)
+        sets[flags[i] >= 'a'] |= fx_flag_bit(flags[i]);
+    fx_castling_from_sets(pos, sets);
 }
 
 void fx_repair_castling(fx_pos *pos)
