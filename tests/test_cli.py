@@ -151,6 +151,18 @@ def test_raise_stops_with_line_number(tmp_path, capsys):
     assert read_rejects(rej) == [("100", "25", "fullmove", "expected decimal digits", rows[99])]
 
 
+@pytest.mark.parametrize("chunk", ["300", "1000000"])
+def test_raise_cuts_crlf_output_before_the_bad_row(tmp_path, capsys, chunk):
+    rows = GOOD * 20
+    rows[57] = "bad"
+    data = ("\r\n".join(rows) + "\r\n").encode()
+    src = write(tmp_path / "in.fen", data)
+    out = tmp_path / "out.fen"
+    assert run(["normalize", src, "-o", out, "--chunk-size", chunk, "-q"]) == 2
+    assert "line 58:" in capsys.readouterr().err
+    assert out.read_bytes() == fx.normalize(("\r\n".join(rows[:57]) + "\r\n").encode())
+
+
 def test_raise_on_first_row_and_last_row(tmp_path, capsys):
     src = write(tmp_path / "a.fen", b"bad\n" + GOOD[0].encode() + b"\n")
     assert run(["normalize", src, "-o", tmp_path / "o1"]) == 2

@@ -4,12 +4,14 @@
 A batch's rows are found in one data buffer in one of three ways (``Source``):
 byte spans in two int64 arrays (a numpy ``S`` array, a list copied into one
 buffer), an Arrow column's own offsets, or the lines of a newline-separated
-buffer, cut into pieces of about a megabyte whose lines each job finds (for
-normalize, counts too) itself, so the text is read from memory once.  A batch
+buffer, cut into pieces of about a megabyte whose lines each job finds (and
+for normalize counts) a block at a time as it reads them, so the text is read
+from memory once.  A batch
 is cut into jobs of consecutive rows, dealt in turn to the threads (workers),
 which run them with the GIL released; each job keeps its own list of failed
 rows, and normalize copies each job's text into the result in row order.
 """
+from cpython.bytearray cimport PyByteArray_AS_STRING
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, _PyBytes_Resize
 from cpython.pythread cimport (WAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock,
                                PyThread_free_lock, PyThread_release_lock, PyThread_type_lock)
@@ -19,6 +21,7 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memchr, memcmp, memcpy, memset
 
+cimport cython
 cimport numpy as cnp
 
 from fastxfen._codec cimport (COERCE, IGNORE, RAISE, _castling_mode, _ep_mode, _error,
@@ -38,8 +41,8 @@ cdef extern from "advise.h" nogil:
 
 cdef extern from "lines.h" nogil:
     int64_t fx_count_lines(const uint8_t *data, size_t at, size_t size)
-    int64_t fx_line_spans(const uint8_t *data, size_t at, size_t size, int64_t *starts,
-                          int64_t *ends)
+    int64_t fx_line_spans(const uint8_t *data, size_t *at, size_t size, int64_t *starts,
+                          int64_t *ends, int64_t max_rows)
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object)
@@ -59,6 +62,7 @@ ROW_BYTES = 64
 #: result.
 cdef enum:
     CHUNK_ROWS = 16384
+    LINE_BLOCK = 1024  # rows a newline-buffer job finds at a time (16 KB of spans)
 
 cdef enum Task:
     NORMALIZE, ENCODE, VALIDATE
@@ -76,6 +80,7 @@ cdef struct Failure:
     fx_error err
 
 
+@cython.final
 cdef class Job:
     """Rows [lo, hi) of a batch and what became of them."""
     cdef const uint8_t *data
@@ -115,6 +120,7 @@ cdef class Job:
     # rows that failed, in order; with errors="raise" the job stops at the first
     cdef Failure *failures
     cdef size_t n_failures, failures_cap
+    cdef bint stopped           # at a failed row, with errors="raise"
     cdef bint out_of_memory
 
     def __dealloc__(self):
@@ -153,25 +159,38 @@ cdef class Job:
         cdef int64_t n
         cdef int64_t *spans
         if self.source == SPANS:
-            self._rows(self.starts, self.ends, 0)
+            self._rows(self.starts + self.lo, self.ends + self.lo, self.lo, self.hi)
             return
-        if self.uncounted:
-            self.count = fx_count_lines(self.data, self.byte_lo, self.byte_hi)
-            self.lo, self.hi = 0, self.count
+        if self.source == LINES:
+            self._lines()
+            return
         n = self.hi - self.lo
         spans = <int64_t *>malloc(<size_t>(2 * n + 1) * sizeof(int64_t))
         if spans == NULL:
             self.out_of_memory = True
             return
-        if self.source == LINES:
-            fx_line_spans(self.data, self.byte_lo, self.byte_hi, spans, spans + n)
-        elif not _offset_spans(self.offsets, self.wide_offsets, self.lo, n, self.data_size,
-                               spans, spans + n):
+        if _offset_spans(self.offsets, self.wide_offsets, self.lo, n, self.data_size,
+                         spans, spans + n):
+            self._rows(spans, spans + n, self.lo, self.hi)
+        else:
             self.bad_offsets = True
-            free(spans)
-            return
-        self._rows(spans, spans + n, self.lo)
         free(spans)
+
+    cdef void _lines(self) noexcept nogil:
+        """The piece's lines, LINE_BLOCK at a time, found as they are read:
+        one pass over the bytes, which also counts an uncounted piece."""
+        cdef int64_t spans[2 * LINE_BLOCK]
+        cdef size_t at = self.byte_lo
+        cdef int64_t k, r = self.lo
+        while not self.stopped:
+            k = fx_line_spans(self.data, &at, self.byte_hi, spans, spans + LINE_BLOCK, LINE_BLOCK)
+            if k == 0:
+                break
+            self._rows(spans, spans + LINE_BLOCK, r, r + k)
+            r += k
+        if self.uncounted:
+            self.count = r
+            self.hi = r
 
     cdef void _end_row(self, int64_t r) noexcept nogil:
         if self.ends32:
@@ -179,17 +198,18 @@ cdef class Job:
         else:
             (<int64_t *>self.out_ends)[r - self.lo] = <int64_t>self.out_len
 
-    cdef void _rows(self, const int64_t *starts, const int64_t *ends, int64_t first) noexcept nogil:
-        """The job's rows; row r is data[starts[r - first]:ends[r - first]]."""
+    cdef void _rows(self, const int64_t *starts, const int64_t *ends, int64_t first,
+                    int64_t last) noexcept nogil:
+        """Rows first to last; row r is data[starts[r - first]:ends[r - first]]."""
         cdef int64_t r, start, end, text_end
         cdef fx_pos pos
         cdef fx_span span, ops
         cdef fx_error err
         cdef int rc
         cdef size_t head
-        cdef int64_t kept
+        cdef int64_t kept, k
         cdef const uint8_t *text
-        for r in range(self.lo, self.hi):
+        for r in range(first, last):
             if self.nulls != NULL and self.nulls[r]:
                 if self.task == ENCODE:
                     memset(self.records + r * self.itemsize, 0, self.itemsize)
@@ -216,6 +236,7 @@ cdef class Job:
                     return
                 if self.errors == RAISE:
                     self.hi = r + 1
+                    self.stopped = True
                     return
             if self.task == NORMALIZE:
                 if self._grow_out(FX_MAX_OUTPUT + <size_t>(end - start)):
@@ -238,8 +259,9 @@ cdef class Job:
                     if kept:
                         memcpy(self.out + self.out_len, text, kept)
                         self.out_len += kept
-                if self.terminators and end > text_end:
-                    memcpy(self.out + self.out_len, text + (text_end - start), end - text_end)
+                if self.terminators and end > text_end:  # "\n" or "\r\n": no memcpy call
+                    for k in range(end - text_end):
+                        self.out[self.out_len + k] = text[text_end - start + k]
                     self.out_len += end - text_end
                 elif self.terminators and rc != 0 and self.errors == COERCE:
                     # a coerced last row without a terminator would vanish:
@@ -418,11 +440,14 @@ cdef class Batch:
         return out
 
     def normalize(self, castling, en_passant, errors, threads, bint terminators,
-                  bint epd=False, bint ends=True, offsets=None):
+                  bint epd=False, bint ends=True, offsets=None, bytearray into=None):
         """Normalized text of every row: (data, ends, failed rows).  ends are
         int64 row ends; None with ends=False; with offsets=np.int32 or
         np.int64, Arrow offsets of that type (n + 1, from 0).  Each job's text
-        is copied into the result as soon as the jobs before it are."""
+        is copied into the result as soon as the jobs before it are.  With
+        `into`, the text is written into that bytearray (grown if it is too
+        small) and data is a memoryview of it: a caller reusing one buffer
+        spares the page faults of fresh memory."""
         cdef int mode = _errors_mode(errors)
         cdef Job job
         cdef Worker worker
@@ -432,11 +457,18 @@ cdef class Batch:
         cdef Py_ssize_t width = 8
         cdef bint overflow = False
         cdef PyObject *raw
+        cdef uint8_t *result
         if self.n < 0 and (ends or offsets is not None):  # the row ends need the rows
             self._count_lines(threads)
         self._jobs(NORMALIZE, mode, castling, en_passant, epd)
-        data = PyBytes_FromStringAndSize(NULL, bound)
-        fx_advise_huge(PyBytes_AS_STRING(data), <size_t>bound)
+        if into is not None:
+            if len(into) < bound:
+                into[:] = bytes(bound)
+            result = <uint8_t *>PyByteArray_AS_STRING(into)
+        else:
+            data = PyBytes_FromStringAndSize(NULL, bound)
+            result = <uint8_t *>PyBytes_AS_STRING(data)
+            fx_advise_huge(result, <size_t>bound)
         row_ends = None
         if offsets is not None:
             row_ends = np.empty(self.n + 1, offsets)
@@ -448,7 +480,7 @@ cdef class Batch:
             ends_at = <char *>cnp.PyArray_DATA(row_ends)
         workers = self._workers(threads)
         for worker in workers:
-            worker.result, worker.capacity = <uint8_t *>PyBytes_AS_STRING(data), bound
+            worker.result, worker.capacity = result, bound
             worker.placed, worker.rows, worker.overflow = &placed, &rows, &overflow
         try:
             for k in range(len(self.jobs)):
@@ -477,6 +509,8 @@ cdef class Batch:
         if mode == RAISE:
             self.raise_first()
         failed = self._failed_rows() if mode != RAISE else []
+        if into is not None:
+            return memoryview(into)[:placed], row_ends, failed
         # cut the result to its size, in place where the allocator allows
         raw = <PyObject *>data
         Py_INCREF(data)  # raw's own reference: dropping data leaves it the only one
@@ -511,6 +545,7 @@ cdef class Batch:
         return out
 
 
+@cython.final
 cdef class Worker:
     """One thread's jobs, in row order.  A normalize job writes into the
     worker's scratch buffer, then waits for its turn, copies its text to the
@@ -566,15 +601,20 @@ cdef class Worker:
             PyThread_release_lock(job.next_turn)
 
 
+cpdef int64_t text_bound(int64_t size):
+    """Most bytes normalize writes for a newline buffer of `size` bytes: a
+    row grows only when valid, by at most 4 bytes, and a valid row takes 21
+    bytes or more ("8/8/8/8/8/8/8/8 w - -") and its newline."""
+    return size + size // 5 + 16
+
+
 cdef int64_t _output_bound(Batch b):
     """Most bytes normalize can write for the batch: a row grows by at most
     the two counters it lacks (" 0 1") and a newline for a coerced last
     row; a null row writes nothing."""
     cdef int64_t r, bound = 5 * b.n
     if b.pieces is not None:
-        # a row grows only when valid, by at most 4 bytes, and a valid row
-        # takes 21 bytes or more ("8/8/8/8/8/8/8/8 w - -") and its newline
-        return <int64_t>(b.data_size + b.data_size // 5 + 16)
+        return text_bound(b.data_size)
     cdef int64_t first, last
     if b.offsets != NULL:  # valid offsets rise: the rows hold last - first bytes
         if b.wide_offsets:

@@ -789,26 +789,39 @@ class TextJob:
 
 
 class NormalizeJob(TextJob):
+    counts_first = False  # normalize counts the lines in its jobs
+
+    # Output buffers taken in turn: the writer holds at most one chunk while
+    # the next is normalized (Output.write returns once the chunk before is
+    # written), so a buffer is free again by the chunk after next.
+    # Reused memory spares the page faults of a fresh result per chunk.
+    OUTPUT_BUFFERS = 2
+
     def __init__(self, args, stats, rejects, output: Output) -> None:
         super().__init__(args, stats, rejects)
         self.output = output
-
-    counts_first = False  # normalize counts the lines in its jobs
+        # sized for the largest chunk text_chunks makes of short lines
+        size = _bulk.text_bound(CARRY_ROOM + min(args.chunk_size, MAX_LINE))
+        self._outputs = [bytearray(size) for _ in range(self.OUTPUT_BUFFERS)]
 
     def run(self, batch, n):
         a = self.args
         errors = "coerce" if self.raise_mode else a.errors
-        # the row ends are only needed to cut the output at a rejected row
+        into = self._outputs[0]
+        self._outputs.append(self._outputs.pop(0))
         return batch.normalize(
-            a.castling, a.en_passant, errors, _threads(a, n), True, a.epd, ends=self.raise_mode
+            a.castling, a.en_passant, errors, _threads(a, n), True, a.epd, ends=False, into=into
         )
 
     def emit(self, result, upto):
-        data, ends, _ = result
-        if ends is None or upto == len(ends):
+        data, _, failed = result
+        if not (failed and upto == failed[0]):
             self.output.write(data)
-        elif upto:
-            self.output.write(memoryview(data)[: int(ends[upto - 1])])
+        elif upto:  # stopping at a rejected row
+            # Each row's text ends with its own line's terminator (a coerced
+            # row is just the terminator), so row upto starts past the
+            # upto-th newline.
+            self.output.write(memoryview(data)[: int(_newlines(data)[upto - 1]) + 1])
 
     def on_long_line(self, item):
         if self.errors == "ignore":

@@ -68,25 +68,29 @@ int64_t fx_count_lines(const uint8_t *data, size_t at, size_t size)
     return n;
 }
 
-int64_t fx_line_spans(const uint8_t *data, size_t at, size_t size, int64_t *starts,
-                      int64_t *ends)
+int64_t fx_line_spans(const uint8_t *data, size_t *at, size_t size, int64_t *starts,
+                      int64_t *ends, int64_t max_rows)
 {
     int64_t n = 0;
-    size_t i = at;
-    if (at >= size)
+    size_t block = *at;
+    if (block >= size || max_rows <= 0)
         return 0;
-    starts[0] = (int64_t)at;
-    while (i < size) {
-        uint64_t m = size - i >= BLOCK ? newlines(data + i) : newlines_short(data + i, size - i);
+    starts[0] = (int64_t)block;
+    for (; block < size; block += BLOCK) {
+        uint64_t m = size - block >= BLOCK ? newlines(data + block)
+                                           : newlines_short(data + block, size - block);
         for (; m; m &= m - 1) {
-            int64_t end = (int64_t)i + fx_ctz64(m) + 1;
+            int64_t end = (int64_t)block + fx_ctz64(m) + 1;
             ends[n++] = end;
-            if ((size_t)end < size)
-                starts[n] = end;
+            if (n == max_rows) {
+                *at = (size_t)end;
+                return n;
+            }
+            starts[n] = end;
         }
-        i += BLOCK;
     }
     if (data[size - 1] != '\n')
         ends[n++] = (int64_t)size;
+    *at = size;
     return n;
 }
