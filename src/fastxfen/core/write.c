@@ -1,6 +1,7 @@
 /* The writer: an fx_pos into canonical text. */
 #include <string.h>
 
+#include "bits.h"
 #include "tables.h"
 
 /* Text of an 8-square rank for each occupancy mask (bit f = file f holds a
@@ -90,17 +91,15 @@ static uint8_t *write_placement(const fx_pos *pos, uint8_t *o)
     return o;
 }
 
-/* Is there a rook of `color` on its back rank further out than `file` on the
- * side given by `h_side`? */
-static int outer_rook(const fx_pos *pos, int color, int file, int h_side)
+/* Files of the color's rooks on its back rank, as a bit set. */
+static uint32_t back_rooks(const fx_pos *pos, int color)
 {
     const uint8_t *rank = pos->board + (color ? FX_HEIGHT - 1 : 0) * pos->width;
     uint8_t rook = FX_ROOK_OF(color);
-    int step = h_side ? 1 : -1;
-    for (int f = file + step; f >= 0 && f < pos->width; f += step)
-        if (rank[f] == rook)
-            return 1;
-    return 0;
+    uint32_t files = fx_equal8(rank, rook);
+    if (pos->width > 8)
+        files |= (uint32_t)(rank[8] == rook) << 8 | (uint32_t)(rank[9] == rook) << 9;
+    return files;
 }
 
 static uint8_t *write_castling(const fx_pos *pos, fx_castling_mode mode, uint8_t *o)
@@ -111,15 +110,17 @@ static uint8_t *write_castling(const fx_pos *pos, fx_castling_mode mode, uint8_t
     uint8_t *flags = o;
     for (int color = 0; color < 2; color++) {
         uint8_t lower = color ? 0x20 : 0;
-        for (int side = 0; side < 2; side++) {
-            uint8_t f = pos->castling[2 * color + side];
-            if (f == FX_NONE)
-                continue;
-            uint8_t letter = (uint8_t)('A' + f);
-            if (mode == FX_CASTLING_XFEN && !outer_rook(pos, color, f, side == 0))
-                letter = side == 0 ? 'K' : 'Q';
-            *o++ = letter | lower;
-        }
+        uint8_t h = pos->castling[2 * color], a = pos->castling[2 * color + 1];
+        if (h == FX_NONE && a == FX_NONE)
+            continue;
+        /* X-FEN names a rook by its file only when a rook of the color stands
+         * further out on its side */
+        int xfen = mode == FX_CASTLING_XFEN;
+        uint32_t rooks = xfen ? back_rooks(pos, color) : 0;
+        if (h != FX_NONE)
+            *o++ = (uint8_t)((!xfen || rooks >> h >> 1 ? 'A' + h : 'K') | lower);
+        if (a != FX_NONE)
+            *o++ = (uint8_t)((!xfen || rooks & ((1u << a) - 1) ? 'A' + a : 'Q') | lower);
     }
     if (o == flags) {
         o = start;
@@ -130,6 +131,15 @@ static uint8_t *write_castling(const fx_pos *pos, fx_castling_mode mode, uint8_t
 
 static uint8_t *write_u32(uint32_t v, uint8_t *o)
 {
+    if (v < 10) {  /* most counters: no loop */
+        *o = (uint8_t)('0' + v);
+        return o + 1;
+    }
+    if (v < 100) {
+        o[0] = (uint8_t)('0' + v / 10);
+        o[1] = (uint8_t)('0' + v % 10);
+        return o + 2;
+    }
     uint8_t digits[10];
     int n = 0;
     do {
