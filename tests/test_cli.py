@@ -185,6 +185,31 @@ def test_empty_input(tmp_path):
     assert (tmp_path / "d").read_bytes() == b""
 
 
+@pytest.mark.parametrize("chunk", ["64", "100", "250"])
+@pytest.mark.parametrize("errors", ["coerce", "ignore"])
+def test_mapped_file_reads_like_a_stream(tmp_path, monkeypatch, chunk, errors):
+    """A plain file is read through a memory map, a compressed one as a
+    stream: the same text gives the same output and rejects."""
+    monkeypatch.setattr(cli, "MAX_LINE", 300)
+    rows = GOOD + ["8/8/8/8/8/8/8/8 w - - 0 " + "1" * 200] + GOOD[:2] + ["y" * 299]
+    rows += ["x" * 400 + "\r", "", "bad\r"] + GOOD + ["z" * 301, GOOD[0], "w" * 350]
+    data = "\n".join(rows).encode()  # a long last line without a newline
+    plain = write(tmp_path / "in.fen", data)
+    packed = tmp_path / "in.fen.gz"
+    packed.write_bytes(gzip.compress(data))
+    with contextlib.ExitStack() as stack:
+        assert cli.mapped_text_chunks(cli.Input(str(plain), stack), 64) is not None
+        assert cli.mapped_text_chunks(cli.Input(str(packed), stack), 64) is None
+    results = []
+    for src in (plain, packed):
+        out, rej = tmp_path / f"{src.name}.out", tmp_path / f"{src.name}.tsv"
+        argv = ["normalize", src, "-o", out, "--chunk-size", chunk, "--errors", errors]
+        assert run([*argv, "--rejects", rej, "-q"]) == 1
+        results.append((out.read_bytes(), rej.read_bytes()))
+    assert results[0] == results[1]
+    assert results[0][1].count(b"\n") == 7  # the long, blank and bad rows
+
+
 def test_long_line_is_one_rejected_row(tmp_path, monkeypatch):
     monkeypatch.setattr(cli, "MAX_LINE", 300)
     long_row = "8/8/8/8/8/8/8/8 w - - 0 " + "1" * 1000

@@ -115,6 +115,7 @@ class Input:
         self.consumed = 0
         self.size = None
         self.regular = False  # a regular file, which can be memory-mapped
+        self.mapped = False  # read through a map: consumed is the position
         if _is_stdio(path):
             self.name = "<stdin>"
             self.raw = self.stream = sys.stdin.buffer
@@ -176,7 +177,7 @@ class Input:
     def position(self) -> int:
         """Bytes of the file read so far (compressed bytes for a compressed
         file), for the progress bar."""
-        if self.size is not None:
+        if self.size is not None and not self.mapped:
             try:
                 return self.raw.tell()
             except (OSError, ValueError):
@@ -556,6 +557,65 @@ def text_chunks(source, chunk_size: int):
         carry = bytes(buf[cut:end])
 
 
+class _MappedLine:
+    """A line of a memory-mapped file, read like a LongLine's spool file."""
+
+    def __init__(self, view) -> None:
+        self.view, self.at = view, 0
+
+    def seek(self, at: int) -> None:
+        self.at = at
+
+    def read(self, n: int) -> bytes:
+        data = bytes(self.view[self.at : self.at + n])
+        self.at += len(data)
+        return data
+
+    def close(self) -> None:
+        self.view.release()
+
+
+def mapped_text_chunks(source, chunk_size: int):
+    """The items of text_chunks for a regular, uncompressed file, as views of
+    a memory map of it: no copy out of the page cache.  None if the file
+    cannot be mapped.  ``source.consumed`` follows the chunks."""
+    if not source.regular or not source.size:
+        return None
+    try:
+        whole = memoryview(mmap.mmap(source.raw.fileno(), 0, access=mmap.ACCESS_READ))
+    except (OSError, ValueError):
+        return None
+    source.mapped = True
+    chunk_size = min(chunk_size, MAX_LINE)
+    advise = getattr(whole.obj, "madvise", None)
+    dontneed = getattr(mmap, "MADV_DONTNEED", None)
+
+    def chunks():
+        size, at, previous, released = len(whole), 0, 0, 0
+        find, rfind = whole.obj.find, whole.obj.rfind
+        while at < size:
+            # Drop the pages before the chunk in use: resident memory stays a
+            # few chunks (pages dropped too early are read back from the file).
+            done = previous // mmap.PAGESIZE * mmap.PAGESIZE
+            if advise is not None and dontneed is not None and done > released:
+                advise(dontneed, released, done - released)
+                released = done
+            end = min(at + chunk_size, size)
+            cut = end if end == size else rfind(b"\n", at, end) + 1
+            if not cut:  # a line longer than a chunk
+                cut = find(b"\n", end) + 1 or size
+            source.consumed = cut
+            if cut - at > MAX_LINE:
+                crlf = whole[cut - 2 : cut] == b"\r\n"
+                newline = b"\r\n" if crlf else b"\n" if whole[cut - 1] == 10 else b""
+                yield LongLine(_MappedLine(whole[at:cut]), cut - at, newline)
+            else:
+                yield whole[at:cut]
+            previous, at = at, cut
+
+    return chunks()
+
+
 def prefetch(items):
     """The items of an iterator, each produced in a thread of its own while
     the caller works on the one before, so that reading (and decompressing)
@@ -909,7 +969,8 @@ def _run_text(args, job_type, output_kind: str) -> int:
         line = 0
         stopped = None
         try:
-            chunks = prefetch(text_chunks(source, args.chunk_size))
+            items = mapped_text_chunks(source, args.chunk_size)
+            chunks = prefetch(items or text_chunks(source, args.chunk_size))
             stack.callback(chunks.close)
             for item in chunks:
                 if isinstance(item, LongLine):
