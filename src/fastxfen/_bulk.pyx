@@ -13,8 +13,9 @@ rows, and normalize copies each job's text into the result in row order.
 """
 from cpython.bytearray cimport PyByteArray_AS_STRING
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, _PyBytes_Resize
-from cpython.pythread cimport (WAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock,
-                               PyThread_free_lock, PyThread_release_lock, PyThread_type_lock)
+from cpython.pythread cimport (NOWAIT_LOCK, WAIT_LOCK, PyThread_acquire_lock,
+                               PyThread_allocate_lock, PyThread_free_lock,
+                               PyThread_release_lock, PyThread_type_lock)
 from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
 from cpython.unicode cimport PyUnicode_GET_LENGTH
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
@@ -108,6 +109,8 @@ cdef class Job:
     # int64 or with ends32 int32; or NULL)
     cdef uint8_t *out
     cdef size_t out_len, out_cap
+    cdef bint fixed             # out is the result itself, which cannot grow
+    cdef bint outgrew           # ... and a row did not fit in it
     cdef void *out_ends
     cdef bint ends32
     # the job's turn to copy its text into the result, and the next job's
@@ -131,10 +134,14 @@ cdef class Job:
         cdef uint8_t *p
         if self.out_len + extra <= cap:
             return 0
+        if self.fixed:  # the result itself: its bound was wrong
+            self.outgrew = True
+            return -1
         while cap < self.out_len + extra:
             cap = cap * 2 if cap else 1 << 16
         p = <uint8_t *>realloc(self.out, cap)
         if p == NULL:
+            self.out_of_memory = True
             return -1
         fx_advise_huge(p, cap)
         self.out, self.out_cap = p, cap
@@ -240,7 +247,6 @@ cdef class Job:
                     return
             if self.task == NORMALIZE:
                 if self._grow_out(FX_MAX_OUTPUT + <size_t>(end - start)):
-                    self.out_of_memory = True
                     return
                 if rc == 0 and not self.epd:
                     self.out_len += fx_write(&pos, self.castling, self.ep, text + span.start,
@@ -550,7 +556,7 @@ cdef class Worker:
     """One thread's jobs, in row order.  A normalize job writes into the
     worker's scratch buffer, then waits for its turn, copies its text to the
     end of what the jobs before it placed in the result, and hands the turn
-    on."""
+    on; a job whose turn has come when it starts writes in the result."""
     cdef list jobs
     cdef uint8_t *scratch
     cdef size_t scratch_cap
@@ -574,21 +580,30 @@ cdef class Worker:
 
     cdef void _normalize(self, Job job) noexcept nogil:
         cdef int64_t at, k, first
-        job.out, job.out_cap, job.out_len = self.scratch, self.scratch_cap, 0
+        # A job whose turn has come already (every job, on one thread)
+        # writes straight into the result; the others into the scratch.
+        cdef bint in_place = PyThread_acquire_lock(job.turn, NOWAIT_LOCK)
+        if in_place:
+            at = self.placed[0]
+            job.out, job.out_cap = self.result + at, <size_t>(self.capacity - at)
+        else:
+            job.out, job.out_cap = self.scratch, self.scratch_cap
+        job.out_len, job.fixed = 0, in_place
         job._run()
-        self.scratch, self.scratch_cap = job.out, job.out_cap  # it may have grown
+        if not in_place:
+            self.scratch, self.scratch_cap = job.out, job.out_cap  # it may have grown
+            PyThread_acquire_lock(job.turn, WAIT_LOCK)
         job.out = NULL
-        PyThread_acquire_lock(job.turn, WAIT_LOCK)
         if job.uncounted:
             first = self.rows[0]
             self.rows[0] += job.count
             for k in range(<int64_t>job.n_failures):
                 job.failures[k].row += first
         at = self.placed[0]
-        if at + <int64_t>job.out_len > self.capacity:
+        if job.outgrew or at + <int64_t>job.out_len > self.capacity:
             self.overflow[0] = True
         else:
-            if job.out_len:
+            if job.out_len and not in_place:
                 memcpy(self.result + at, self.scratch, job.out_len)
             if job.out_ends != NULL and job.ends32:
                 for k in range(job.hi - job.lo):
@@ -602,17 +617,18 @@ cdef class Worker:
 
 
 cpdef int64_t text_bound(int64_t size):
-    """Most bytes normalize writes for a newline buffer of `size` bytes: a
-    row grows only when valid, by at most 4 bytes, and a valid row takes 21
+    """The room normalize needs for a newline buffer of `size` bytes: a row
+    grows only when valid, by at most 4 bytes, and a valid row takes 21
     bytes or more ("8/8/8/8/8/8/8/8 w - -") and its newline."""
-    return size + size // 5 + 16
+    return size + size // 5 + 16 + FX_MAX_OUTPUT
 
 
 cdef int64_t _output_bound(Batch b):
-    """Most bytes normalize can write for the batch: a row grows by at most
-    the two counters it lacks (" 0 1") and a newline for a coerced last
-    row; a null row writes nothing."""
-    cdef int64_t r, bound = 5 * b.n
+    """The room normalize needs for the batch: what it can write, where a row
+    grows by at most the two counters it lacks (" 0 1") and a newline for a
+    coerced last row, and a null row writes nothing; plus FX_MAX_OUTPUT,
+    which a job writing in the result keeps free past each row's text."""
+    cdef int64_t r, bound = 5 * b.n + FX_MAX_OUTPUT
     if b.pieces is not None:
         return text_bound(b.data_size)
     cdef int64_t first, last
