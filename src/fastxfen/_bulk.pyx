@@ -6,10 +6,10 @@ byte spans in two int64 arrays (a numpy ``S`` array, a list copied into one
 buffer), an Arrow column's own offsets, or the lines of a newline-separated
 buffer, cut into pieces of about a megabyte whose lines each job finds (and
 for normalize counts) a block at a time as it reads them, so the text is read
-from memory once.  A batch
-is cut into jobs of consecutive rows, dealt in turn to the threads (workers),
-which run them with the GIL released; each job keeps its own list of failed
-rows, and normalize copies each job's text into the result in row order.
+from memory once.  A batch is cut into jobs of consecutive rows, dealt in turn
+to the threads (workers), which run them with the GIL released; each job keeps
+its own list of failed rows, and normalize places each job's text in the
+result in row order.
 """
 from cpython.bytearray cimport PyByteArray_AS_STRING
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, _PyBytes_Resize
