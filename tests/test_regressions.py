@@ -19,6 +19,10 @@ F7  A str of ASCII characters stored in a wider kind (PyUnicode_New(n, 255)
     rules, but constructible) was read through the non-ASCII stand-in, parsed
     as valid, and normalize then read the row text through a NULL pointer:
     the interpreter died (SIGSEGV).  validate and encode handled it.
+F8  The mask reader of the fields after the placement took the lowest set
+    bit of an empty mask (ctz of zero, undefined; UBSan, fuzz run E) for a
+    row of four fields, and sent rows of four or five fields to the byte walk
+    (same results, only slower).
 """
 
 import subprocess
@@ -201,3 +205,22 @@ def test_f7_ascii_text_in_a_wide_str():
         proc.returncode,
         proc.stderr[-2000:],
     )
+
+
+# ---------------------------------------------------------------- F8
+
+
+@pytest.mark.parametrize(
+    "row, counters",
+    [
+        ("8/8/8/8/8/8/8/8 w - -", "0 1"),
+        ("8/8/8/8/8/8/8/8 w - - 3", "3 1"),
+        ("8/8/8/8/8/8/8/8 w - - 3 4", "3 4"),
+    ],
+)
+def test_f8_four_to_six_fields(row, counters):
+    """Under the ASan/UBSan build four fields stopped with 'passing zero to
+    ctz()'."""
+    assert fx.normalize(row) == "8/8/8/8/8/8/8/8 w - - " + counters
+    with pytest.raises(fx.FenError, match="more than 6 fields"):
+        fx.normalize("8/8/8/8/8/8/8/8 w - - 3 4 5")

@@ -587,16 +587,19 @@ static int fast_fields(const uint8_t *s, size_t i, size_t end, fx_pos *pos)
     if (n > 16)
         blank |= blanks16(s + i);
     uint64_t text = ~blank & ((1ull << n) - 1);
-    uint64_t starts = (text & ~(text << 1)) | 1ull << NO_FIELD;
-    uint64_t ends = (text & ~(text >> 1)) | 1ull << NO_FIELD;
+    /* a stand-in bit at NO_FIELD or above for each of the five fields, so
+     * that an absent field is found there and no mask runs empty */
+    const uint64_t absent = 0x1Full << NO_FIELD;
+    uint64_t starts = (text & ~(text << 1)) | absent;
+    uint64_t ends = (text & ~(text >> 1)) | absent;
     size_t at[5], stop[5];
-    for (int k = 0; k < 5; k++) {  /* fixed trip count: absent fields are NO_FIELD */
+    for (int k = 0; k < 5; k++) {  /* fixed trip count */
         at[k] = i + (size_t)fx_ctz64(starts);
         stop[k] = i + (size_t)fx_ctz64(ends) + 1;
         starts &= starts - 1;
         ends &= ends - 1;
     }
-    if (starts != 1ull << NO_FIELD || at[2] >= i + NO_FIELD || stop[0] != at[0] + 1
+    if ((starts & ~absent) || at[2] >= i + NO_FIELD || stop[0] != at[0] + 1
         || (s[at[0]] != 'w' && s[at[0]] != 'b'))
         return 0;
     clear_fields(pos);
