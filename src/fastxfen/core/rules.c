@@ -28,19 +28,6 @@ static int castling_king(const fx_pos *pos, int color)
     return (color ? sq >= (FX_HEIGHT - 1) * w : sq < w) ? sq : -1;
 }
 
-/* Files of the color's rooks on its back rank, as a bit set. */
-static uint32_t back_rank_rooks(const fx_pos *pos, int color)
-{
-    const uint8_t *rank = pos->board + (color ? FX_HEIGHT - 1 : 0) * pos->width;
-    uint8_t rook = FX_ROOK_OF(color);
-    if (pos->width == 8)
-        return fx_equal8(rank, rook);
-    uint32_t files = 0;
-    for (int f = 0; f < pos->width; f++)
-        files |= (uint32_t)(rank[f] == rook) << f;
-    return files;
-}
-
 /* Keep, of the candidate rook files, the outermost one with a rook on each
  * side of the king at king_file. */
 static void settle(fx_pos *pos, int color, int king_file, uint32_t rooks,
@@ -72,7 +59,7 @@ void fx_castling_from_sets(fx_pos *pos, const uint32_t sets[2])
         if (king < 0)
             continue;
         int kf = king % pos->width;
-        uint32_t rooks = back_rank_rooks(pos, color);
+        uint32_t rooks = fx_back_rank_rooks(pos, color);
         uint32_t above = ~((2u << kf) - 1), below = (1u << kf) - 1;
         /* K and Q name every rook on their side: settle keeps the outermost */
         uint32_t candidates = set >> FX_FLAG_FILES;
@@ -110,7 +97,7 @@ void fx_repair_castling(fx_pos *pos)
         if (king < 0)
             pos->castling[2 * color] = pos->castling[2 * color + 1] = FX_NONE;
         else
-            settle(pos, color, king % pos->width, back_rank_rooks(pos, color), candidates);
+            settle(pos, color, king % pos->width, fx_back_rank_rooks(pos, color), candidates);
     }
     drop_lone_prefix(pos);
 }

@@ -2,6 +2,7 @@
 #ifndef FASTXFEN_TABLES_H
 #define FASTXFEN_TABLES_H
 
+#include "bits.h"
 #include "fx.h"
 
 /* Piece letter -> piece code (0 for any other byte). */
@@ -27,5 +28,17 @@ extern const uint8_t fx_attack_class[FX_CODE_LIMIT];
 #define FX_KING_OF(color) ((color) ? FX_BK : FX_WK)
 #define FX_ROOK_OF(color) ((color) ? FX_BR : FX_WR)
 #define FX_PAWN_OF(color) ((color) ? FX_BP : FX_WP)
+
+/* Files of the color's rooks on its back rank, as a bit set (castling
+ * repair and the X-FEN writer). */
+static inline uint32_t fx_back_rank_rooks(const fx_pos *pos, int color)
+{
+    const uint8_t *rank = pos->board + (color ? FX_HEIGHT - 1 : 0) * pos->width;
+    uint8_t rook = FX_ROOK_OF(color);
+    uint32_t files = fx_equal8(rank, rook);
+    if (pos->width > 8)
+        files |= (uint32_t)(rank[8] == rook) << 8 | (uint32_t)(rank[9] == rook) << 9;
+    return files;
+}
 
 #endif

@@ -1,7 +1,6 @@
 /* The writer: an fx_pos into canonical text. */
 #include <string.h>
 
-#include "bits.h"
 #include "tables.h"
 
 /* Text of an 8-square rank for each occupancy mask (bit f = file f holds a
@@ -91,17 +90,6 @@ static uint8_t *write_placement(const fx_pos *pos, uint8_t *o)
     return o;
 }
 
-/* Files of the color's rooks on its back rank, as a bit set. */
-static uint32_t back_rooks(const fx_pos *pos, int color)
-{
-    const uint8_t *rank = pos->board + (color ? FX_HEIGHT - 1 : 0) * pos->width;
-    uint8_t rook = FX_ROOK_OF(color);
-    uint32_t files = fx_equal8(rank, rook);
-    if (pos->width > 8)
-        files |= (uint32_t)(rank[8] == rook) << 8 | (uint32_t)(rank[9] == rook) << 9;
-    return files;
-}
-
 static uint8_t *write_castling(const fx_pos *pos, fx_castling_mode mode, uint8_t *o)
 {
     uint8_t *start = o;
@@ -116,7 +104,7 @@ static uint8_t *write_castling(const fx_pos *pos, fx_castling_mode mode, uint8_t
         /* X-FEN names a rook by its file only when a rook of the color stands
          * further out on its side */
         int xfen = mode == FX_CASTLING_XFEN;
-        uint32_t rooks = xfen ? back_rooks(pos, color) : 0;
+        uint32_t rooks = xfen ? fx_back_rank_rooks(pos, color) : 0;
         if (h != FX_NONE)
             *o++ = (uint8_t)((!xfen || rooks >> h >> 1 ? 'A' + h : 'K') | lower);
         if (a != FX_NONE)
