@@ -109,6 +109,19 @@ static size_t read_placement(const uint8_t *s, size_t i, size_t end,
     return i;
 }
 
+/* Of the 16 bytes at p, the blanks, as a bit set (byte k = bit k). */
+static uint64_t blanks16(const uint8_t *p)
+{
+#ifdef FX_SSE2
+    __m128i c = _mm_loadu_si128((const __m128i *)p);
+    return (uint16_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8(' ')),
+                                                    _mm_cmpeq_epi8(c, _mm_set1_epi8('\t'))));
+#else
+    return (fx_equal8(p, ' ') | fx_equal8(p, '\t')
+            | (fx_equal8(p + 8, ' ') | fx_equal8(p + 8, '\t')) << 8);
+#endif
+}
+
 #define FAST_FAIL ((size_t)-1)
 #define GRID_BYTES 256  /* the fast readers' squares, in text order (a8 first) */
 
@@ -276,9 +289,7 @@ static size_t fast_placement(const uint8_t *s, size_t i, size_t end,
             src = pad;
         }
         __m128i c = _mm_loadu_si128((const __m128i *)src);
-        __m128i blank = _mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8(' ')),
-                                     _mm_cmpeq_epi8(c, _mm_set1_epi8('\t')));
-        unsigned blanks = (unsigned)_mm_movemask_epi8(blank);
+        unsigned blanks = (unsigned)blanks16(src);
         unsigned n = blanks ? (unsigned)fx_ctz64(blanks) : BLOCK;  /* lanes of the field */
         __m128i in = _mm_loadu_si128((const __m128i *)(lanes + BLOCK - n));
         __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(c, zero_c),
@@ -538,19 +549,6 @@ static int read_position(const uint8_t *s, size_t *at, size_t end, fx_pos *pos,
                          fx_span *placement, fx_error *err)
 {
     return read_board(s, at, end, pos, placement, err) || read_fields(s, at, end, pos, err);
-}
-
-/* Of the 16 bytes at p, the blanks, as a bit set (byte k = bit k). */
-static uint64_t blanks16(const uint8_t *p)
-{
-#ifdef FX_SSE2
-    __m128i c = _mm_loadu_si128((const __m128i *)p);
-    return (uint16_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8(' ')),
-                                                    _mm_cmpeq_epi8(c, _mm_set1_epi8('\t'))));
-#else
-    return (fx_equal8(p, ' ') | fx_equal8(p, '\t')
-            | (fx_equal8(p + 8, ' ') | fx_equal8(p + 8, '\t')) << 8);
-#endif
 }
 
 /* The counter whose n digits (1 to 8) end at p, with 8 readable bytes
