@@ -26,7 +26,6 @@ import contextlib
 import gzip
 import io
 import lzma
-import mmap
 import os
 import queue
 import stat
@@ -44,6 +43,7 @@ from fastxfen import __version__, _bulk
 from fastxfen import _cli_formats as formats
 from fastxfen._api import decode as _decode_api
 from fastxfen._errors import FenError
+from fastxfen._mapped import map_input
 
 __all__ = ["main"]
 
@@ -579,27 +579,18 @@ def mapped_text_chunks(source, chunk_size: int):
     """The items of text_chunks for a regular, uncompressed file, as views of
     a memory map of it: no copy out of the page cache.  None if the file
     cannot be mapped.  ``source.consumed`` follows the chunks."""
-    if not source.regular or not source.size:
-        return None
-    try:
-        whole = memoryview(mmap.mmap(source.raw.fileno(), 0, access=mmap.ACCESS_READ))
-    except (OSError, ValueError):
+    mapped = map_input(source)
+    if mapped is None:
         return None
     source.mapped = True
     chunk_size = min(chunk_size, MAX_LINE)
-    advise = getattr(whole.obj, "madvise", None)
-    dontneed = getattr(mmap, "MADV_DONTNEED", None)
+    whole = mapped.view
 
     def chunks():
-        size, at, previous, released = len(whole), 0, 0, 0
+        size, at, previous = len(whole), 0, 0
         find, rfind = whole.obj.find, whole.obj.rfind
         while at < size:
-            # Drop the pages before the chunk in use: resident memory stays a
-            # few chunks (pages dropped too early are read back from the file).
-            done = previous // mmap.PAGESIZE * mmap.PAGESIZE
-            if advise is not None and dontneed is not None and done > released:
-                advise(dontneed, released, done - released)
-                released = done
+            mapped.release(previous)  # the chunk before is the one in use
             end = min(at + chunk_size, size)
             cut = end if end == size else rfind(b"\n", at, end) + 1
             if not cut:  # a line longer than a chunk
@@ -1054,32 +1045,18 @@ def _npy_chunks(args, source: Input, stack, decoder):
             raise CliError(truncated)
         if count == 0:
             return iter(())
+        mapped = map_input(source)
+        if mapped is not None:  # else read as a stream, from the same place
 
-        def mapped():
-            mm = mmap.mmap(source.raw.fileno(), 0, access=mmap.ACCESS_READ)
-            try:
-                array = np.ndarray((count, *row_shape), dtype, buffer=mm, offset=offset)
-                released = 0
+            def chunks():
+                array = np.ndarray((count, *row_shape), dtype, buffer=mapped.view, offset=offset)
                 for lo in range(0, count, rows):
                     yield array[lo : lo + rows]
                     progress.to(min(count, lo + rows))
-                    # Drop the pages already decoded, so that resident memory
-                    # stays one chunk however large the file is.
-                    done = offset + min(count, lo + rows) * row_bytes
-                    done -= done % mmap.PAGESIZE
-                    if (
-                        done > released
-                        and hasattr(mm, "madvise")
-                        and hasattr(mmap, "MADV_DONTNEED")
-                    ):
-                        mm.madvise(mmap.MADV_DONTNEED, released, done - released)
-                        released = done
-                del array
-            finally:
-                with contextlib.suppress(BufferError):
-                    mm.close()
+                    # the rows decoded so far are done with
+                    mapped.release(offset + min(count, lo + rows) * row_bytes)
 
-        return mapped()
+            return chunks()
 
     def streamed():
         done = 0

@@ -29,7 +29,6 @@ What the code calls a game (the rules of docs/pgn.md):
 
 from __future__ import annotations
 
-import mmap
 import os
 import re
 import sys
@@ -40,6 +39,7 @@ import numpy as np
 
 from fastxfen import _bulk, _pgn
 from fastxfen._errors import FenError
+from fastxfen._mapped import map_input
 
 __all__ = [
     "DEFAULT_CHUNK",
@@ -511,26 +511,15 @@ def _mapped_blocks(source, size: int) -> Optional[Iterator[_Mapped]]:
     """Blocks of ``size`` bytes of a regular, uncompressed input file read
     through a memory map (no read copies), or None if it cannot be mapped.
     ``source.consumed`` follows the blocks, for the progress bar."""
-    if not getattr(source, "regular", False) or not source.size:
+    mapped = map_input(source)
+    if mapped is None:
         return None
-    try:
-        whole = memoryview(mmap.mmap(source.raw.fileno(), 0, access=mmap.ACCESS_READ))
-    except (OSError, ValueError):
-        return None
-
-    advise = getattr(whole.obj, "madvise", None)
-    dontneed = getattr(mmap, "MADV_DONTNEED", None)
+    whole = mapped.view
 
     def blocks() -> Iterator[_Mapped]:
-        released = 0
         for at in range(0, len(whole), size):
-            # Drop the pages before the block before last: done with by now
-            # (and read back from the file if not), so that the memory in use
-            # stays a few blocks.
-            done = max(at - 2 * size, 0) // mmap.PAGESIZE * mmap.PAGESIZE
-            if advise is not None and dontneed is not None and done > released:
-                advise(dontneed, released, done - released)
-                released = done
+            # the block before last is done with by now
+            mapped.release(at - 2 * size)
             end = min(at + size, len(whole))
             source.consumed = end
             yield _Mapped(whole, at, end)
