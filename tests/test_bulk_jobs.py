@@ -98,6 +98,18 @@ def test_offsets_batches_check_their_offsets(width):
             batch.normalize("xfen", "fen", "coerce", 1, False)
 
 
+@pytest.mark.parametrize("errors", ["raise", "coerce"])
+def test_a_bad_offset_past_the_first_block_outranks_an_earlier_bad_row(errors):
+    # rows are read a block (1024) at a time, but every offset of a job is
+    # checked first: a bad row 0 does not hide a bad offset at row 2500
+    rows = [b"x"] + [PLAIN.encode()] * 2999
+    offsets = np.concatenate([[0], np.cumsum([len(r) for r in rows])]).astype(np.int64)
+    offsets[2501] = offsets[2500] - 1
+    batch = _bulk.offsets(b"".join(rows), offsets)
+    with pytest.raises(ValueError, match="outside the data"):
+        batch.normalize("xfen", "fen", errors, 1, False)
+
+
 @pytest.mark.parametrize("threads", [1, 2, 3])
 def test_uncounted_lines_are_numbered_in_turn(threads):
     # normalize counts a buffer's lines in its jobs, numbering each piece's

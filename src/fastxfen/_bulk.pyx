@@ -6,10 +6,10 @@ byte spans in two int64 arrays (a numpy ``S`` array, a list copied into one
 buffer), an Arrow column's own offsets, or the lines of a newline-separated
 buffer, cut into pieces of about a megabyte whose lines each job finds (and
 for normalize counts) a block at a time as it reads them, so the text is read
-from memory once.  A batch is cut into jobs of consecutive rows, dealt in turn
-to the threads (workers), which run them with the GIL released; each job keeps
-its own list of failed rows, and normalize places each job's text in the
-result in row order.
+from memory once.  A batch is cut into jobs of consecutive rows, which the
+threads (workers) take in row order as each gets free and run with the GIL
+released; each job keeps its own list of failed rows, and normalize places
+each job's text in the result in row order.
 """
 from cpython.bytearray cimport PyByteArray_AS_STRING
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, _PyBytes_Resize
@@ -63,7 +63,8 @@ ROW_BYTES = 64
 #: result.
 cdef enum:
     CHUNK_ROWS = 16384
-    LINE_BLOCK = 1024  # rows a newline-buffer job finds at a time (16 KB of spans)
+    BLOCK = 1024  # rows a newline-buffer or offsets job finds at a time (16 KB of spans)
+    SLACK = 3     # written normalize jobs a worker may hold before they are placed
 
 cdef enum Task:
     NORMALIZE, ENCODE, VALIDATE
@@ -125,6 +126,9 @@ cdef class Job:
     cdef size_t n_failures, failures_cap
     cdef bint stopped           # at a failed row, with errors="raise"
     cdef bint out_of_memory
+    # normalize: its turn taken; the worker's buffer holding its text (or -1)
+    cdef bint has_turn
+    cdef int slot
 
     def __dealloc__(self):
         free(self.failures)
@@ -163,37 +167,39 @@ cdef class Job:
         return 0
 
     cdef void _run(self) noexcept nogil:
-        cdef int64_t n
-        cdef int64_t *spans
         if self.source == SPANS:
             self._rows(self.starts + self.lo, self.ends + self.lo, self.lo, self.hi)
-            return
-        if self.source == LINES:
+        elif self.source == LINES:
             self._lines()
-            return
-        n = self.hi - self.lo
-        spans = <int64_t *>malloc(<size_t>(2 * n + 1) * sizeof(int64_t))
-        if spans == NULL:
-            self.out_of_memory = True
-            return
-        if _offset_spans(self.offsets, self.wide_offsets, self.lo, n, self.data_size,
-                         spans, spans + n):
-            self._rows(spans, spans + n, self.lo, self.hi)
         else:
+            self._offset_rows()
+
+    cdef void _offset_rows(self) noexcept nogil:
+        """The rows of an offsets array, BLOCK at a time, once every offset
+        of the job is known to lie in the data (so a bad one is reported
+        whatever the rows before it hold)."""
+        cdef int64_t spans[2 * BLOCK]
+        cdef int64_t k, r = self.lo
+        if not _offsets_fit(self.offsets, self.wide_offsets, self.lo, self.hi, self.data_size):
             self.bad_offsets = True
-        free(spans)
+            return
+        while r < self.hi and not self.stopped:
+            k = min(<int64_t>BLOCK, self.hi - r)
+            _offset_spans(self.offsets, self.wide_offsets, r, k, spans, spans + BLOCK)
+            self._rows(spans, spans + BLOCK, r, r + k)
+            r += k
 
     cdef void _lines(self) noexcept nogil:
-        """The piece's lines, LINE_BLOCK at a time, found as they are read:
+        """The piece's lines, BLOCK at a time, found as they are read:
         one pass over the bytes, which also counts an uncounted piece."""
-        cdef int64_t spans[2 * LINE_BLOCK]
+        cdef int64_t spans[2 * BLOCK]
         cdef size_t at = self.byte_lo
         cdef int64_t k, r = self.lo
         while not self.stopped:
-            k = fx_line_spans(self.data, &at, self.byte_hi, spans, spans + LINE_BLOCK, LINE_BLOCK)
+            k = fx_line_spans(self.data, &at, self.byte_hi, spans, spans + BLOCK, BLOCK)
             if k == 0:
                 break
-            self._rows(spans, spans + LINE_BLOCK, r, r + k)
+            self._rows(spans, spans + BLOCK, r, r + k)
             r += k
         if self.uncounted:
             self.count = r
@@ -280,20 +286,32 @@ cdef class Job:
                 memset(self.records + r * self.itemsize, 0, self.itemsize)
 
 
-cdef bint _offset_spans(const void *offsets, bint wide, int64_t lo, int64_t n, size_t size,
-                        int64_t *starts, int64_t *ends) noexcept nogil:
-    """Rows lo to lo + n of an offsets array as spans; False if one does
-    not lie within the data's size bytes."""
+cdef bint _offsets_fit(const void *offsets, bint wide, int64_t lo, int64_t hi,
+                       size_t size) noexcept nogil:
+    """Whether rows lo to hi of an offsets array lie within the data's size
+    bytes: offsets lo to hi rise and stay in [0, size]."""
     cdef int64_t k, a, b
-    for k in range(n):
+    for k in range(lo, hi):
         if wide:
-            a, b = (<const int64_t *>offsets)[lo + k], (<const int64_t *>offsets)[lo + k + 1]
+            a, b = (<const int64_t *>offsets)[k], (<const int64_t *>offsets)[k + 1]
         else:
-            a, b = (<const int32_t *>offsets)[lo + k], (<const int32_t *>offsets)[lo + k + 1]
+            a, b = (<const int32_t *>offsets)[k], (<const int32_t *>offsets)[k + 1]
         if a < 0 or b < a or <size_t>b > size:
             return False
-        starts[k], ends[k] = a, b
     return True
+
+
+cdef void _offset_spans(const void *offsets, bint wide, int64_t lo, int64_t n,
+                        int64_t *starts, int64_t *ends) noexcept nogil:
+    """Rows lo to lo + n of an offsets array as spans."""
+    cdef int64_t k
+    for k in range(n):
+        if wide:
+            starts[k] = (<const int64_t *>offsets)[lo + k]
+            ends[k] = (<const int64_t *>offsets)[lo + k + 1]
+        else:
+            starts[k] = (<const int32_t *>offsets)[lo + k]
+            ends[k] = (<const int32_t *>offsets)[lo + k + 1]
 
 
 def jobs_for(int64_t n, int threads):
@@ -324,6 +342,7 @@ cdef class Batch:
     cdef bint wide_offsets
     cdef size_t data_size
     cdef list jobs
+    cdef Py_ssize_t taken       # jobs taken by the workers of a run (with the GIL held)
 
     cdef void _jobs(self, int task, int errors, castling, ep, bint epd):
         """The jobs: one per piece, or CHUNK_ROWS rows each."""
@@ -390,14 +409,16 @@ cdef class Batch:
         return self.n if self.n >= 0 else <int64_t>(self.data_size // ROW_BYTES)
 
     cdef list _workers(self, threads):
-        """Workers for the jobs, dealt in turn."""
+        """Workers for the jobs, which take them in turn as each gets free (a
+        thread the machine runs slower takes fewer)."""
         cdef Worker worker
         cdef int64_t rows = self.rows_reckoned()
         cdef int64_t k, n = min(jobs_for(rows, threads), len(self.jobs))
         workers = []
+        self.taken = 0
         for k in range(n):
             worker = Worker()
-            worker.jobs = self.jobs[k::n]
+            worker.jobs, worker.taken = self.jobs, &self.taken
             workers.append(worker)
         return workers
 
@@ -553,13 +574,19 @@ cdef class Batch:
 
 @cython.final
 cdef class Worker:
-    """One thread's jobs, in row order.  A normalize job writes into the
-    worker's scratch buffer, then waits for its turn, copies its text to the
-    end of what the jobs before it placed in the result, and hands the turn
-    on; a job whose turn has come when it starts writes in the result."""
-    cdef list jobs
-    cdef uint8_t *scratch
-    cdef size_t scratch_cap
+    """One thread's share of a batch's jobs: it takes the next job not yet
+    taken until none is left, so its jobs rise.  A normalize job whose turn
+    has come as it starts (every job, on one thread) writes straight into
+    the result; the others write into a scratch buffer of the worker's and
+    are placed when their turn comes: the job takes the room after the text
+    of the jobs before it, hands the turn on, then copies its text there.
+    A worker holds up to SLACK written jobs unplaced, so it goes on with
+    its next job while another thread's job before is still being written."""
+    cdef list jobs              # the batch's
+    cdef Py_ssize_t *taken      # the batch's count of jobs taken
+    cdef uint8_t *buffers[SLACK]
+    cdef size_t caps[SLACK]
+    cdef uint32_t busy          # bit s: buffers[s] holds an unplaced job's text
     cdef uint8_t *result
     cdef int64_t capacity
     cdef int64_t *placed    # bytes of the result filled; read and written in turn
@@ -567,53 +594,93 @@ cdef class Worker:
     cdef bint *overflow
 
     def __dealloc__(self):
-        free(self.scratch)
+        cdef int k
+        for k in range(SLACK):
+            free(self.buffers[k])
 
     def run(self):
         cdef Job job
-        for job in self.jobs:
-            with nogil:
-                if job.task == NORMALIZE:
-                    self._normalize(job)
-                else:
+        cdef list written = []  # normalize jobs not yet placed, in row order
+        while self.taken[0] < len(self.jobs):  # the GIL makes taking a job atomic
+            job = self.jobs[self.taken[0]]
+            self.taken[0] += 1
+            if job.task != NORMALIZE:
+                with nogil:
                     job._run()
+                continue
+            if len(written) == SLACK:
+                self._place(written.pop(0), True)
+            with nogil:
+                self._write(job)
+            written.append(job)
+            while written and self._place(written[0], False):
+                written.pop(0)
+        for job in written:
+            self._place(job, True)
 
-    cdef void _normalize(self, Job job) noexcept nogil:
-        cdef int64_t at, k, first
-        # A job whose turn has come already (every job, on one thread)
-        # writes straight into the result; the others into the scratch.
-        cdef bint in_place = PyThread_acquire_lock(job.turn, NOWAIT_LOCK)
-        if in_place:
-            at = self.placed[0]
-            job.out, job.out_cap = self.result + at, <size_t>(self.capacity - at)
+    cdef void _write(self, Job job) noexcept nogil:
+        cdef int slot = 0
+        job.has_turn = PyThread_acquire_lock(job.turn, NOWAIT_LOCK)
+        if job.has_turn:
+            job.slot = -1
+            job.out = self.result + self.placed[0]
+            job.out_cap = <size_t>(self.capacity - self.placed[0])
         else:
-            job.out, job.out_cap = self.scratch, self.scratch_cap
-        job.out_len, job.fixed = 0, in_place
+            while self.busy >> slot & 1:
+                slot += 1
+            self.busy |= 1u << slot
+            job.slot = slot
+            job.out, job.out_cap = self.buffers[slot], self.caps[slot]
+        job.out_len, job.fixed = 0, job.has_turn
         job._run()
-        if not in_place:
-            self.scratch, self.scratch_cap = job.out, job.out_cap  # it may have grown
-            PyThread_acquire_lock(job.turn, WAIT_LOCK)
-        job.out = NULL
+        if not job.has_turn:  # the buffer may have grown
+            self.buffers[job.slot], self.caps[job.slot] = job.out, job.out_cap
+
+    cdef bint _place(self, Job job, bint wait):
+        """Place a written job when its turn has come (with `wait`, once it
+        comes); False if it has not."""
+        if not job.has_turn:
+            if wait:
+                with nogil:
+                    PyThread_acquire_lock(job.turn, WAIT_LOCK)
+            elif not PyThread_acquire_lock(job.turn, NOWAIT_LOCK):
+                return False
+            job.has_turn = True
+        with nogil:
+            self._placed(job)
+        return True
+
+    cdef void _placed(self, Job job) noexcept nogil:
+        cdef int64_t at, k, first
+        cdef bint fits
         if job.uncounted:
             first = self.rows[0]
             self.rows[0] += job.count
             for k in range(<int64_t>job.n_failures):
                 job.failures[k].row += first
         at = self.placed[0]
-        if job.outgrew or at + <int64_t>job.out_len > self.capacity:
-            self.overflow[0] = True
-        else:
-            if job.out_len and not in_place:
-                memcpy(self.result + at, self.scratch, job.out_len)
-            if job.out_ends != NULL and job.ends32:
-                for k in range(job.hi - job.lo):
-                    (<int32_t *>job.out_ends)[k] += <int32_t>at
-            elif job.out_ends != NULL:
-                for k in range(job.hi - job.lo):
-                    (<int64_t *>job.out_ends)[k] += at
+        fits = not job.outgrew and at + <int64_t>job.out_len <= self.capacity
+        if fits:
             self.placed[0] = at + job.out_len
+        else:
+            self.overflow[0] = True
+        # the next job needs only the offset: the copy (and the page faults
+        # of fresh result memory) runs while it is placed
         if job.next_turn != NULL:
             PyThread_release_lock(job.next_turn)
+        if fits and job.out_len and job.slot >= 0:
+            memcpy(self.result + at, job.out, job.out_len)
+        if job.slot >= 0:
+            self.busy &= ~(1u << job.slot)
+        job.out = NULL
+        if not fits:
+            return
+        if job.out_ends != NULL and job.ends32:
+            for k in range(job.hi - job.lo):
+                (<int32_t *>job.out_ends)[k] += <int32_t>at
+        elif job.out_ends != NULL:
+            for k in range(job.hi - job.lo):
+                (<int64_t *>job.out_ends)[k] += at
 
 
 cpdef int64_t text_bound(int64_t size):
