@@ -1,8 +1,8 @@
-"""The bulk kernels cut rows into jobs dealt in turn to the threads: 16,384
-rows each, or for a newline buffer pieces of about a megabyte whose lines
-are counted up front and found by the job.  Each job's normalized text is
-copied into the result after the jobs before it.  Whatever the number of
-threads, the result is the row-by-row one."""
+"""The bulk kernels cut rows into jobs which the threads take as each gets
+free: 16,384 rows each, or for a newline buffer pieces of about a megabyte
+whose lines are counted up front and found by the job.  Each job's
+normalized text is copied into the result after the jobs before it.
+Whatever the number of threads, the result is the row-by-row one."""
 
 import numpy as np
 import pytest
@@ -37,6 +37,24 @@ def test_buffer_matches_rows(threads, n):
     assert out.decode().split("\n") == expected + [""]
     ignored = fx.normalize(data, errors="ignore", threads=threads).decode().split("\n")
     assert ignored == [e if e else r for e, r in zip(expected, rows)]
+
+
+@pytest.mark.parametrize("threads", [2, 3, 7])
+def test_jobs_of_uneven_cost_are_placed_in_row_order(threads):
+    # jobs alternate between valid rows and quickly rejected ones, so the
+    # threads run out of step: a thread holds several written jobs while
+    # another's earlier job is still running, and takes more jobs than it
+    kinds = [PLAIN, "x", GROWING, SHRINKING]
+    rows = [
+        kinds[(i // CHUNK) % 2 * 2 + i % 2] if (i // CHUNK) % 3 else "x" for i in range(24 * CHUNK)
+    ]
+    texts = np.array([r.encode() for r in rows])
+    expected = fx.normalize(texts, errors="coerce", threads=1)
+    assert fx.normalize(texts, errors="coerce", threads=threads).tolist() == expected.tolist()
+    data = "\n".join(rows).encode()
+    assert fx.normalize(data, errors="ignore", threads=threads) == fx.normalize(
+        data, errors="ignore", threads=1
+    )
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])
