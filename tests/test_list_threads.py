@@ -1,6 +1,7 @@
 """Work split over threads gives the one-thread answer: long lists go through
-the GIL-free kernels (item for item the row-by-row result, whatever the list
-holds), and a buffer's lines are found in stretches cut at newlines."""
+the GIL-free kernels when threads are asked for (item for item the
+row-by-row result, whatever the list holds), and a buffer's lines are found
+in stretches cut at newlines."""
 
 import numpy as np
 import pytest
@@ -41,6 +42,18 @@ def test_normalize_matches_row_by_row(errors, monkeypatch):
     same = [a is r for a, r in zip(threaded, rows)]
     assert same == [a is r for a, r in zip(single, rows)]
     assert any(same) and not all(same)
+
+
+def test_lists_go_row_by_row_unless_threads_are_asked_for(monkeypatch):
+    rows = [START] * N
+    batches = []
+    monkeypatch.setattr(_bulk, "strings", lambda rows: batches.append(1) or strings(rows))
+    for call in (fx.normalize, fx.encode, fx.validate):
+        call(rows)
+        call(rows, threads=1)
+    assert batches == []
+    fx.validate(rows, threads=2)
+    assert batches == [1]
 
 
 def test_encode_and_validate_match_row_by_row():

@@ -39,9 +39,12 @@ def _rows(fens: Iterable[Any]) -> list[Any]:
 
 
 def _list_batch(rows: list[Any], threads: Optional[int], epd: bool) -> Any:
-    """A GIL-free batch for a list long enough to split over threads (its
-    ASCII str rows copied into one buffer), or None to go row by row."""
-    if epd or len(rows) < 2 * _bulk.MIN_ROWS_PER_THREAD:
+    """A GIL-free batch for a list long enough to split over the threads
+    asked for (its ASCII str rows copied into one buffer), or None to go row
+    by row.  threads=None goes row by row: copying the rows in and building
+    the strings out take the GIL, and on two cores they cost about what the
+    second thread saves."""
+    if epd or threads is None or len(rows) < 2 * _bulk.MIN_ROWS_PER_THREAD:
         return None
     if _bulk.jobs_for(len(rows), _threads(threads)) < 2:
         return None
@@ -144,9 +147,9 @@ def normalize(
     layout), a numpy array of ``str``, ``bytes`` or objects (same kind and
     shape) or a pyarrow string array (same type, nulls kept).
 
-    ``threads=None`` splits batches of 131,072 rows or more (long lists
-    included) over the cores; an int sets the number of threads.  The result
-    does not depend on it.
+    ``threads=None`` splits batches of 131,072 rows or more over the cores,
+    but reads a list (or other iterable) row by row; an int sets the number
+    of threads.  The result does not depend on it.
 
     With ``epd=True`` rows are EPD: the four position fields, then operations
     (``bm Nf3; id "x";``) that are written back as they came; ``hmvc`` and
