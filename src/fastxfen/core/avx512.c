@@ -33,32 +33,17 @@ int fx_avx512_init(void)
            && __builtin_cpu_supports("avx512vbmi2") && __builtin_cpu_supports("bmi2");
 }
 
-/* Running sum of the 64 bytes (each lane: itself and every lane before it),
- * saturating at 255 or wrapping modulo 256. */
-TARGET static inline __m512i running_sum(__m512i v, int saturate)
-{
-#define ADD(a, b) (saturate ? _mm512_adds_epu8(a, b) : _mm512_add_epi8(a, b))
-    v = ADD(v, _mm512_bslli_epi128(v, 1));  /* within each 16-byte lane */
-    v = ADD(v, _mm512_bslli_epi128(v, 2));
-    v = ADD(v, _mm512_bslli_epi128(v, 4));
-    v = ADD(v, _mm512_bslli_epi128(v, 8));
-    /* then each 16-byte lane adds the totals of the lanes before it */
-    __m512i total = _mm512_shuffle_epi8(v, _mm512_set1_epi8(15));
-    __m512i before = _mm512_maskz_shuffle_i64x2(0xFC, total, total, _MM_SHUFFLE(2, 1, 0, 0));
-    before = ADD(before, _mm512_maskz_shuffle_i64x2(0xFC, before, before, _MM_SHUFFLE(2, 1, 0, 0)));
-    before = ADD(before, _mm512_maskz_shuffle_i64x2(0xF0, before, before, _MM_SHUFFLE(1, 0, 0, 0)));
-    return ADD(v, before);
-#undef ADD
-}
-
-/* The bytes are classified by two 128-entry table lookups.  The running
- * sum of the squares each byte advances puts every byte on its square.  The
- * field is valid when every byte is a piece, a digit or a slash, no digit
- * follows a digit, and the seven slashes and the field's end stand at
- * squares 8, 16, ..., 64: then every rank is exactly eight squares long.
- * A second running sum, of each piece's file bit, gives each rank's
- * occupancy at its end; the piece codes, packed together, are expanded
- * onto the occupied squares, and the ranks put in board order. */
+/* The ranks are first put one to a qword: the seven slashes give each
+ * rank's first byte and length (1 to 8 when the field is valid), and one
+ * byte permute moves rank r's bytes to the start of qword r, zeros after.
+ * Then each byte is classified by two 128-entry table lookups.  The field
+ * is valid when its bytes are pieces, digits and seven slashes, no digit
+ * follows a digit within a rank, and every rank's squares add up to eight
+ * (one sum of absolute differences per qword).  A prefix sum inside each
+ * qword gives every piece its file; the sum of the pieces' file bits is the
+ * rank's occupancy (the bits are distinct, so their sum is their union);
+ * the piece codes, packed together, are expanded onto the occupied squares
+ * and the ranks put in board order. */
 TARGET size_t fx_placement512(const uint8_t *s, size_t i, size_t end, uint8_t board[80])
 {
     size_t avail = end - i;
@@ -78,35 +63,52 @@ TARGET size_t fx_placement512(const uint8_t *s, size_t i, size_t end, uint8_t bo
     if (n == 0)
         return FAIL;
     __mmask64 field = _bzhi_u64(~0ull, (unsigned)n);
+    __mmask64 slashes = _mm512_mask_cmpeq_epi8_mask(field, c, _mm512_set1_epi8('/'));
+    if (_mm_popcnt_u64(slashes) != FX_HEIGHT - 1 || (field & _mm512_movepi8_mask(c)))
+        return FAIL;
+
+    /* rank r is bytes [first_r, end_r): ends are the slashes, then n */
+    const __m512i iota = _mm512_set_epi8(
+        63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42,
+        41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20,
+        19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    __m128i ends = _mm_mask_set1_epi8(
+        _mm512_castsi512_si128(_mm512_maskz_compress_epi8(slashes, iota)), 0x80, (char)n);
+    __m128i firsts = _mm_add_epi8(_mm_bslli_si128(ends, 1),
+                                  _mm_set_epi8(0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 0));
+    __m128i lengths = _mm_sub_epi8(ends, firsts);
+    if (_mm_mask_cmpgt_epu8_mask(0xFF, _mm_sub_epi8(lengths, _mm_set1_epi8(1)),
+                                 _mm_set1_epi8(7)))
+        return FAIL;  /* an empty rank, or one of more than eight bytes */
+    const __m512i qword_of = _mm512_srli_epi64(_mm512_and_si512(iota, _mm512_set1_epi8(0x38)), 3);
+    const __m512i lane = _mm512_and_si512(iota, _mm512_set1_epi8(7));
+    __m512i both = _mm512_castsi128_si512(_mm_unpacklo_epi64(firsts, lengths));
+    __mmask64 slot = _mm512_cmplt_epu8_mask(
+        lane, _mm512_permutexvar_epi8(_mm512_add_epi8(qword_of, _mm512_set1_epi8(8)), both));
+    __m512i from = _mm512_add_epi8(_mm512_permutexvar_epi8(qword_of, both), lane);
+    __m512i ranks = _mm512_maskz_permutexvar_epi8(slot, from, c);  /* rank r in qword r */
 
     __m512i advance = _mm512_maskz_permutex2var_epi8(
-        field, _mm512_loadu_si512(ADVANCE), c, _mm512_loadu_si512(ADVANCE + 64));
-    __m512i code = _mm512_permutex2var_epi8(_mm512_loadu_si512(CODE), c,
-                                            _mm512_loadu_si512(CODE + 64));
-    __mmask64 ascii = field & ~_mm512_movepi8_mask(c);
-    __mmask64 slashes = _mm512_mask_cmpeq_epi8_mask(field, c, _mm512_set1_epi8('/'));
-    __mmask64 advancing = _mm512_mask_test_epi8_mask(ascii, advance, advance);
-    __mmask64 letters = _mm512_mask_test_epi8_mask(ascii, code, code);
+        slot, _mm512_loadu_si512(ADVANCE), ranks, _mm512_loadu_si512(ADVANCE + 64));
+    __m512i code = _mm512_maskz_permutex2var_epi8(slot, _mm512_loadu_si512(CODE), ranks,
+                                                  _mm512_loadu_si512(CODE + 64));
+    __mmask64 advancing = _mm512_test_epi8_mask(advance, advance);
+    __mmask64 letters = _mm512_test_epi8_mask(code, code);
     __mmask64 digits = advancing & ~letters;
-    if ((field & ~(advancing | slashes)) || (digits & digits << 1)
-        || _mm_popcnt_u64(slashes) != FX_HEIGHT - 1)
+    __m512i squares = _mm512_sad_epu8(advance, _mm512_setzero_si512());
+    if ((slot & ~advancing) || (digits & digits << 1 & 0xFEFEFEFEFEFEFEFEull)
+        || _mm512_cmpneq_epi64_mask(squares, _mm512_set1_epi64(8)))
         return FAIL;
 
-    __mmask64 ends = slashes | (__mmask64)1 << (n - 1);  /* where each rank ends */
-    __m512i through = running_sum(advance, 1);  /* squares up to each byte's end */
-    __m128i rank_ends = _mm512_castsi512_si128(_mm512_maskz_compress_epi8(ends, through));
-    if ((uint64_t)_mm_cvtsi128_si64(rank_ends) != 0x4038302820181008ull)
-        return FAIL;
-
-    __m512i square = _mm512_sub_epi8(through, advance);
+    __m512i through = _mm512_add_epi8(advance, _mm512_slli_epi64(advance, 8));
+    through = _mm512_add_epi8(through, _mm512_slli_epi64(through, 16));
+    through = _mm512_add_epi8(through, _mm512_slli_epi64(through, 32));
+    __m512i file = _mm512_and_si512(_mm512_sub_epi8(through, advance), _mm512_set1_epi8(7));
     __m512i file_bits = _mm512_broadcast_i32x4(
         _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0));
-    __m512i bit = _mm512_maskz_shuffle_epi8(letters, file_bits,
-                                            _mm512_and_si512(square, _mm512_set1_epi8(7)));
-    /* a rank's file bits are distinct, so their sum is their union; the
-     * wrapping sums at two rank ends differ by exactly that rank's sum */
-    __m128i sums = _mm512_castsi512_si128(_mm512_maskz_compress_epi8(ends, running_sum(bit, 0)));
-    uint64_t occupied = (uint64_t)_mm_cvtsi128_si64(_mm_sub_epi8(sums, _mm_slli_si128(sums, 1)));
+    __m512i bit = _mm512_maskz_shuffle_epi8(letters, file_bits, file);
+    __m128i rows = _mm512_cvtepi64_epi8(_mm512_sad_epu8(bit, _mm512_setzero_si512()));
+    uint64_t occupied = (uint64_t)_mm_cvtsi128_si64(rows);
     __m512i pieces = _mm512_maskz_compress_epi8(letters, code);
     __m512i text_order = _mm512_maskz_expand_epi8(occupied, pieces);  /* rank 8 first */
     _mm512_storeu_si512(board, _mm512_permutexvar_epi64(_mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7),
