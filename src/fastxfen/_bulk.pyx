@@ -19,7 +19,7 @@ from cpython.pythread cimport (NOWAIT_LOCK, WAIT_LOCK, PyThread_acquire_lock,
 from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
 from cpython.unicode cimport PyUnicode_GET_LENGTH
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport free, realloc
 from libc.string cimport memchr, memcmp, memcpy, memset
 
 cimport cython
