@@ -57,6 +57,25 @@ def test_jobs_of_uneven_cost_are_placed_in_row_order(threads):
     )
 
 
+@pytest.mark.parametrize("kind", ["U", "S"])
+@pytest.mark.parametrize("errors", ["coerce", "ignore"])
+def test_numpy_columns_are_copied_in_and_out_in_parts(kind, errors):
+    # a numpy column is narrowed to bytes and the result widened back in one
+    # part per thread: every part boundary gives the one-thread array
+    rows = _rows(1001, bad=[0, 333, 1000]) + ["8/8/8/8/8/8/8/8 w - - 0 1é", ""]
+    if kind == "S":
+        rows = rows[:-2]
+    column = np.array(rows if kind == "U" else [r.encode() for r in rows]).reshape(-1, 1)
+    one = fx.normalize(column, errors=errors, threads=1)
+    for threads in (2, 3, 7):
+        out = fx.normalize(column, errors=errors, threads=threads)
+        assert out.dtype == one.dtype and out.shape == column.shape
+        assert out.tolist() == one.tolist()
+        assert fx.validate(column.ravel(), threads=threads) == fx.validate(
+            column.ravel(), threads=1
+        )
+
+
 @pytest.mark.parametrize("threads", [1, 2, 3])
 def test_list_ends_line_up_across_jobs(threads):
     n = 2 * CHUNK + 5 + 131072  # long enough for the threaded list path

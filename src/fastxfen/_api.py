@@ -85,7 +85,7 @@ def _batches(
     if isinstance(fens, _BUFFERS):
         return [_bulk.lines(fens, _threads(threads), count)]
     if isinstance(fens, np.ndarray) and fens.dtype.kind in ("SU" if not epd else "S"):
-        return [numpy_batch(fens)]
+        return [numpy_batch(fens, _threads(threads))]
     if is_arrow(fens):
         return arrow_batches(fens)
     return None
@@ -187,7 +187,7 @@ def normalize(
     if isinstance(fens, _BUFFERS):
         return run(batches[0], buffer=True)[0]
     if isinstance(fens, np.ndarray):
-        return numpy_result(fens, run(batches[0]), errors)
+        return numpy_result(fens, run(batches[0]), errors, _threads(threads))
     return arrow_result(fens, run, errors)
 
 

@@ -889,11 +889,11 @@ def rows_from(list rows, data, ends, list failed, bint ignore, one):
     return out
 
 
-def fixed(array):
+def fixed(array, int threads=1):
     """Batch of the rows of a 1-d C-contiguous numpy ``S`` or ``U`` array
     (trailing NULs are not part of a row).  A ``U`` array is read as one
     byte per character, non-ASCII as '?' (never valid FEN, and columns
-    still count characters)."""
+    still count characters), in up to `threads` threads (0: jobs_for)."""
     cdef Py_ssize_t n = array.shape[0], itemsize = array.dtype.itemsize
     cdef bint ucs4 = array.dtype.kind == "U"
     cdef Py_ssize_t chars = itemsize // 4 if ucs4 else itemsize
@@ -903,13 +903,45 @@ def fixed(array):
     cdef int64_t[::1] e = ends
     data = np.empty(n * chars if ucs4 else 0, np.uint8)
     cdef uint8_t[::1] text = data
-    cdef Py_ssize_t i, k, length
-    cdef const uint32_t *code
+    cdef _Narrow part
+    cdef int64_t k, parts
     if n and chars:
+        parts = jobs_for(n, threads)
+        copies = []
+        for k in range(parts):
+            part = _Narrow()
+            part.raw, part.text, part.ends = &raw[0], &text[0] if ucs4 else NULL, &e[0]
+            part.itemsize, part.chars, part.ucs4 = itemsize, chars, ucs4
+            part.lo, part.hi = n * k // parts, n * (k + 1) // parts
+            copies.append(part)
+        _each(copies, _Narrow.run)
+    else:
+        ends[:] = starts
+    return _batch(data if ucs4 else array, &text[0] if ucs4 and n and chars else
+                  (&raw[0] if n and chars else NULL), starts, ends)
+
+
+cdef class _Narrow:
+    """Rows [lo, hi) of a fixed-width ``S`` or ``U`` array: each row's end
+    without its trailing NULs, and for ``U`` its characters as bytes."""
+    cdef const uint8_t *raw
+    cdef uint8_t *text
+    cdef int64_t *ends
+    cdef Py_ssize_t itemsize, chars, lo, hi
+    cdef bint ucs4
+
+    def run(self):
+        # locals, not attributes: a byte store may alias any of them
+        cdef Py_ssize_t i, k, length, chars = self.chars, itemsize = self.itemsize
+        cdef const uint8_t *raw = self.raw
+        cdef uint8_t *text = self.text
+        cdef int64_t *ends = self.ends
+        cdef const uint32_t *code
+        cdef bint ucs4 = self.ucs4
         with nogil:
-            for i in range(n):
+            for i in range(self.lo, self.hi):
                 if ucs4:
-                    code = <const uint32_t *>&raw[i * itemsize]
+                    code = <const uint32_t *>(raw + i * itemsize)
                     length = chars
                     while length and code[length - 1] == 0:
                         length -= 1
@@ -919,11 +951,7 @@ def fixed(array):
                     length = chars
                     while length and raw[i * itemsize + length - 1] == 0:
                         length -= 1
-                e[i] = i * chars + length
-    else:
-        ends[:] = starts
-    return _batch(data if ucs4 else array, &text[0] if ucs4 and n and chars else
-                  (&raw[0] if n and chars else NULL), starts, ends)
+                ends[i] = i * chars + length
 
 
 def spans(data, starts, ends, nulls=None):
@@ -962,27 +990,57 @@ def offsets(data, offsets, nulls=None):
     return b
 
 
-def fixed_width(data, ends, Py_ssize_t chars, bint ucs4=False):
+def fixed_width(data, ends, Py_ssize_t chars, bint ucs4=False, int threads=1):
     """Rows data[ends[i-1]:ends[i]] as a numpy ``S`` (or, with ucs4, ``U``)
-    array of chars characters per row, zero padded."""
+    array of chars characters per row, zero padded, written in up to
+    `threads` threads (0: jobs_for)."""
     cdef const uint8_t[::1] src = _bytes_view(data)
     cdef const int64_t[::1] e = np.ascontiguousarray(ends, np.int64)
-    cdef Py_ssize_t i, k, n = e.shape[0]
-    cdef int64_t start = 0, length
+    cdef Py_ssize_t n = e.shape[0]
     out = np.zeros(n, f"U{chars}" if ucs4 else f"S{chars}")
     cdef uint8_t[::1] dst = out.view(np.uint8) if n else np.empty(0, np.uint8)
-    cdef uint32_t *wide
-    with nogil:
-        for i in range(n):
-            length = min(e[i] - start, chars)
-            if length > 0 and ucs4:
-                wide = <uint32_t *>&dst[i * chars * 4]
-                for k in range(length):
-                    wide[k] = src[start + k]
-            elif length > 0:
-                memcpy(&dst[i * chars], &src[start], length)
-            start = e[i]
+    cdef _Widen part
+    cdef int64_t k, parts
+    if n:
+        parts = jobs_for(n, threads)
+        copies = []
+        for k in range(parts):
+            part = _Widen()
+            part.src, part.ends, part.dst = &src[0] if src.shape[0] else NULL, &e[0], &dst[0]
+            part.chars, part.ucs4 = chars, ucs4
+            part.lo, part.hi = n * k // parts, n * (k + 1) // parts
+            copies.append(part)
+        _each(copies, _Widen.run)
     return out
+
+
+cdef class _Widen:
+    """Rows [lo, hi) of fixed_width."""
+    cdef const uint8_t *src
+    cdef const int64_t *ends
+    cdef uint8_t *dst
+    cdef Py_ssize_t chars, lo, hi
+    cdef bint ucs4
+
+    def run(self):
+        # locals, not attributes: a byte store may alias any of them
+        cdef Py_ssize_t i, k, chars = self.chars
+        cdef const uint8_t *src = self.src
+        cdef const int64_t *ends = self.ends
+        cdef uint8_t *dst = self.dst
+        cdef bint ucs4 = self.ucs4
+        cdef int64_t start = ends[self.lo - 1] if self.lo else 0, length
+        cdef uint32_t *wide
+        with nogil:
+            for i in range(self.lo, self.hi):
+                length = min(ends[i] - start, chars)
+                if length > 0 and ucs4:
+                    wide = <uint32_t *>(dst + i * chars * 4)
+                    for k in range(length):
+                        wide[k] = src[start + k]
+                elif length > 0:
+                    memcpy(dst + i * chars, src + start, length)
+                start = ends[i]
 
 
 cdef _bytes_view(buffer):

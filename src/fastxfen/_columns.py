@@ -16,26 +16,28 @@ __all__ = ["arrow_batches", "arrow_result", "is_arrow", "numpy_batch", "numpy_re
 # ---------------------------------------------------------------- numpy
 
 
-def numpy_batch(arr: np.ndarray):
-    """Batch of the rows of a numpy ``S`` or ``U`` array (any shape, C order)."""
+def numpy_batch(arr: np.ndarray, threads: int = 1):
+    """Batch of the rows of a numpy ``S`` or ``U`` array (any shape, C order),
+    read in up to `threads` threads (0: as many as the rows call for)."""
     flat = np.ascontiguousarray(arr.reshape(-1))
     if not flat.dtype.isnative or not flat.flags.aligned:
         flat = flat.astype(flat.dtype.newbyteorder("="))
-    batch = _bulk.fixed(flat)
+    batch = _bulk.fixed(flat, threads)
     if arr.dtype.kind == "U":
         batch.texts = flat  # messages name the character, not its stand-in
     return batch
 
 
-def numpy_result(arr: np.ndarray, result, errors: str) -> np.ndarray:
+def numpy_result(arr: np.ndarray, result, errors: str, threads: int = 1) -> np.ndarray:
     """The normalized rows as an array of the input's kind and shape; a coerced
-    row is the empty string, an ignored row its input."""
+    row is the empty string, an ignored row its input.  Written in up to
+    `threads` threads."""
     data, ends, failed = result
     lengths = np.diff(ends, prepend=0)
     size = max(1, int(lengths.max()) if lengths.size else 1)
     if arr.dtype.kind == "S":
-        return _bulk.fixed_width(data, ends, size).reshape(arr.shape)
-    out = _bulk.fixed_width(data, ends, max(size, arr.dtype.itemsize // 4), True)
+        return _bulk.fixed_width(data, ends, size, False, threads).reshape(arr.shape)
+    out = _bulk.fixed_width(data, ends, max(size, arr.dtype.itemsize // 4), True, threads)
     if failed and errors == "ignore":  # the stand-in was copied: put the input back
         out[failed] = np.ascontiguousarray(arr.reshape(-1))[failed]
     return out.reshape(arr.shape)
