@@ -39,6 +39,7 @@ from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
 
 cdef extern from "advise.h" nogil:
     void fx_advise_huge(void *p, size_t n)
+    void fx_copy_out(uint8_t *dst, const uint8_t *src, size_t n)
 
 cdef extern from "lines.h" nogil:
     int64_t fx_count_lines(const uint8_t *data, size_t at, size_t size)
@@ -669,7 +670,7 @@ cdef class Worker:
         if job.next_turn != NULL:
             PyThread_release_lock(job.next_turn)
         if fits and job.out_len and job.slot >= 0:
-            memcpy(self.result + at, job.out, job.out_len)
+            fx_copy_out(self.result + at, job.out, job.out_len)
         if job.slot >= 0:
             self.busy &= ~(1u << job.slot)
         job.out = NULL
