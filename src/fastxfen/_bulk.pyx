@@ -287,16 +287,18 @@ cdef class Job:
                 memset(self.records + r * self.itemsize, 0, self.itemsize)
 
 
+cdef inline int64_t _offset(const void *offsets, bint wide, int64_t k) noexcept nogil:
+    """Entry k of an int64 (wide) or int32 offsets array."""
+    return (<const int64_t *>offsets)[k] if wide else (<const int32_t *>offsets)[k]
+
+
 cdef bint _offsets_fit(const void *offsets, bint wide, int64_t lo, int64_t hi,
                        size_t size) noexcept nogil:
     """Whether rows lo to hi of an offsets array lie within the data's size
     bytes: offsets lo to hi rise and stay in [0, size]."""
     cdef int64_t k, a, b
     for k in range(lo, hi):
-        if wide:
-            a, b = (<const int64_t *>offsets)[k], (<const int64_t *>offsets)[k + 1]
-        else:
-            a, b = (<const int32_t *>offsets)[k], (<const int32_t *>offsets)[k + 1]
+        a, b = _offset(offsets, wide, k), _offset(offsets, wide, k + 1)
         if a < 0 or b < a or <size_t>b > size:
             return False
     return True
@@ -307,12 +309,7 @@ cdef void _offset_spans(const void *offsets, bint wide, int64_t lo, int64_t n,
     """Rows lo to lo + n of an offsets array as spans."""
     cdef int64_t k
     for k in range(n):
-        if wide:
-            starts[k] = (<const int64_t *>offsets)[lo + k]
-            ends[k] = (<const int64_t *>offsets)[lo + k + 1]
-        else:
-            starts[k] = (<const int32_t *>offsets)[lo + k]
-            ends[k] = (<const int32_t *>offsets)[lo + k + 1]
+        starts[k], ends[k] = _offset(offsets, wide, lo + k), _offset(offsets, wide, lo + k + 1)
 
 
 def jobs_for(int64_t n, int threads):
@@ -669,9 +666,9 @@ cdef class Worker:
         # of fresh result memory) runs while it is placed
         if job.next_turn != NULL:
             PyThread_release_lock(job.next_turn)
-        if fits and job.out_len and job.slot >= 0:
-            fx_copy_out(self.result + at, job.out, job.out_len)
-        if job.slot >= 0:
+        if job.slot >= 0:  # written aside: copy it, and free its buffer
+            if fits and job.out_len:
+                fx_copy_out(self.result + at, job.out, job.out_len)
             self.busy &= ~(1u << job.slot)
         job.out = NULL
         if not fits:
@@ -701,10 +698,7 @@ cdef int64_t _output_bound(Batch b):
         return text_bound(b.data_size)
     cdef int64_t first, last
     if b.offsets != NULL:  # valid offsets rise: the rows hold last - first bytes
-        if b.wide_offsets:
-            first, last = (<const int64_t *>b.offsets)[0], (<const int64_t *>b.offsets)[b.n]
-        else:
-            first, last = (<const int32_t *>b.offsets)[0], (<const int32_t *>b.offsets)[b.n]
+        first, last = _offset(b.offsets, b.wide_offsets, 0), _offset(b.offsets, b.wide_offsets, b.n)
         return bound + min(<int64_t>b.data_size, max(0, last - first))
     with nogil:
         for r in range(b.n):
