@@ -42,6 +42,7 @@ import numpy as np
 from fastxfen import __version__, _bulk
 from fastxfen import _cli_formats as formats
 from fastxfen._api import decode as _decode_api
+from fastxfen._dropbehind import DropBehind
 from fastxfen._errors import FenError
 from fastxfen._mapped import map_input
 
@@ -234,12 +235,19 @@ class _Background(threading.Thread):
 
 class Output:
     """A byte stream written to a file (compressed by its extension) or stdout;
-    with ``background``, written from a thread of its own."""
+    with ``background``, written from a thread of its own; with
+    ``drop_behind``, a large file's pages are released from the page cache
+    behind the writer (``_dropbehind``)."""
 
-    def __init__(self, path: str | None, background: bool = False, level=None) -> None:
+    def __init__(
+        self, path: str | None, background: bool = False, level=None, drop_behind: bool = False
+    ) -> None:
         self.kind = _compression(path)
         self.background = None
+        self.drop = None
         self._open(path, level)
+        if drop_behind and not self.is_stdout:
+            self.drop = DropBehind.attach(self.raw.fileno())
         if background:
             self.background = _Background(self._write)
 
@@ -292,16 +300,24 @@ class Output:
     def _write(self, data) -> None:
         try:
             self.stream.write(data)
+            if self.drop is not None:
+                self.drop.wrote(self.raw.tell())
         except BrokenPipeError:
             raise
         except _stream_errors() as exc:
             raise CliError(f"cannot write {self.name}: {exc}") from None
 
     def drain(self) -> None:
-        """Wait for the background writes; later writes happen in place."""
+        """Wait for the background writes; later writes happen in place and
+        stay in the page cache."""
         background, self.background = self.background, None
-        if background is not None:
-            background.finish()
+        try:
+            if background is not None:
+                background.finish()
+        finally:
+            drop, self.drop = self.drop, None  # after the last background write
+            if drop is not None:
+                drop.stop()
 
     def close(self) -> None:
         self.drain()
@@ -1025,7 +1041,7 @@ def _open_output(args, stack, binary: bool) -> Output:
                 f"--level for {kind} is between {1 if kind == 'bzip2' else 0} "
                 f"and {top}, not {level}"
             )
-    output = Output(args.output, background=True, level=level)
+    output = Output(args.output, background=True, level=level, drop_behind=not args.keep_cache)
     stack.callback(output.close)
     return output
 
@@ -1371,6 +1387,17 @@ def _parser() -> argparse.ArgumentParser:
             help="compression level of a compressed OUT (default: the format's usual "
             "one: gzip 6, bzip2 9, xz 6, zstd 3; gzip 1 is several times faster)",
         )
+        last_options(p)
+
+    def last_options(p):
+        p.add_argument(
+            "--keep-cache",
+            action="store_true",
+            help="leave a large OUT file in the page cache as written (by default, "
+            "past its first 256 MB the pages the disk has taken are released behind "
+            "the writer: memory stays free, and where new memory is slow to get, as "
+            "on some virtual machines, the run is faster)",
+        )
         p.add_argument(
             "-q", "--quiet", action="store_true", help="no progress bar and no summary on stderr"
         )
@@ -1609,9 +1636,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="compression level of a compressed OUT (default: the format's usual one)",
     )
-    p.add_argument(
-        "-q", "--quiet", action="store_true", help="no progress bar and no summary on stderr"
-    )
+    last_options(p)
     return parser
 
 

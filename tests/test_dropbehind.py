@@ -1,0 +1,159 @@
+"""The page cache of large outputs released behind the writer
+(fastxfen._dropbehind) and the command line's --keep-cache."""
+
+import os
+import time
+
+import pytest
+
+import fastxfen as fx
+from fastxfen import _dropbehind, cli
+
+pytestmark = pytest.mark.skipif(
+    not hasattr(os, "posix_fadvise"), reason="no posix_fadvise on this system"
+)
+
+
+@pytest.fixture
+def advice(monkeypatch):
+    """Every posix_fadvise call as (fd, offset, length, advice), passed on to
+    the real one."""
+    calls = []
+    real = os.posix_fadvise
+
+    def spy(fd, offset, length, how):
+        calls.append((fd, offset, length, how))
+        return real(fd, offset, length, how)
+
+    monkeypatch.setattr(os, "posix_fadvise", spy)
+    return calls
+
+
+@pytest.fixture
+def small(monkeypatch):
+    """Advice from 1,000 bytes on, every 500, over the last 2,000."""
+    monkeypatch.setattr(_dropbehind, "START", 1000)
+    monkeypatch.setattr(_dropbehind, "STEP", 500)
+    monkeypatch.setattr(_dropbehind, "WINDOW", 2000)
+
+
+def wait_for(predicate, seconds=10.0):
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.001)
+
+
+def test_windows_behind_the_written_end(tmp_path, advice, small):
+    path = tmp_path / "out"
+    data = bytes(range(256)) * 40  # 10,240 bytes
+    with open(path, "wb", buffering=0) as f:
+        fd = f.fileno()
+        drop = _dropbehind.DropBehind.attach(fd)
+        assert drop is not None
+        for at in range(0, len(data), 100):
+            f.write(data[at : at + 100])
+            drop.wrote(f.tell())
+            wait_for(lambda: not drop._due())  # the thread has caught up
+        drop.stop()
+        f.write(b"tail")
+        drop.wrote(f.tell())  # posting to a stopped thread is harmless
+    # from START (1,000) on, an advice every STEP (500) over the last WINDOW (2,000)
+    ends = range(1000, len(data) + 1, 500)
+    dontneed = os.POSIX_FADV_DONTNEED
+    assert advice == [(fd, max(0, e - 2000), min(e, 2000), dontneed) for e in ends]
+    assert path.read_bytes() == data + b"tail"
+
+
+def test_no_advice_before_start(tmp_path, advice):
+    with open(tmp_path / "out", "wb") as f:
+        drop = _dropbehind.DropBehind.attach(f.fileno())
+        f.write(b"x" * 4096)
+        drop.wrote(4096)
+        drop.stop()
+    assert advice == []
+
+
+def test_only_regular_files(tmp_path):
+    read, write = os.pipe()
+    try:
+        assert _dropbehind.DropBehind.attach(write) is None
+    finally:
+        os.close(read)
+        os.close(write)
+    with open(os.devnull, "wb") as f:
+        assert _dropbehind.DropBehind.attach(f.fileno()) is None
+
+
+def test_not_where_the_system_lacks_the_call(tmp_path, monkeypatch):
+    monkeypatch.delattr(os, "posix_fadvise")
+    with open(tmp_path / "out", "wb") as f:
+        assert _dropbehind.DropBehind.attach(f.fileno()) is None
+
+
+def test_refused_advice_ends_the_thread_only(tmp_path, monkeypatch, small):
+    def refuse(*args):
+        raise OSError(22, "refused")
+
+    monkeypatch.setattr(os, "posix_fadvise", refuse)
+    with open(tmp_path / "out", "wb") as f:
+        drop = _dropbehind.DropBehind.attach(f.fileno())
+        f.write(b"y" * 3000)
+        drop.wrote(3000)
+        wait_for(lambda: not drop.is_alive())
+        drop.wrote(6000)  # posting to an ended thread is harmless
+        drop.stop()
+    assert (tmp_path / "out").read_bytes() == b"y" * 3000
+
+
+ROWS = [
+    "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+    "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1",
+    "8/8/8/8/8/8/8/8 w - -",
+    "not a position",
+]
+
+
+@pytest.fixture
+def attached(monkeypatch):
+    """Every DropBehind the command line attaches."""
+    made = []
+    real = _dropbehind.DropBehind.attach.__func__
+
+    def attach(cls, fd):
+        drop = real(cls, fd)
+        made.append(drop)
+        return drop
+
+    monkeypatch.setattr(_dropbehind.DropBehind, "attach", classmethod(attach))
+    return made
+
+
+@pytest.mark.parametrize("command", ["normalize", "encode"])
+@pytest.mark.parametrize("keep", [False, True])
+def test_command_line_output(tmp_path, advice, small, attached, command, keep):
+    data = ("\n".join(ROWS * 100) + "\n").encode()  # about 15 KB
+    src, out = tmp_path / "in.fen", tmp_path / "out"
+    src.write_bytes(data)
+    argv = [command, str(src), "-o", str(out), "--errors", "coerce", "-q", "--chunk-size", "1K"]
+    assert cli.main(argv + (["--keep-cache"] if keep else [])) == 1
+    if command == "normalize":
+        assert out.read_bytes() == fx.normalize(data, errors="coerce")
+    else:  # the .npy header, rewritten at the end, is whole
+        np = pytest.importorskip("numpy")
+        assert (np.load(out) == fx.encode(data, errors="coerce")).all()
+    if keep:
+        assert attached == [] and advice == []
+        return
+    (drop,) = attached
+    assert not drop.is_alive()  # stopped before the file was closed
+    assert drop._written == out.stat().st_size  # every write posted
+    assert all(o + n <= drop._written for _, o, n, _ in advice)
+
+
+def test_command_line_to_stdout_never_advises(tmp_path, advice, small, attached, capsysbinary):
+    src = tmp_path / "in.fen"
+    src.write_bytes(("\n".join(ROWS[:3] * 200) + "\n").encode())
+    assert cli.main(["normalize", str(src), "-q", "--chunk-size", "1K"]) == 0
+    assert len(capsysbinary.readouterr().out) > 1000
+    assert attached == [] and advice == []
