@@ -157,3 +157,19 @@ def test_command_line_to_stdout_never_advises(tmp_path, advice, small, attached,
     assert cli.main(["normalize", str(src), "-q", "--chunk-size", "1K"]) == 0
     assert len(capsysbinary.readouterr().out) > 1000
     assert attached == [] and advice == []
+
+
+@pytest.mark.parametrize("keep", [False, True])
+def test_pgn_command_output(tmp_path, advice, small, attached, keep):
+    game = '[Event "e"]\n[FEN "{}"]\n\n1. e4 1-0\n\n'
+    data = "".join(game.format(ROWS[i % 2]) for i in range(200)).encode()
+    src, out = tmp_path / "in.pgn", tmp_path / "out.pgn"
+    src.write_bytes(data)
+    argv = ["pgn", str(src), "-o", str(out), "-q", "--chunk-size", "1K"]
+    assert cli.main(argv + (["--keep-cache"] if keep else [])) == 0
+    assert out.read_bytes().count(b"[SetUp") == 200
+    if keep:
+        assert attached == [] and advice == []
+    else:
+        (drop,) = attached
+        assert drop._written == out.stat().st_size

@@ -61,8 +61,8 @@ class DropBehind(threading.Thread):
             self._posted.notify()
 
     def stop(self) -> None:
-        """Give no more advice; returns once none is being given (the file
-        may be closed then)."""
+        """Give no more advice; returns once an advice in progress has
+        returned (the file may be closed then)."""
         with self._posted:
             self._stopped = True
             self._posted.notify()
