@@ -15,7 +15,8 @@ Cases:
   (``--chess-n``, default 5,000, the first rows of the corpus) and its time is
   scaled per position;
 * ``fx.encode`` alone (text -> records), ``fx.decode`` alone (records ->
-  text) and ``fx.validate``;
+  text, as a list and, on one thread, as bytes and an Arrow column) and
+  ``fx.validate``;
 * the floor: ``fastxfen._codec.copy_rows(fens)``, which reads every string
   and builds a new string of the same bytes per row through the same C glue
   that normalize uses to make its output strings, with no parsing at all.
@@ -37,6 +38,7 @@ import argparse
 import datetime
 import gc
 import importlib
+import importlib.util
 import json
 import os
 import platform
@@ -205,6 +207,14 @@ def run(n: int, repeat: int, chess_n: int, seed: int) -> dict:
         lambda: fx.decode(records, castling="shredder", en_passant="legal"),
         n,
     )
+    for output in ("bytes", "arrow"):
+        if output == "arrow" and importlib.util.find_spec("pyarrow") is None:
+            continue
+        add(
+            f"fx.decode output={output} threads=1 (records -> text)",
+            lambda o=output: fx.decode(records, output=o, threads=1),
+            n,
+        )
     add("fx.validate", lambda: fx.validate(fens), n)
 
     print(

@@ -9,7 +9,14 @@ import numpy as np
 import numpy.typing as npt
 
 from fastxfen import _bulk, _codec
-from fastxfen._columns import arrow_batches, arrow_result, is_arrow, numpy_batch, numpy_result
+from fastxfen._columns import (
+    arrow_batches,
+    arrow_result,
+    arrow_text,
+    is_arrow,
+    numpy_batch,
+    numpy_result,
+)
 from fastxfen._errors import FenError
 from fastxfen._records import record_dtype
 
@@ -20,6 +27,7 @@ _BUFFERS = (bytes, bytearray, memoryview)
 Castling = Literal["xfen", "shredder"]
 EnPassant = Literal["fen", "xfen", "legal"]
 Errors = Literal["raise", "coerce", "ignore"]
+Output = Literal["list", "bytes", "arrow"]
 Buffer = Union[bytes, bytearray, memoryview]
 
 
@@ -224,15 +232,63 @@ def encode(
     return np.concatenate(parts) if parts else np.empty(0, record_dtype(width))
 
 
+@overload
+def decode(
+    records: Any,
+    *,
+    castling: Castling = ...,
+    en_passant: EnPassant = ...,
+    errors: Literal["raise", "coerce"] = ...,
+    output: Literal["bytes"],
+    threads: Optional[int] = ...,
+) -> bytes: ...
+@overload
+def decode(
+    records: Any,
+    *,
+    castling: Castling = ...,
+    en_passant: EnPassant = ...,
+    errors: Literal["raise", "coerce"] = ...,
+    output: Output = ...,
+    threads: Optional[int] = ...,
+) -> Any: ...
 def decode(
     records: Any,
     *,
     castling: Castling = "xfen",
     en_passant: EnPassant = "xfen",
     errors: Literal["raise", "coerce"] = "raise",
+    output: Output = "list",
+    threads: Optional[int] = None,
 ) -> Any:
-    """Text of records; a ``list`` (one ``str`` for a 0-d record)."""
-    return _codec.decode_records(records, castling, en_passant, errors)
+    """Text of records (``POSITION_DTYPE`` or ``POSITION_DTYPE_10x8``, any
+    shape, read in C order).
+
+    ``output="list"``: a ``list`` of ``str`` (one ``str`` for a 0-d record),
+    None for a record rejected under ``errors="coerce"``.  ``"bytes"``: one
+    newline-terminated line per record, an empty line for a rejected one.
+    ``"arrow"``: a pyarrow ``string`` array (``large_string`` once the text
+    passes 2 GiB), null for a rejected record.  The ``bytes`` and ``arrow``
+    outputs are written with the GIL released, over ``threads`` as for
+    ``normalize``; a list is built row by row.
+    """
+    if output not in ("list", "bytes", "arrow"):
+        raise ValueError(f"output must be 'list', 'bytes' or 'arrow', not {output!r}")
+    if output == "list":
+        return _codec.decode_records(records, castling, en_passant, errors)
+    arr = np.asarray(records)
+    if arr.dtype not in (record_dtype(8), record_dtype(10)):
+        raise TypeError(
+            "expected records of fastxfen.POSITION_DTYPE or POSITION_DTYPE_10x8, "
+            f"got dtype {arr.dtype}"
+        )
+    batch = _bulk.records(np.ascontiguousarray(arr.reshape(-1)))
+    if output == "bytes":
+        return batch.decode(castling, en_passant, errors, _threads(threads), True, False)[0]
+    wide = batch.output_bound() > np.iinfo(np.int32).max
+    offsets = np.int64 if wide else np.int32
+    result = batch.decode(castling, en_passant, errors, _threads(threads), False, True, offsets)
+    return arrow_text(result, errors)
 
 
 @overload

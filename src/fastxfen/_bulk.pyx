@@ -6,7 +6,8 @@ byte spans in two int64 arrays (a numpy ``S`` array, a list copied into one
 buffer), an Arrow column's own offsets, or the lines of a newline-separated
 buffer, cut into pieces of about a megabyte whose lines each job finds (and
 for normalize counts) a block at a time as it reads them, so the text is read
-from memory once.  A batch is cut into jobs of consecutive rows, which the
+from memory once.  A fourth kind of batch holds records instead of text, for
+decode, which writes its text as normalize does.  A batch is cut into jobs of consecutive rows, which the
 threads (workers) take in row order as each gets free and run with the GIL
 released; each job keeps its own list of failed rows, and normalize places
 each job's text in the result in row order.
@@ -74,7 +75,8 @@ cdef enum Task:
 cdef enum Source:  # where a job finds its rows' bytes
     SPANS,    # the batch's starts and ends
     LINES,    # the lines of data[byte_lo:byte_hi]
-    OFFSETS   # an Arrow offsets array: row r is data[offsets[r]:offsets[r + 1]]
+    OFFSETS,  # an Arrow offsets array: row r is data[offsets[r]:offsets[r + 1]]
+    RECORDS   # records (decode): row r is records[r]
 
 
 cdef struct Failure:
@@ -118,7 +120,7 @@ cdef class Job:
     # the job's turn to copy its text into the result, and the next job's
     cdef PyThread_type_lock turn
     cdef PyThread_type_lock next_turn
-    # encode: the batch's record array
+    # encode: the record array written; decode: the record array read
     cdef char *records
     cdef Py_ssize_t itemsize
     cdef bint wide
@@ -172,8 +174,36 @@ cdef class Job:
             self._rows(self.starts + self.lo, self.ends + self.lo, self.lo, self.hi)
         elif self.source == LINES:
             self._lines()
+        elif self.source == RECORDS:
+            self._records()
         else:
             self._offset_rows()
+
+    cdef void _records(self) noexcept nogil:
+        """Records lo to hi written as text (decode); a record that cannot
+        be read writes nothing (with terminators, an empty line)."""
+        cdef int64_t r
+        cdef fx_pos pos
+        cdef fx_error err
+        for r in range(self.lo, self.hi):
+            if self._grow_out(FX_MAX_OUTPUT + 1):
+                return
+            if fx_load_record(self.records + r * self.itemsize, self.wide, &pos, &err) == 0:
+                self.out_len += fx_write(&pos, self.castling, self.ep, NULL, 0,
+                                         self.out + self.out_len)
+            else:
+                if self._fail(r, 0, 0, &err):
+                    self.out_of_memory = True
+                    return
+                if self.errors == RAISE:
+                    self.hi = r + 1
+                    self.stopped = True
+                    return
+            if self.terminators:
+                self.out[self.out_len] = b'\n'
+                self.out_len += 1
+            if self.out_ends != NULL:
+                self._end_row(r)
 
     cdef void _offset_rows(self) noexcept nogil:
         """The rows of an offsets array, BLOCK at a time, once every offset
@@ -339,15 +369,21 @@ cdef class Batch:
     cdef const void *offsets
     cdef bint wide_offsets
     cdef size_t data_size
+    # or records (n of them), for decode
+    cdef const char *records
+    cdef Py_ssize_t itemsize
+    cdef bint wide_records
     cdef list jobs
     cdef Py_ssize_t taken       # jobs taken by the workers of a run (with the GIL held)
 
-    cdef void _jobs(self, int task, int errors, castling, ep, bint epd):
+    cdef void _jobs(self, int task, int errors, castling, ep, bint epd) except *:
         """The jobs: one per piece, or CHUNK_ROWS rows each."""
         cdef Job job
         cdef int64_t k, parts
         cdef const int64_t[::1] cuts
         cdef const int64_t[::1] firsts
+        if self.records != NULL and task != NORMALIZE:
+            raise TypeError("a batch of records can only be decoded")
         if self.pieces is not None:
             cuts = self.pieces[0]
             if self.n >= 0:
@@ -367,6 +403,11 @@ cdef class Batch:
                     job.uncounted = True
                 else:
                     job.lo, job.hi = firsts[k], firsts[k + 1]
+            elif self.records != NULL:
+                job.source = RECORDS
+                job.records = <char *>self.records
+                job.itemsize, job.wide = self.itemsize, self.wide_records
+                job.lo, job.hi = self.n * k // parts, self.n * (k + 1) // parts
             else:
                 job.source = SPANS if self.offsets == NULL else OFFSETS
                 job.offsets, job.wide_offsets = self.offsets, self.wide_offsets
@@ -458,7 +499,12 @@ cdef class Batch:
         for job in self.jobs:
             for k in range(job.n_failures):
                 row = job.failures[k].row
-                text = self._text(&job.failures[k]) if self.texts is None else self.texts[row]
+                if self.records != NULL:  # a record has no text to show
+                    text = None
+                elif self.texts is None:
+                    text = self._text(&job.failures[k])
+                else:
+                    text = self.texts[row]
                 out.append((row, _error(row + self.base, job.failures[k].err, text)))
                 if first_only:
                     return out
@@ -473,7 +519,23 @@ cdef class Batch:
         `into`, the text is written into that bytearray (grown if it is too
         small) and data is a memoryview of it: a caller reusing one buffer
         spares the page faults of fresh memory."""
-        cdef int mode = _errors_mode(errors)
+        return self._write_text(_errors_mode(errors), castling, en_passant, threads,
+                                terminators, epd, ends, offsets, into)
+
+    def decode(self, castling, en_passant, errors, threads, bint terminators,
+               bint ends=True, offsets=None):
+        """The text of every record of a ``records`` batch, as normalize
+        gives it; errors "raise" or "coerce" (a failed record writes no
+        text)."""
+        return self._write_text(_record_errors(errors), castling, en_passant, threads,
+                                terminators, False, ends, offsets, None)
+
+    cpdef int64_t output_bound(self):
+        """Bytes the text of the batch may take."""
+        return _output_bound(self)
+
+    cdef _write_text(self, int mode, castling, en_passant, threads, bint terminators,
+                     bint epd, bint ends, offsets, bytearray into):
         cdef Job job
         cdef Worker worker
         cdef int64_t k
@@ -696,6 +758,8 @@ cdef int64_t _output_bound(Batch b):
     cdef int64_t r, bound = 5 * b.n + FX_MAX_OUTPUT
     if b.pieces is not None:
         return text_bound(b.data_size)
+    if b.records != NULL:  # each record's text, and its newline
+        return b.n * (FX_MAX_OUTPUT + 1) + FX_MAX_OUTPUT
     cdef int64_t first, last
     if b.offsets != NULL:  # valid offsets rise: the rows hold last - first bytes
         first, last = _offset(b.offsets, b.wide_offsets, 0), _offset(b.offsets, b.wide_offsets, b.n)
@@ -724,6 +788,23 @@ cdef Batch _batch(object keep, const uint8_t *data, starts, ends, nulls=None):
         if z.shape[0] != b.n:
             raise ValueError("nulls differs in length")
         b.nulls = &z[0]
+    return b
+
+
+def records(array):
+    """Batch of the records of a 1-d C-contiguous POSITION_DTYPE or
+    POSITION_DTYPE_10x8 array, for decode."""
+    if array.dtype != POSITION_DTYPE and array.dtype != POSITION_DTYPE_10x8:
+        raise TypeError(f"expected records, got dtype {array.dtype}")
+    if array.ndim != 1 or not array.flags.c_contiguous:
+        raise ValueError("expected a 1-d C-contiguous array of records")
+    cdef Batch b = Batch()
+    b.keep = array
+    b.n = array.shape[0]
+    b.data = <const uint8_t *>b""
+    b.records = <const char *>cnp.PyArray_DATA(array) if b.n else <const char *>b.data
+    b.itemsize = array.itemsize
+    b.wide_records = array.dtype == POSITION_DTYPE_10x8
     return b
 
 

@@ -10,7 +10,14 @@ import numpy as np
 
 from fastxfen import _bulk
 
-__all__ = ["arrow_batches", "arrow_result", "is_arrow", "numpy_batch", "numpy_result"]
+__all__ = [
+    "arrow_batches",
+    "arrow_result",
+    "arrow_text",
+    "is_arrow",
+    "numpy_batch",
+    "numpy_result",
+]
 
 
 # ---------------------------------------------------------------- numpy
@@ -132,6 +139,19 @@ def _array(kind, result, nulls, errors):
         null_count=null_count,
     )
     return out if written == kind else out.cast(kind)
+
+
+def arrow_text(result, errors: str):
+    """A pyarrow ``string`` column of a text result (data, int32 or int64
+    offsets, failed rows): ``large_string`` when the text needs int64
+    offsets; failed rows null under errors="coerce"."""
+    import pyarrow as pa
+
+    data, offsets, failed = result
+    if offsets.dtype == np.int64 and offsets[-1] <= np.iinfo(np.int32).max:
+        offsets = offsets.astype(np.int32)
+    kind = pa.string() if offsets.dtype == np.int32 else pa.large_string()
+    return _array(kind, (data, offsets, failed), None, errors)
 
 
 def arrow_result(obj, run, errors: str):

@@ -41,7 +41,6 @@ import numpy as np
 
 from fastxfen import __version__, _bulk
 from fastxfen import _cli_formats as formats
-from fastxfen._api import decode as _decode_api
 from fastxfen._dropbehind import DropBehind
 from fastxfen._errors import FenError
 from fastxfen._mapped import map_input
@@ -1129,36 +1128,18 @@ def _frame_chunks(args, source: Input, stack):
     return frames()
 
 
-def _record_error(record: np.ndarray, index: int) -> FenError:
-    """Why ``decode`` rejects this one record (an array of length 1)."""
-    try:
-        _decode_api(record)
-    except FenError as exc:
-        return FenError(index, exc.column, exc.field, exc.reason)
-    raise AssertionError("a record rejected once was accepted the second time")
-
-
 def _decode_chunk(args, decoder, rows, done: int, output: Output, rejects, stats) -> None:
     """Write the text of one chunk of rows, the first being row done + 1."""
     n = len(rows)
     stats.read += n
     records, failures = decoder.convert(rows)
-    texts = _decode_api(
-        records, castling=args.castling, en_passant=args.en_passant, errors="coerce"
-    )
-    first = [(e.index, e) for e in failures]
-    skip = {i for i, _ in first}
-    later = [
-        _record_error(records[i : i + 1], i)
-        for i, t in enumerate(texts)
-        if t is None and i not in skip
-    ]
-    bad = formats.merge(first, later)
+    batch = _bulk.records(np.ascontiguousarray(records.reshape(-1)))
+    text, ends, _ = batch.decode(args.castling, args.en_passant, "coerce", _threads(args, n), True)
+    bad = formats.merge([(e.index, e) for e in failures], [e for _, e in batch.failures()])
     raise_mode = args.errors == "raise"
     keep = bad[0][0] if raise_mode and bad else n
     if keep:
-        out = "\n".join("" if t is None else t for t in texts[:keep])
-        output.write((out + "\n").encode("ascii"))
+        output.write(text if keep == n else text[: ends[keep - 1]])
     stats.written += keep
     for i, error in bad:
         stats.rejected += 1
@@ -1365,13 +1346,7 @@ def _parser() -> argparse.ArgumentParser:
                 "('bm Nf3; id \"x\";'), which are kept byte for byte; hmvc/fmvn "
                 "operations give the counters",
             )
-            p.add_argument(
-                "--threads",
-                type=_positive,
-                metavar="N",
-                help="threads per chunk (default: one per 16384 rows of a chunk, up to "
-                "the number of CPUs)",
-            )
+            threads_option(p, "rows")
         p.add_argument(
             "--chunk-size",
             type=_size,
@@ -1388,6 +1363,15 @@ def _parser() -> argparse.ArgumentParser:
             "one: gzip 6, bzip2 9, xz 6, zstd 3; gzip 1 is several times faster)",
         )
         last_options(p)
+
+    def threads_option(p, unit):
+        p.add_argument(
+            "--threads",
+            type=_positive,
+            metavar="N",
+            help=f"threads per chunk (default: one per 16384 {unit} of a chunk, up to "
+            "the number of CPUs)",
+        )
 
     def last_options(p):
         p.add_argument(
@@ -1566,6 +1550,7 @@ def _parser() -> argparse.ArgumentParser:
         "coerce' cannot be read), and the exit status is 1 if any row was rejected "
         "(default: raise)",
     )
+    threads_option(p, "rows")
 
     p = command(
         "pgn",
@@ -1615,13 +1600,7 @@ def _parser() -> argparse.ArgumentParser:
         help="write every rejected game there, after a %%fastxfen line naming "
         "game, line, column, field and reason",
     )
-    p.add_argument(
-        "--threads",
-        type=_positive,
-        metavar="N",
-        help="threads per chunk (default: one per 16384 FEN tags of a chunk, up to the "
-        "number of CPUs)",
-    )
+    threads_option(p, "FEN tags")
     p.add_argument(
         "--chunk-size",
         type=_size,

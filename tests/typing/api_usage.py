@@ -33,6 +33,8 @@ def records(rows: list[str]) -> list[str | None]:
     board: np.ndarray = recs["board"]
     assert board.shape[1] == 80 and fx.PIECE_CODES["K"] == 6
     texts: list[str | None] = fx.decode(recs, castling="shredder", errors="coerce")
+    lines: bytes = fx.decode(recs, output="bytes", threads=2)
+    assert lines.count(b"\n") == len(texts)
     return texts
 
 
