@@ -1,4 +1,5 @@
-"""The placement readers of the C core agree (tests/c/placement_readers.c).
+"""The placement readers (and writers) of the C core agree
+(tests/c/placement_readers.c).
 
 The fast readers decide most rows: the AVX-512 one where the CPU has it, then
 SSE2 on x86 or scalar elsewhere.  The exact reader names errors.  The C
@@ -43,5 +44,6 @@ def test_fast_reader_agrees_with_exact_reader(tmp_path, variant):
     assert counts["accepted"] > 100000  # the valid rows really were read by the fast reader
     if counts["avx512"]:  # this CPU runs the AVX-512 reader: it read its share too
         assert counts["accepted512"] > 40000
+        assert counts["written512"] == 300000  # and its writer wrote every board
     else:
-        assert counts["accepted512"] == 0
+        assert counts["accepted512"] == counts["written512"] == 0

@@ -5,14 +5,15 @@
  * reader then reads it), but whenever it accepts one the exact reader must
  * accept it too, end at the same byte and give the same board.  On a CPU
  * with AVX-512 the same holds for that reader, which must moreover accept
- * every valid 8-wide field of up to 64 bytes.
+ * every valid 8-wide field of up to 64 bytes; and the AVX-512 placement
+ * writer must write every random 8-wide board as the scalar writer does.
  *
  *     cc -O1 -std=c11 -I src/fastxfen/core tests/c/placement_readers.c \
  *        src/fastxfen/core/{avx512,rules,write,tables,record}.c -o readers
  *     ./readers ROWS SEED
  *
- * Prints "rows R accepted A declined D avx512 0|1 accepted512 V mismatches
- * M"; exits 1 on a mismatch.
+ * Prints "rows R accepted A declined D avx512 0|1 accepted512 V written512 W
+ * mismatches M"; exits 1 on a mismatch.
  * Each row is copied to a buffer of exactly its length, so a sanitizer build
  * catches any read past it. */
 #include "parse.c"
@@ -30,24 +31,31 @@ static uint64_t next(void)
     return state;
 }
 
-/* A random board of the given width as placement text; returns its length. */
-static size_t random_placement(int width, uint8_t *out)
+/* A random board of the given width, of a random density; archbishops and
+ * chancellors on 10-wide boards, and with `any` on 8-wide ones too. */
+static void random_board(int width, int any, fx_pos *pos)
 {
     static const uint8_t wide[] = {FX_WA, FX_WC, FX_BA, FX_BC};
-    fx_pos pos;
-    memset(&pos, 0, sizeof pos);
-    pos.width = (uint8_t)width;
-    pos.castling[0] = pos.castling[1] = pos.castling[2] = pos.castling[3] = FX_NONE;
-    pos.ep = FX_NONE;
+    memset(pos, 0, sizeof *pos);
+    pos->width = (uint8_t)width;
+    pos->castling[0] = pos->castling[1] = pos->castling[2] = pos->castling[3] = FX_NONE;
+    pos->ep = FX_NONE;
     unsigned density = (unsigned)(next() % 101);
     for (int sq = 0; sq < width * FX_HEIGHT; sq++) {
         if (next() % 100 >= density)
             continue;
         uint8_t code = (uint8_t)(1 + next() % 12);
-        if (width == 10 && next() % 4 == 0)
+        if ((width == 10 || any) && next() % 4 == 0)
             code = wide[next() % 4];
-        pos.board[sq] = code;
+        pos->board[sq] = code;
     }
+}
+
+/* A random board of the given width as placement text; returns its length. */
+static size_t random_placement(int width, uint8_t *out)
+{
+    fx_pos pos;
+    random_board(width, 0, &pos);
     uint8_t text[FX_MAX_OUTPUT];
     size_t len = fx_write_epd(&pos, FX_CASTLING_XFEN, FX_EP_FEN, NULL, 0, text);
     size_t n = 0;
@@ -127,7 +135,7 @@ int main(int argc, char **argv)
             declined++;
         }
 #ifdef FX_AVX512
-        if (same && use_avx512) {
+        if (same && fx_avx512_enabled) {
             uint8_t board[FX_MAX_SQUARES];
             memset(board, 0xEE, sizeof board);
             size_t wide_end = fx_placement512(text, start, len, board);
@@ -152,10 +160,32 @@ int main(int argc, char **argv)
         }
         free(text);
     }
-#ifndef FX_AVX512
-    int use_avx512 = 0;
+    long written512 = 0;
+#ifdef FX_AVX512
+    /* the writers: the same text of each random 8-wide board, the scalar
+     * writer's chosen by turning the flag off */
+    int avx512 = fx_avx512_enabled;
+    for (long r = 0; avx512 && r < rows; r++) {
+        fx_pos pos;
+        random_board(8, r % 8 == 0, &pos);
+        uint8_t wide[FX_MAX_OUTPUT], narrow[FX_MAX_OUTPUT];
+        size_t a = fx_write_epd(&pos, FX_CASTLING_XFEN, FX_EP_FEN, NULL, 0, wide);
+        fx_avx512_enabled = 0;
+        size_t b = fx_write_epd(&pos, FX_CASTLING_XFEN, FX_EP_FEN, NULL, 0, narrow);
+        fx_avx512_enabled = 1;
+        written512++;
+        if (a != b || memcmp(wide, narrow, a) != 0) {
+            if (mismatches++ < 5) {
+                fwrite(narrow, 1, b, stdout);
+                printf("  <- the AVX-512 writer wrote %.*s\n", (int)a, (const char *)wide);
+            }
+        }
+    }
+#else
+    int avx512 = 0;
 #endif
-    printf("rows %ld accepted %ld declined %ld avx512 %d accepted512 %ld mismatches %ld\n",
-           rows, accepted, declined, use_avx512, accepted512, mismatches);
+    printf("rows %ld accepted %ld declined %ld avx512 %d accepted512 %ld written512 %ld "
+           "mismatches %ld\n",
+           rows, accepted, declined, avx512, accepted512, written512, mismatches);
     return mismatches != 0;
 }

@@ -15,8 +15,8 @@
 /* Per ASCII byte, built from fx_piece_code by fx_avx512_init: the squares
  * it advances (a piece of the 8-wide board one, a digit 1 to 8 its value; 0
  * for '/' and for every byte this reader leaves to the others) and its
- * piece code (0 but for those pieces). */
-static uint8_t ADVANCE[128], CODE[128];
+ * piece code (0 but for those pieces).  And per piece code, its letter. */
+static uint8_t ADVANCE[128], CODE[128], LETTER[64];
 
 int fx_avx512_init(void)
 {
@@ -25,6 +25,8 @@ int fx_avx512_init(void)
         CODE[c] = code;
         ADVANCE[c] = code ? 1 : (c >= '1' && c <= '8') ? (uint8_t)(c - '0') : 0;
     }
+    for (int code = 0; code < 64; code++)
+        LETTER[code] = (uint8_t)(code < FX_CODE_LIMIT ? fx_piece_letter[code] : '?');
     if (getenv("FASTXFEN_NO_AVX512"))
         return 0;
     __builtin_cpu_init();
@@ -115,5 +117,54 @@ TARGET size_t fx_placement512(const uint8_t *s, size_t i, size_t end, uint8_t bo
                                                         text_order));
     _mm_storeu_si128((__m128i *)(board + 64), _mm_setzero_si128());
     return i + n;
+}
+
+/* The text of an 8-wide placement, rank 8 first.  With the ranks in text
+ * order, one to a qword, every square becomes its piece's letter or, where
+ * a run of empty squares ends (the next square is a piece or past the
+ * rank), the run's length: the file plus one less the file plus one of the
+ * last piece before it, a running maximum inside each qword.  The other
+ * empty squares become 0.  Each half of the board (four ranks) is then laid
+ * out as four 9-byte slots, a rank and its slash, and its nonzero bytes
+ * compressed together and stored (64 bytes each time; the text ends at
+ * most 100 bytes from out). */
+TARGET size_t fx_write_placement512(const uint8_t board[64], uint8_t *out)
+{
+    __m512i ranks = _mm512_permutexvar_epi64(_mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7),
+                                             _mm512_loadu_si512(board));
+    __mmask64 pieces = _mm512_test_epi8_mask(ranks, ranks);
+    __mmask64 empty = ~pieces;
+    __mmask64 run_ends = empty & (~(empty >> 1) | 0x8080808080808080ull);
+    const __m512i file1 = _mm512_set1_epi64(0x0807060504030201ll);  /* file + 1 */
+    __m512i last = _mm512_maskz_mov_epi8(pieces, file1);
+    last = _mm512_max_epu8(last, _mm512_slli_epi64(last, 8));
+    last = _mm512_max_epu8(last, _mm512_slli_epi64(last, 16));
+    last = _mm512_max_epu8(last, _mm512_slli_epi64(last, 32));
+    __m512i digits = _mm512_add_epi8(_mm512_sub_epi8(file1, last), _mm512_set1_epi8('0'));
+    __m512i text = _mm512_maskz_mov_epi8(run_ends, digits);
+    text = _mm512_mask_permutexvar_epi8(text, pieces, ranks, _mm512_loadu_si512(LETTER));
+
+    /* slot 9q + f of half h is byte 32h + 8q + f, slot 9q + 8 a slash
+     * (index 64: the second table); slots from 36 on are not kept */
+    static const int8_t SLOTS[64] = {
+        0,  1,  2,  3,  4,  5,  6,  7,  64, 8,  9,  10, 11, 12, 13, 14,
+        15, 64, 16, 17, 18, 19, 20, 21, 22, 23, 64, 24, 25, 26, 27, 28,
+        29, 30, 31, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+        64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64, 64,
+    };
+    const __m512i slots = _mm512_loadu_si512(SLOTS);
+    const __m512i slash = _mm512_set1_epi8('/');
+    __m512i top = _mm512_permutex2var_epi8(text, slots, slash);
+    __m512i bottom = _mm512_permutex2var_epi8(text, _mm512_add_epi8(slots, _mm512_set1_epi8(32)),
+                                              slash);
+    /* 32 + 64 is 96: bit 6 still picks the slash, whose every byte is '/' */
+    __mmask64 keep_top = _mm512_test_epi8_mask(top, top) & 0xFFFFFFFFFull;
+    __mmask64 keep_bottom = _mm512_test_epi8_mask(bottom, bottom) & 0x7FFFFFFFFull;
+    uint8_t *o = out;
+    _mm512_storeu_si512(o, _mm512_maskz_compress_epi8(keep_top, top));
+    o += _mm_popcnt_u64(keep_top);
+    _mm512_storeu_si512(o, _mm512_maskz_compress_epi8(keep_bottom, bottom));
+    o += _mm_popcnt_u64(keep_bottom);
+    return (size_t)(o - out);
 }
 #endif

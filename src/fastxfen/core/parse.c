@@ -132,13 +132,13 @@ static uint8_t letter_code[256];
 #endif
 
 #ifdef FX_AVX512
-static int use_avx512;  /* the CPU runs fx_placement512 */
+int fx_avx512_enabled;  /* the CPU runs the AVX-512 reader and writer */
 #endif
 
 void fx_init_parse_tables(void)
 {
 #ifdef FX_AVX512
-    use_avx512 = fx_avx512_init();
+    fx_avx512_enabled = fx_avx512_init();
 #endif
 #ifdef FX_SSE2
     for (int c = 0; c < 256; c++)
@@ -469,7 +469,7 @@ static int read_board(const uint8_t *s, size_t *at, size_t end, fx_pos *pos,
     size_t j = FAST_FAIL;
     int in_place = 0;  /* the reader wrote pos->board itself */
 #ifdef FX_AVX512
-    if (use_avx512 && (j = fx_placement512(s, i, end, pos->board)) != FAST_FAIL) {
+    if (fx_avx512_enabled && (j = fx_placement512(s, i, end, pos->board)) != FAST_FAIL) {
         width = 8;
         in_place = 1;
     }

@@ -1,6 +1,7 @@
 /* The writer: an fx_pos into canonical text. */
 #include <string.h>
 
+#include "avx512.h"
 #include "tables.h"
 
 /* Text of an 8-square rank for each occupancy mask (bit f = file f holds a
@@ -81,6 +82,10 @@ static uint8_t *write_rank(const uint8_t *rank, int width, uint8_t *o)
 static uint8_t *write_placement(const fx_pos *pos, uint8_t *o)
 {
     int w = pos->width;
+#ifdef FX_AVX512
+    if (w == 8 && fx_avx512_enabled)
+        return o + fx_write_placement512(pos->board, o);
+#endif
     for (int r = FX_HEIGHT - 1; r >= 0; r--) {
         const uint8_t *rank = pos->board + r * w;
         o = w == 8 ? write_rank8(rank, o) : write_rank(rank, w, o);
