@@ -1,5 +1,6 @@
-"""Bulk paths: newline buffer -> buffer, Arrow -> Arrow, numpy U -> U, and the
-list path, on one and two threads, in one run on the bench corpus.
+"""Bulk paths: newline buffer -> buffer, Arrow -> Arrow, numpy U -> U, the
+list path and records -> bytes (decode), on one and two threads, in one run
+on the bench corpus.
 
     python bench/bulk_bench.py [--n 100000] [--copies 10] [--repeat 7]
 
@@ -7,7 +8,7 @@ The corpus is repeated --copies times so each call is large enough to split.
 Prints median positions/s per case, the median of the per-round
 two-thread / one-thread ratios (the two are timed in turns) and the ratio of
 the best run of each.  Where a one-thread call releases the GIL (buffer,
-Arrow), each round also runs two one-thread calls at once in two threads:
+Arrow, decode), each round also runs two one-thread calls at once in two threads:
 twice the work of one call, split with no cost at all, so 2 x one call's
 time over theirs is what the machine gives two cores at that moment (the
 "machine" column), the ceiling for the two-thread ratio beside it.
@@ -76,12 +77,15 @@ def main():
     rows = corpus.load(args.n) * args.copies
     n = len(rows)
     buffer = ("\n".join(rows) + "\n").encode()
-    texts = np.array(rows)
-    cases = {"newline buffer": buffer, "numpy U": texts}
+
+    def normalizing(data):
+        return lambda threads: fx.normalize(data, threads=threads)
+
+    cases = {"newline buffer": normalizing(buffer), "numpy U": normalizing(np.array(rows))}
     try:
         import pyarrow as pa
 
-        cases["Arrow string"] = pa.array(rows, pa.string())
+        cases["Arrow string"] = normalizing(pa.array(rows, pa.string()))
     except ImportError:
         pass
     print(f"{n:,} positions ({len(buffer) / n:.1f} bytes each), median of {args.repeat}\n")
@@ -90,19 +94,23 @@ def main():
         "| 2 / 1 (median of rounds) | 2 / 1 (best runs) | machine |"
     )
     print("| --- | ---: | ---: | ---: | ---: | ---: |")
-    cases["list of str"] = rows
+    cases["list of str"] = normalizing(rows)
+    records = fx.encode(buffer)
+    cases["records -> bytes (decode)"] = lambda threads: fx.decode(
+        records, output="bytes", threads=threads
+    )
     # one warm-up run of every case first: a process's first large calls
     # also pay for memory the system has not handed it before
-    for data in cases.values():
+    for call in cases.values():
         for threads in (1, 2):
-            fx.normalize(data, threads=threads)
-    for name, data in cases.items():
+            call(threads)
+    for name, call in cases.items():
         one, two, ratio, best, ceiling = rates(
-            lambda data=data: fx.normalize(data, threads=1),
-            lambda data=data: fx.normalize(data, threads=2),
+            lambda call=call: call(1),
+            lambda call=call: call(2),
             n,
             args.repeat,
-            control=name in ("newline buffer", "Arrow string"),
+            control=name in ("newline buffer", "Arrow string", "records -> bytes (decode)"),
         )
         machine = "" if ceiling is None else f"{ceiling:.2f}"
         print(f"| {name} | {one:,.0f} | {two:,.0f} | {ratio:.2f} | {best:.2f} | {machine} |")
