@@ -4,6 +4,7 @@ tests/test_records.py checks against the rule model.  A rejected record is
 None in a list, an empty line in bytes and null in Arrow."""
 
 import random
+import sys
 
 import numpy as np
 import pytest
@@ -100,8 +101,9 @@ def test_bad_arguments():
     recs = fx.encode([START_FEN])
     with pytest.raises(ValueError, match="output"):
         fx.decode(recs, output="numpy")
-    with pytest.raises(ValueError, match="threads"):
-        fx.decode(recs, output="bytes", threads=0)
+    for output in ("list", "bytes"):
+        with pytest.raises(ValueError, match="threads"):
+            fx.decode(recs, output=output, threads=0)
     with pytest.raises(ValueError):
         fx.decode(recs, output="bytes", errors="ignore")
     for output in ("bytes", "arrow"):
@@ -116,3 +118,9 @@ def test_arrow_offsets_narrowed_when_the_text_fits():
     assert column.to_pylist() == ["ab", None, "cde"]
     column = arrow_text((data, np.array([0, 2, 5], np.int32), []), "raise")
     assert column.type == pa.string() and column.to_pylist() == ["ab", "cde"]
+
+
+def test_arrow_output_without_pyarrow(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # import fails
+    with pytest.raises(ImportError, match="fastxfen\\[arrow\\]"):
+        fx.decode(fx.encode([START_FEN]), output="arrow")

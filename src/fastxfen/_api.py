@@ -274,6 +274,7 @@ def decode(
     """
     if output not in ("list", "bytes", "arrow"):
         raise ValueError(f"output must be 'list', 'bytes' or 'arrow', not {output!r}")
+    threads_asked = _threads(threads)
     if output == "list":
         return _codec.decode_records(records, castling, en_passant, errors)
     arr = np.asarray(records)
@@ -284,10 +285,10 @@ def decode(
         )
     batch = _bulk.records(np.ascontiguousarray(arr.reshape(-1)))
     if output == "bytes":
-        return batch.decode(castling, en_passant, errors, _threads(threads), True, False)[0]
+        return batch.decode(castling, en_passant, errors, threads_asked, True, False)[0]
     wide = batch.output_bound() > np.iinfo(np.int32).max
     offsets = np.int64 if wide else np.int32
-    result = batch.decode(castling, en_passant, errors, _threads(threads), False, True, offsets)
+    result = batch.decode(castling, en_passant, errors, threads_asked, False, True, offsets)
     return arrow_text(result, errors)
 
 

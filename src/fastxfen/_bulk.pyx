@@ -7,10 +7,10 @@ buffer), an Arrow column's own offsets, or the lines of a newline-separated
 buffer, cut into pieces of about a megabyte whose lines each job finds (and
 for normalize counts) a block at a time as it reads them, so the text is read
 from memory once.  A fourth kind of batch holds records instead of text, for
-decode, which writes its text as normalize does.  A batch is cut into jobs of consecutive rows, which the
-threads (workers) take in row order as each gets free and run with the GIL
-released; each job keeps its own list of failed rows, and normalize places
-each job's text in the result in row order.
+decode, which writes its text as normalize does.  A batch is cut into jobs of
+consecutive rows, which the threads (workers) take in row order as each gets
+free and run with the GIL released; each job keeps its own list of failed
+rows, and normalize places each job's text in the result in row order.
 """
 from cpython.bytearray cimport PyByteArray_AS_STRING
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, _PyBytes_Resize

@@ -145,7 +145,10 @@ def arrow_text(result, errors: str):
     """A pyarrow ``string`` column of a text result (data, int32 or int64
     offsets, failed rows): ``large_string`` when the text needs int64
     offsets; failed rows null under errors="coerce"."""
-    import pyarrow as pa
+    try:
+        import pyarrow as pa
+    except ImportError:
+        raise ImportError("an Arrow output needs pyarrow: pip install fastxfen[arrow]") from None
 
     data, offsets, failed = result
     if offsets.dtype == np.int64 and offsets[-1] <= np.iinfo(np.int32).max:
