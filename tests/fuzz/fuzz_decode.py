@@ -9,7 +9,8 @@ Properties: one answer per record; a rejected record is a FenError on a
 ``record.*`` field with a reason, and None under coerce; an accepted one is
 text that normalizes to itself in the same mode (never garbage), encodes back
 to a record that decodes to the same text, and an 8x8 record decodes as its
-10x8 copy does.
+10x8 copy does; the bytes output holds the same lines (an empty one for a
+rejected record).
 """
 
 import os
@@ -78,6 +79,10 @@ def TestOneInput(data: bytes) -> None:
     tame(recs, mask)
     out = fx.decode(recs, castling=castling, en_passant=en_passant, errors="coerce")
     assert isinstance(out, list) and len(out) == n, (recs, out)
+    lines = fx.decode(
+        recs, castling=castling, en_passant=en_passant, errors="coerce", output="bytes"
+    )
+    assert lines == "".join((t or "") + "\n" for t in out).encode(), (recs, lines, out)
     for i, text in enumerate(out):
         single = recs[i]  # 0-d record: one answer
         try:
