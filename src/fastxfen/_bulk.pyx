@@ -154,20 +154,27 @@ cdef class Job:
         self.out, self.out_cap = p, cap
         return 0
 
-    cdef int _fail(self, int64_t row, int64_t start, int64_t end, fx_error *err) noexcept nogil:
+    cdef bint _fail(self, int64_t row, int64_t start, int64_t end, fx_error *err) noexcept nogil:
+        """Note that row failed; True when the job stops there (out of
+        memory, or errors="raise")."""
         cdef Failure *p
         if self.n_failures == self.failures_cap:
             self.failures_cap = self.failures_cap * 2 if self.failures_cap else 16
             p = <Failure *>realloc(self.failures, self.failures_cap * sizeof(Failure))
             if p == NULL:
-                return -1
+                self.out_of_memory = True
+                return True
             self.failures = p
         self.failures[self.n_failures].row = row
         self.failures[self.n_failures].start = start
         self.failures[self.n_failures].end = end
         self.failures[self.n_failures].err = err[0]
         self.n_failures += 1
-        return 0
+        if self.errors == RAISE:
+            self.hi = row + 1
+            self.stopped = True
+            return True
+        return False
 
     cdef void _run(self) noexcept nogil:
         if self.source == SPANS:
@@ -191,14 +198,8 @@ cdef class Job:
             if fx_load_record(self.records + r * self.itemsize, self.wide, &pos, &err) == 0:
                 self.out_len += fx_write(&pos, self.castling, self.ep, NULL, 0,
                                          self.out + self.out_len)
-            else:
-                if self._fail(r, 0, 0, &err):
-                    self.out_of_memory = True
-                    return
-                if self.errors == RAISE:
-                    self.hi = r + 1
-                    self.stopped = True
-                    return
+            elif self._fail(r, 0, 0, &err):
+                return
             if self.terminators:
                 self.out[self.out_len] = b'\n'
                 self.out_len += 1
@@ -274,14 +275,8 @@ cdef class Job:
             if rc == 0 and self.task == ENCODE:
                 rc = fx_store_record(&pos, self.records + r * self.itemsize, self.wide,
                                      span.start, &err)
-            if rc != 0:
-                if self._fail(r, start, end, &err):
-                    self.out_of_memory = True
-                    return
-                if self.errors == RAISE:
-                    self.hi = r + 1
-                    self.stopped = True
-                    return
+            if rc != 0 and self._fail(r, start, end, &err):
+                return
             if self.task == NORMALIZE:
                 if self._grow_out(FX_MAX_OUTPUT + <size_t>(end - start)):
                     return
