@@ -277,13 +277,7 @@ def decode(
     threads_asked = _threads(threads)
     if output == "list":
         return _codec.decode_records(records, castling, en_passant, errors)
-    arr = np.asarray(records)
-    if arr.dtype not in (record_dtype(8), record_dtype(10)):
-        raise TypeError(
-            "expected records of fastxfen.POSITION_DTYPE or POSITION_DTYPE_10x8, "
-            f"got dtype {arr.dtype}"
-        )
-    batch = _bulk.records(np.ascontiguousarray(arr.reshape(-1)))
+    batch = _bulk.records(np.ascontiguousarray(np.asarray(records).reshape(-1)))
     if output == "bytes":
         return batch.decode(castling, en_passant, errors, threads_asked, True, False)[0]
     wide = batch.output_bound() > np.iinfo(np.int32).max

@@ -790,7 +790,8 @@ def records(array):
     """Batch of the records of a 1-d C-contiguous POSITION_DTYPE or
     POSITION_DTYPE_10x8 array, for decode."""
     if array.dtype != POSITION_DTYPE and array.dtype != POSITION_DTYPE_10x8:
-        raise TypeError(f"expected records, got dtype {array.dtype}")
+        raise TypeError("expected records of fastxfen.POSITION_DTYPE or "
+                        f"POSITION_DTYPE_10x8, got dtype {array.dtype}")
     if array.ndim != 1 or not array.flags.c_contiguous:
         raise ValueError("expected a 1-d C-contiguous array of records")
     cdef Batch b = Batch()
