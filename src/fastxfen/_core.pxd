@@ -54,12 +54,10 @@ cdef extern from "fx.h" nogil:
 
     void fx_init_tables()
     int fx_parse(const uint8_t *text, size_t len, fx_pos *pos, fx_span *placement,
-                 fx_error *err)
+                 int *fields, fx_error *err)
     int fx_parse_epd(const uint8_t *text, size_t len, fx_pos *pos, fx_span *placement,
                      fx_span *operations, fx_error *err)
-    size_t fx_write_epd(const fx_pos *pos, fx_castling_mode castling, fx_ep_mode ep,
-                        const uint8_t *placement, size_t placement_len, uint8_t *out)
-    size_t fx_write(const fx_pos *pos, fx_castling_mode castling, fx_ep_mode ep,
+    size_t fx_write(const fx_pos *pos, fx_castling_mode castling, fx_ep_mode ep, int fields,
                     const uint8_t *placement, size_t placement_len, uint8_t *out)
     int fx_check_record(fx_pos *pos, int max_width, fx_error *err)
     void fx_pos_to_rec8(const fx_pos *pos, fx_rec8 *rec)
