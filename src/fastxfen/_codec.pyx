@@ -156,6 +156,16 @@ cdef str _reason(fx_error err, object text):
         return "a 10-wide position needs encode(..., width=10)"
     if code == FX_E_EPD_OPERATION:
         return "EPD operation without its closing ';'"
+    if code == FX_E_EPD_OPCODE:
+        if b and a == ord(';'):
+            return "EPD operation without an opcode"
+        if b and ord('0') <= a <= ord('9'):
+            return ("EPD opcode must start with a letter, not a digit "
+                    "(counters go in hmvc/fmvn operations)")
+        if b:
+            return f"EPD opcode must start with a letter, not {_char_at(text, err.column, a)}"
+        return (f"EPD opcode holds letters, digits and '_' only, not "
+                f"{_char_at(text, err.column, a)}")
     if code == FX_E_RECORD_VALUE:
         if err.field == FX_F_RECORD_WIDTH:
             if a == 0:

@@ -88,6 +88,7 @@ typedef enum {
     FX_E_WIDE_ROW,        /* a 10-wide row for an 8x8 record */
     FX_E_RECORD_VALUE,    /* record value a out of range (b = limit) */
     FX_E_EPD_OPERATION,   /* an EPD operation without its closing ';' */
+    FX_E_EPD_OPCODE,      /* opcode not a letter then letters, digits, '_' (a = byte, b = 1: first) */
     FX_E_RECORD_CODE_LIMIT
 } fx_code;
 
@@ -116,7 +117,7 @@ int fx_parse(const uint8_t *text, size_t len, fx_pos *pos, fx_span *placement,
 
 /* parse.c: read one EPD row: the four position fields, then operations,
  * kept as text (*operations, possibly empty); hmvc / fmvn operations give
- * the counters. */
+ * the counters.  An opcode is a letter, then letters, digits and '_'. */
 int fx_parse_epd(const uint8_t *text, size_t len, fx_pos *pos, fx_span *placement,
                  fx_span *operations, fx_error *err);
 

@@ -667,8 +667,13 @@ int fx_parse(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
     return 0;
 }
 
+#define IS_LETTER(c) ((uint8_t)(((c) | 0x20) - 'a') < 26)
+#define IS_OPCODE_CHAR(c) (IS_LETTER(c) || (uint8_t)((c) - '0') < 10 || (c) == '_')
+
 /* EPD operations: `opcode {operand} ;` ... with operands that may be quoted
- * strings holding ';'.  The counters of hmvc / fmvn are read into pos. */
+ * strings holding ';'.  An opcode is a letter, then letters, digits and
+ * '_' (so counters written before the operations, `0 41 bm e4;`, are no
+ * opcode).  The counters of hmvc / fmvn are read into pos. */
 static int read_operations(const uint8_t *s, size_t i, size_t end, fx_pos *pos,
                            fx_error *err)
 {
@@ -681,6 +686,11 @@ static int read_operations(const uint8_t *s, size_t i, size_t end, fx_pos *pos,
         while (i < end && !IS_BLANK(s[i]) && s[i] != ';')
             i++;
         size_t op_len = i - op;
+        if (op_len == 0 || !IS_LETTER(s[op]))
+            return fail(err, FX_E_EPD_OPCODE, FX_F_OPERATIONS, op, s[op], 1, 0);
+        for (size_t k = op + 1; k < i; k++)
+            if (!IS_OPCODE_CHAR(s[k]))
+                return fail(err, FX_E_EPD_OPCODE, FX_F_OPERATIONS, k, s[k], 0, 0);
         while (i < end && IS_BLANK(s[i]))
             i++;
         size_t operand = i;
