@@ -291,13 +291,15 @@ def normalize_rows(list rows, castling, en_passant, errors, bint epd=False, fiel
 
 cdef object _epd_text(object item, fx_pos *pos, fx_span span, fx_span ops,
                       fx_castling_mode cmode, fx_ep_mode emode):
-    """An EPD row: the position fields rewritten, the operations kept as written."""
+    """An EPD row: the position fields rewritten, the operations kept as
+    written; the item itself when that is its text."""
     cdef uint8_t buf[FX_MAX_OUTPUT]
     # the placement is ASCII, so item's characters are its bytes
     text = item[span.start:span.start + span.len]
     cdef size_t written = fx_write(pos, cmode, emode, 4, <const uint8_t *>b"", 0, buf)
     head = text + _text_from(buf, written)
-    return head + " " + item[ops.start:ops.start + ops.len] if ops.len else head
+    out = head + " " + item[ops.start:ops.start + ops.len] if ops.len else head
+    return item if type(item) is str and out == item else out
 
 
 def validate_rows(list rows, bint epd=False):
