@@ -91,6 +91,11 @@ def test_shapes_of_one_row():
     assert fx.normalize(key + "  0\t00012", fields="same", en_passant="fen") == key + " 0 12"
     assert fx.normalize(key + " 7 12", fields=4, en_passant="fen") == key
     assert fx.normalize(key + " 7", fields=6, en_passant="fen") == key + " 7 1"
+    # rows the fast field reader leaves to the exact one: long blanks, long counters
+    assert fx.normalize(key + " " * 40 + "7", fields="same", en_passant="fen") == key + " 7"
+    assert fx.normalize(key + " 123456789", fields="same", en_passant="fen") == key + " 123456789"
+    assert fx.normalize(key + "\t" * 30 + "1 2", fields="same", en_passant="fen") == key + " 1 2"
+    assert fx.normalize(key + " " * 40, fields="same", en_passant="fen") == key
     # a list row's line terminator is not a field
     assert fx.normalize([key + "\r\n"], fields="same", en_passant="fen") == [key]
 
