@@ -52,11 +52,13 @@ def _pandas_arrow(series: Any) -> Any:
     import pandas as pd
 
     dtype = series.dtype
-    if isinstance(dtype, pd.StringDtype):  # zero copy with pyarrow storage
-        return series.array.__arrow_array__()
     if isinstance(dtype, pd.ArrowDtype):
         return series.array.__arrow_array__()
-    if not _is_object(dtype) or not _has_pyarrow():
+    if not _has_pyarrow():
+        return None
+    if isinstance(dtype, pd.StringDtype):  # zero copy with pyarrow storage
+        return series.array.__arrow_array__()
+    if not _is_object(dtype):
         return None
     if pd.api.types.infer_dtype(series, skipna=True) not in ("string", "empty"):
         return None
