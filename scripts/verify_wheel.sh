@@ -25,6 +25,7 @@ step "sdist"
 "$WORK/tools/bin/python" -m build --sdist --outdir "$WORK/dist" "$ROOT"
 sdist="$(ls "$WORK"/dist/fastxfen-*.tar.gz)"
 echo "$(basename "$sdist"): $(tar -tzf "$sdist" | wc -l) files"
+tar -tzf "$sdist" | grep -q '^fastxfen-[^/]*/LICENSE$' || { echo "no LICENSE in the sdist" >&2; exit 1; }
 
 step "wheel from the sdist"
 "$WORK/tools/bin/python" -m build --wheel --outdir "$WORK/raw" "$sdist"
@@ -36,6 +37,19 @@ step "auditwheel repair"
 "$WORK/tools/bin/auditwheel" repair --wheel-dir "$WORK/wheelhouse" "$raw"
 wheel="$(ls "$WORK"/wheelhouse/fastxfen-*.whl)"
 echo "$(basename "$wheel")"
+
+step "wheel contents: LICENSE, no debug info (under 1.5 MB)"
+"$WORK/tools/bin/python" - "$wheel" <<'EOF'
+import os, sys, zipfile
+path = sys.argv[1]
+names = zipfile.ZipFile(path).namelist()
+size = os.path.getsize(path)
+print(f"{size:,} bytes, {len(names)} files")
+if not any(n.endswith(".dist-info/licenses/LICENSE") for n in names):
+    sys.exit("no LICENSE in the wheel")
+if size >= 1_500_000:
+    sys.exit("the wheel is 1.5 MB or more: debug info left in?")
+EOF
 
 step "fresh environment with the wheel and the test extras"
 "$PYTHON" -m venv "$WORK/env"

@@ -18,6 +18,7 @@ from fastxfen._columns import (
     numpy_result,
 )
 from fastxfen._errors import FenError
+from fastxfen._frames import is_series, on_series
 from fastxfen._records import record_dtype
 
 __all__ = ["decode", "encode", "normalize", "validate"]
@@ -176,6 +177,11 @@ def normalize(
     """
     if isinstance(fens, str):
         return _codec.normalize_rows([fens], castling, en_passant, errors, epd, fields)[0]
+    if is_series(fens):
+        options = dict(
+            castling=castling, en_passant=en_passant, errors=errors, epd=epd, fields=fields
+        )
+        return on_series(normalize, fens, "text", threads=threads, **options)
     batches = _batches(fens, epd, threads, count=False)
     if batches is None:
         rows = _rows(fens)
@@ -232,6 +238,10 @@ def encode(
         raise ValueError(f"width must be 8 or 10, not {width!r}")
     if isinstance(fens, str):
         return _codec.encode_rows([fens], width, errors, epd)
+    if is_series(fens):
+        return on_series(
+            encode, fens, "records", width=width, errors=errors, threads=threads, epd=epd
+        )
     batches = _batches(fens, epd, threads)
     if batches is None:
         rows = _rows(fens)
@@ -326,6 +336,8 @@ def validate(fens: Any, *, threads: Optional[int] = None, epd: bool = False) -> 
     one answer, anything else a ``list``."""
     if isinstance(fens, str):
         return _codec.validate_rows([fens], epd)[0]
+    if is_series(fens):
+        return on_series(validate, fens, "messages", threads=threads, epd=epd)
     batches = _batches(fens, epd, threads)
     if batches is None:
         rows = _rows(fens)

@@ -1,0 +1,180 @@
+"""pandas and polars Series in, the same kind of Series out.
+
+A Series is read as Arrow when it can be, so the bulk kernels see one buffer
+and no Python object is made per row: an Arrow-backed pandas column
+(``str``, ``string[pyarrow]``, ``pd.ArrowDtype``) and every polars String
+column are passed through as they are, and a pandas object column holding only
+``str`` and missing values is copied into Arrow once.  Other object columns go
+row by row, so an error names the row and the kind of value found.  Missing
+values are nulls: they stay null (``None`` for ``validate``, the null record
+for ``encode``).
+
+pandas and polars are never imported here: a value can only be one of their
+Series if the module is already loaded.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Any, Callable
+
+import numpy as np
+
+from fastxfen._errors import FenError
+
+__all__ = ["is_series", "on_series", "zobrist_arrow", "zobrist_function"]
+
+
+def _loaded_series(name: str) -> Any:
+    module = sys.modules.get(name)
+    return getattr(module, "Series", None) if module is not None else None
+
+
+def is_series(obj: Any) -> bool:
+    """Whether obj is a pandas or polars Series (without importing either)."""
+    for name in ("pandas", "polars"):
+        series = _loaded_series(name)
+        if series is not None and isinstance(obj, series):
+            return True
+    return False
+
+
+def _is_polars(series: Any) -> bool:
+    kind = _loaded_series("polars")
+    return kind is not None and isinstance(series, kind)
+
+
+# ---------------------------------------------------------------- in
+
+
+def _pandas_arrow(series: Any) -> Any:
+    """The column as an Arrow chunked array, or None to go row by row."""
+    import pandas as pd
+
+    dtype = series.dtype
+    if isinstance(dtype, pd.ArrowDtype):
+        return series.array.__arrow_array__()
+    if not _has_pyarrow():
+        return None
+    if isinstance(dtype, pd.StringDtype):  # zero copy with pyarrow storage
+        return series.array.__arrow_array__()
+    if not _is_object(dtype):
+        return None
+    if pd.api.types.infer_dtype(series, skipna=True) not in ("string", "empty"):
+        return None
+    import pyarrow as pa
+
+    values = series.to_numpy(dtype=object)
+    return pa.chunked_array([pa.array(values, type=pa.large_string(), from_pandas=True)])
+
+
+def _is_object(dtype: Any) -> bool:
+    return isinstance(dtype, np.dtype) and dtype.kind == "O"
+
+
+def _has_pyarrow() -> bool:
+    try:
+        import pyarrow  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _polars_arrow(series: Any) -> Any:
+    import polars as pl
+
+    if series.dtype != pl.String:
+        raise TypeError(
+            f"expected a polars String column, got {series.dtype} (column {series.name!r})"
+        )
+    return series.to_arrow()
+
+
+# ---------------------------------------------------------------- out
+
+
+def _pandas(series: Any, out: str, result: Any, arrow: Any) -> Any:
+    """The pandas form of a result, with the input's index and name."""
+    import pandas as pd
+
+    keep = {"index": series.index, "name": series.name}
+    text = out in ("text", "messages")
+    if text and arrow is not None and not _is_object(series.dtype):
+        return pd.Series(pd.array(result, dtype=series.dtype), **keep)
+    if out == "text" and arrow is not None:
+        return pd.Series(result.to_numpy(zero_copy_only=False), dtype=object, **keep)
+    if out == "keys" and isinstance(result, tuple):
+        keys, missing = result
+        return pd.Series(pd.arrays.IntegerArray(keys, missing), **keep)
+    if out == "keys":
+        return pd.Series(result, **keep)
+    return pd.Series(result, dtype=object, **keep)
+
+
+def _polars(series: Any, out: str, result: Any) -> Any:
+    """The polars form of a result, with the input's name."""
+    import polars as pl
+
+    if out == "keys" and isinstance(result, tuple):
+        import pyarrow as pa
+
+        keys, missing = result
+        return pl.from_arrow(pa.array(keys, mask=missing)).alias(series.name)
+    if out == "keys":
+        return pl.Series(series.name, result, dtype=pl.UInt64)
+    if out == "messages":
+        return pl.Series(series.name, result, dtype=pl.String)
+    return pl.from_arrow(result).alias(series.name)
+
+
+# ---------------------------------------------------------------- both
+
+
+def on_series(fn: Callable[..., Any], series: Any, out: str, **options: Any) -> Any:
+    """``fn(column, **options)`` for a pandas or polars Series.
+
+    ``out`` names what fn gives: ``"text"`` (normalize) and ``"messages"``
+    (validate) come back as a Series of the input's kind, index and name
+    (pandas: the input's dtype, or object; polars: String), ``"keys"``
+    (zobrist) as a uint64 Series (nullable where the input has nulls) and
+    ``"records"`` (encode) as the numpy records, one per row in order.
+    """
+    polars = _is_polars(series)
+    arrow = _polars_arrow(series) if polars else _pandas_arrow(series)
+    if out == "keys" and arrow is not None:
+        result = zobrist_arrow(fn, arrow, **options)
+    elif arrow is not None:
+        result = fn(arrow, **options)
+    else:
+        result = fn(series.tolist(), **options)
+    if out == "records":
+        return result
+    return _polars(series, out, result) if polars else _pandas(series, out, result, arrow)
+
+
+def zobrist_arrow(zobrist: Callable[..., Any], arrow: Any, **options: Any) -> Any:
+    """Keys of an Arrow text column: a uint64 array, or (keys, missing mask)
+    when the column has nulls (their keys are 0; the other rows are read
+    without them, errors still naming their row in the whole column)."""
+    if not arrow.null_count:
+        return zobrist(arrow, **options)
+    import pyarrow.compute as pc
+
+    missing = arrow.is_null().to_numpy(zero_copy_only=False)
+    rows = np.flatnonzero(~missing)
+    keys = np.zeros(len(arrow), np.uint64)
+    try:
+        keys[rows] = zobrist(pc.drop_null(arrow), **options)
+    except FenError as e:
+        raise FenError(int(rows[e.index]), e.column, e.field, e.reason) from None
+    return keys, missing
+
+
+def zobrist_function() -> Callable[..., Any]:
+    """``fastxfen.zobrist``, looked up when called (it may be missing)."""
+    import fastxfen
+
+    keys = getattr(fastxfen, "zobrist", None)
+    if keys is None:
+        raise NotImplementedError("this version of fastxfen has no zobrist")
+    return keys

@@ -1,0 +1,51 @@
+"""What the distributions carry: the LICENSE file in the sdist and in the
+installed package's metadata."""
+
+import importlib.metadata
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_installed_metadata_names_the_license_file():
+    try:
+        meta = importlib.metadata.metadata("fastxfen")
+    except importlib.metadata.PackageNotFoundError:
+        pytest.skip("fastxfen is not installed with metadata")
+    assert meta["License-Expression"] == "MIT"
+    assert "LICENSE" in (meta.get_all("License-File") or [])
+    files = importlib.metadata.distribution("fastxfen").files or []
+    licenses = [f for f in files if f.name == "LICENSE"]
+    assert licenses, "no LICENSE among the installed files"
+    assert "Copyright (c) 2026 the fastxfen developers" in licenses[0].read_text()
+
+
+@pytest.mark.slow
+def test_sdist_ships_the_license(tmp_path):
+    if not (ROOT / "pyproject.toml").exists() or not (ROOT / "src" / "fastxfen").is_dir():
+        pytest.skip("needs the source tree")
+    pytest.importorskip("Cython")
+    build = "import sys; from setuptools import build_meta as b; print(b.build_sdist(sys.argv[1]))"
+    out = subprocess.run(
+        [sys.executable, "-c", build, str(tmp_path)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    if out.returncode and "license-files" in out.stderr:
+        pytest.skip("setuptools too old for license-files (the build needs 77 or later)")
+    assert out.returncode == 0, out.stderr[-2000:]
+    name = out.stdout.strip().splitlines()[-1]
+    with tarfile.open(tmp_path / name) as sdist:
+        top = name[: -len(".tar.gz")]
+        names = set(sdist.getnames())
+        assert f"{top}/LICENSE" in names
+        text = sdist.extractfile(f"{top}/LICENSE").read().decode()
+        pkg_info = sdist.extractfile(f"{top}/PKG-INFO").read().decode()
+    assert text.startswith("MIT License")
+    assert "License-File: LICENSE" in pkg_info
