@@ -1,6 +1,6 @@
 """The file formats of ``fastxfen encode --format`` and ``decode --format``:
 how a chunk of records becomes the rows of a file and back.  I/O (chunking,
-.npy headers, compression) stays in cli.py; this module only converts, and
+.npy headers, compression) is in the io and chunks modules; this one only converts, and
 reports every row that cannot be converted as a FenError whose index is its
 row in the chunk.
 
