@@ -5,6 +5,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+E_WIDE_ROW: int
+
 def normalize_rows(
     rows: list[Any], *, castling: str, en_passant: str, errors: str, epd: bool = ...
 ) -> list[Any]: ...

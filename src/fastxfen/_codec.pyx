@@ -148,8 +148,14 @@ cdef str _reason(fx_error err, object text):
     return f"internal error code {code}"
 
 
+#: The code of a row that is wider than the records asked for (FenError.code).
+E_WIDE_ROW = FX_E_WIDE_ROW
+
+
 cdef object _error(Py_ssize_t index, fx_error err, object text):
-    return FenError(index, err.column, _FIELDS[err.field], _reason(err, text))
+    error = FenError(index, err.column, _FIELDS[err.field], _reason(err, text))
+    error.code = err.code
+    return error
 
 
 cdef object _not_text(Py_ssize_t index, object item):

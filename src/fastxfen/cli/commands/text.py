@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import sys
 
-from fastxfen import _bulk, _options
+from fastxfen import _bulk, _codec, _options
 from fastxfen._errors import FenError
 from fastxfen.cli import chunks, formats
 from fastxfen.cli.args import make
@@ -26,8 +26,10 @@ from fastxfen.cli.report import Progress, Rejects, Stats, finish
 _WIDE_ROW_HINT = "a 10-wide position needs --width 10"
 
 
-def _fix_reason(error: FenError) -> FenError:
-    if error.reason.startswith("a 10-wide position needs encode("):
+def _for_the_command_line(error: FenError) -> FenError:
+    """The error as the command line words it: a row too wide for the
+    records asked for names --width rather than encode()'s argument."""
+    if error.code == _codec.E_WIDE_ROW:
         return FenError(error.index, error.column, error.field, _WIDE_ROW_HINT)
     return error
 
@@ -72,7 +74,7 @@ class TextJob:
             for row, error in rejected:
                 self.reject(
                     line + row + 1,
-                    _fix_reason(error),
+                    _for_the_command_line(error),
                     chunks.line_of(chunk, newlines, row),
                 )
         self.after_chunk()
