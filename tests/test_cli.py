@@ -19,6 +19,8 @@ from compressed import decompress
 
 import fastxfen as fx
 from fastxfen import cli
+from fastxfen.cli import chunks
+from fastxfen.cli.io import Input
 
 GOOD = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -190,7 +192,7 @@ def test_empty_input(tmp_path):
 def test_mapped_file_reads_like_a_stream(tmp_path, monkeypatch, chunk, errors):
     """A plain file is read through a memory map, a compressed one as a
     stream: the same text gives the same output and rejects."""
-    monkeypatch.setattr(cli, "MAX_LINE", 300)
+    monkeypatch.setattr(chunks, "MAX_LINE", 300)
     rows = GOOD + ["8/8/8/8/8/8/8/8 w - - 0 " + "1" * 200] + GOOD[:2] + ["y" * 299]
     rows += ["x" * 400 + "\r", "", "bad\r"] + GOOD + ["z" * 301, GOOD[0], "w" * 350]
     data = "\n".join(rows).encode()  # a long last line without a newline
@@ -198,8 +200,8 @@ def test_mapped_file_reads_like_a_stream(tmp_path, monkeypatch, chunk, errors):
     packed = tmp_path / "in.fen.gz"
     packed.write_bytes(gzip.compress(data))
     with contextlib.ExitStack() as stack:
-        assert cli.mapped_text_chunks(cli.Input(str(plain), stack), 64) is not None
-        assert cli.mapped_text_chunks(cli.Input(str(packed), stack), 64) is None
+        assert chunks.mapped_text_chunks(Input(str(plain), stack), 64) is not None
+        assert chunks.mapped_text_chunks(Input(str(packed), stack), 64) is None
     results = []
     for src in (plain, packed):
         out, rej = tmp_path / f"{src.name}.out", tmp_path / f"{src.name}.tsv"
@@ -211,7 +213,7 @@ def test_mapped_file_reads_like_a_stream(tmp_path, monkeypatch, chunk, errors):
 
 
 def test_long_line_is_one_rejected_row(tmp_path, monkeypatch):
-    monkeypatch.setattr(cli, "MAX_LINE", 300)
+    monkeypatch.setattr(chunks, "MAX_LINE", 300)
     long_row = "8/8/8/8/8/8/8/8 w - - 0 " + "1" * 1000
     rows = GOOD + [long_row] + GOOD + ["x" * 400] + GOOD
     data = ("\r\n".join(rows)).encode()
@@ -582,7 +584,7 @@ class _Source:
 
 @pytest.mark.parametrize("most", [1, 3, 1000])
 def test_text_chunks_rebuild_the_input(monkeypatch, most):
-    monkeypatch.setattr(cli, "MAX_LINE", 16)
+    monkeypatch.setattr(chunks, "MAX_LINE", 16)
     import random
 
     rng = random.Random(most)
@@ -596,8 +598,8 @@ def test_text_chunks_rebuild_the_input(monkeypatch, most):
         data = b"".join(lines)
         chunk = rng.randrange(1, 17)
         got = []
-        for item in cli.text_chunks(_Source(data, most), chunk):
-            if isinstance(item, cli.LongLine):
+        for item in chunks.text_chunks(_Source(data, most), chunk):
+            if isinstance(item, chunks.LongLine):
                 parts = []
                 item.copy_to(parts.append)
                 got.append(("long", b"".join(parts), item.terminator))
@@ -620,7 +622,7 @@ def test_prefetched_chunks_stay_intact_while_used(tmp_path):
     path.write_bytes(data)
     got = []
     with contextlib.ExitStack() as stack:
-        for item in cli.prefetch(cli.text_chunks(cli.Input(str(path), stack), 4096)):
+        for item in chunks.prefetch(chunks.text_chunks(Input(str(path), stack), 4096)):
             time.sleep(0.001)
             got.append(bytes(item))
             item = None
@@ -628,7 +630,7 @@ def test_prefetched_chunks_stay_intact_while_used(tmp_path):
 
 
 def test_raise_on_long_line(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(cli, "MAX_LINE", 100)
+    monkeypatch.setattr(chunks, "MAX_LINE", 100)
     src = write(tmp_path / "in.fen", (GOOD[0] + "\n" + "y" * 500 + "\n").encode())
     assert run(["normalize", src, "-o", tmp_path / "o", "--chunk-size", "32"]) == 2
     err = capsys.readouterr().err

@@ -1,5 +1,5 @@
 """The page cache of large outputs released behind the writer
-(fastxfen._dropbehind) and the command line's --keep-cache."""
+(fastxfen.cli.dropbehind) and the command line's --keep-cache."""
 
 import os
 import time
@@ -7,7 +7,8 @@ import time
 import pytest
 
 import fastxfen as fx
-from fastxfen import _dropbehind, cli
+from fastxfen import cli
+from fastxfen.cli import dropbehind
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "posix_fadvise"), reason="no posix_fadvise on this system"
@@ -32,9 +33,9 @@ def advice(monkeypatch):
 @pytest.fixture
 def small(monkeypatch):
     """Advice from 1,000 bytes on, every 500, over the last 2,000."""
-    monkeypatch.setattr(_dropbehind, "START", 1000)
-    monkeypatch.setattr(_dropbehind, "STEP", 500)
-    monkeypatch.setattr(_dropbehind, "WINDOW", 2000)
+    monkeypatch.setattr(dropbehind, "START", 1000)
+    monkeypatch.setattr(dropbehind, "STEP", 500)
+    monkeypatch.setattr(dropbehind, "WINDOW", 2000)
 
 
 def wait_for(predicate, seconds=10.0):
@@ -49,7 +50,7 @@ def test_windows_behind_the_written_end(tmp_path, advice, small):
     data = bytes(range(256)) * 40  # 10,240 bytes
     with open(path, "wb", buffering=0) as f:
         fd = f.fileno()
-        drop = _dropbehind.DropBehind.attach(fd)
+        drop = dropbehind.DropBehind.attach(fd)
         assert drop is not None
         for at in range(0, len(data), 100):
             f.write(data[at : at + 100])
@@ -67,7 +68,7 @@ def test_windows_behind_the_written_end(tmp_path, advice, small):
 
 def test_no_advice_before_start(tmp_path, advice):
     with open(tmp_path / "out", "wb") as f:
-        drop = _dropbehind.DropBehind.attach(f.fileno())
+        drop = dropbehind.DropBehind.attach(f.fileno())
         f.write(b"x" * 4096)
         drop.wrote(4096)
         drop.stop()
@@ -77,18 +78,18 @@ def test_no_advice_before_start(tmp_path, advice):
 def test_only_regular_files(tmp_path):
     read, write = os.pipe()
     try:
-        assert _dropbehind.DropBehind.attach(write) is None
+        assert dropbehind.DropBehind.attach(write) is None
     finally:
         os.close(read)
         os.close(write)
     with open(os.devnull, "wb") as f:
-        assert _dropbehind.DropBehind.attach(f.fileno()) is None
+        assert dropbehind.DropBehind.attach(f.fileno()) is None
 
 
 def test_not_where_the_system_lacks_the_call(tmp_path, monkeypatch):
     monkeypatch.delattr(os, "posix_fadvise")
     with open(tmp_path / "out", "wb") as f:
-        assert _dropbehind.DropBehind.attach(f.fileno()) is None
+        assert dropbehind.DropBehind.attach(f.fileno()) is None
 
 
 def test_refused_advice_ends_the_thread_only(tmp_path, monkeypatch, small):
@@ -97,7 +98,7 @@ def test_refused_advice_ends_the_thread_only(tmp_path, monkeypatch, small):
 
     monkeypatch.setattr(os, "posix_fadvise", refuse)
     with open(tmp_path / "out", "wb") as f:
-        drop = _dropbehind.DropBehind.attach(f.fileno())
+        drop = dropbehind.DropBehind.attach(f.fileno())
         f.write(b"y" * 3000)
         drop.wrote(3000)
         wait_for(lambda: not drop.is_alive())
@@ -118,14 +119,14 @@ ROWS = [
 def attached(monkeypatch):
     """Every DropBehind the command line attaches."""
     made = []
-    real = _dropbehind.DropBehind.attach.__func__
+    real = dropbehind.DropBehind.attach.__func__
 
     def attach(cls, fd):
         drop = real(cls, fd)
         made.append(drop)
         return drop
 
-    monkeypatch.setattr(_dropbehind.DropBehind, "attach", classmethod(attach))
+    monkeypatch.setattr(dropbehind.DropBehind, "attach", classmethod(attach))
     return made
 
 

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 import fastxfen as fx
 from fastxfen import cli, pgn
+from fastxfen.cli.commands import pgn as pgn_command
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
@@ -208,7 +209,7 @@ def run_stream(data: bytes, block: int, spill: int, mapped=False, **options):
             f.write(data)
             f.flush()
             source = types.SimpleNamespace(regular=True, size=len(data), raw=f, consumed=0)
-            blocks = pgn._mapped_blocks(source, block)
+            blocks = pgn_command._mapped_blocks(source, block)
             return run_stream(blocks, block, spill, **options)
     if isinstance(data, bytes):
         blocks = [data[i : i + block] for i in range(0, len(data), block)]
@@ -763,17 +764,17 @@ def test_cli_progress_reads_the_file_position_without_waiting(tmp_path):
         source = Source()
         source.raw = raw
         bar = Bar()
-        update = pgn._progress(bar, source, mapped=False)
+        update = pgn_command._progress(bar, source, mapped=False)
         raw.read(100)
         update()
         assert bar.seen == [raw.raw.tell()] and bar.seen[0] >= 100
-        blocks = pgn._mapped_blocks(source, 1000)
-        update = pgn._progress(bar, source, mapped=True)
+        blocks = pgn_command._mapped_blocks(source, 1000)
+        update = pgn_command._progress(bar, source, mapped=True)
         assert b"".join(bytes(pgn._immutable(block)) for block in blocks) == src.read_bytes()
         update()
         assert bar.seen[-1] == source.size
         bar.bar = None
-        assert pgn._progress(bar, source, mapped=True) is None
+        assert pgn_command._progress(bar, source, mapped=True) is None
 
 
 def test_cli_maps_regular_files_only(tmp_path, monkeypatch, capsysbinary):
@@ -784,14 +785,14 @@ def test_cli_maps_regular_files_only(tmp_path, monkeypatch, capsysbinary):
     src.write_bytes(data)
     out = tmp_path / "out.pgn"
     made = []
-    real = pgn._mapped_blocks
+    real = pgn_command._mapped_blocks
 
     def spy(source, size):
         blocks = real(source, size)
         made.append((size, blocks is not None))
         return blocks
 
-    monkeypatch.setattr(pgn, "_mapped_blocks", spy)
+    monkeypatch.setattr(pgn_command, "_mapped_blocks", spy)
     assert run(["pgn", src, "-o", out, "-q", "--chunk-size", "100"]) == 0
     assert made == [(100, True)] and out.read_bytes() == pgn.normalize_pgn(data)
     packed = tmp_path / "in.pgn.gz"
@@ -806,7 +807,7 @@ def test_cli_maps_regular_files_only(tmp_path, monkeypatch, capsysbinary):
 
 def test_mapped_blocks_are_joined_without_a_copy():
     whole = memoryview(b"0123456789")
-    first, second = pgn._Mapped(whole, 0, 4), pgn._Mapped(whole, 4, 10)
+    first, second = pgn.MappedBlock(whole, 0, 4), pgn.MappedBlock(whole, 4, 10)
     buf, at = pgn._join(b"", -1, first)
     assert (bytes(buf), at) == (b"0123", 0) and buf.obj is whole.obj
     buf, at = pgn._join(buf[2:], 2, second)  # a carry that the block continues

@@ -22,6 +22,8 @@ See ``docs/variants.md`` for what counts as a start position.
 import operator
 from typing import Optional, SupportsIndex
 
+from fastxfen._api import encode
+
 __all__ = ["chess960_fen", "chess960_number"]
 
 COUNT = 960
@@ -134,9 +136,6 @@ def chess960_number(fen: str) -> Optional[int]:
     """
     if not isinstance(fen, str):
         raise TypeError(f"fen must be a str, not {type(fen).__name__}")
-    # Imported here: the package's __init__ imports this module.
-    from . import encode
-
     record = encode([fen], width=10)[0]
     if int(record["width"]) != _WIDTH:
         return None

@@ -12,20 +12,16 @@ raise ImportError naming ``pip install fastxfen[dask]``.  See docs/dask.md.
 
 from __future__ import annotations
 
-import contextlib
-import io
-import os
-import sys
-import threading
-from typing import Any, Iterable, List, Optional
+from typing import Any, Iterable, Optional
 
 import numpy as np
 
-from fastxfen import _bulk
+from fastxfen import _bulk, _options
 from fastxfen._api import Fields
 from fastxfen._api import encode as _encode
 from fastxfen._api import normalize as _normalize
 from fastxfen._api import validate as _validate
+from fastxfen._optional import require_dask as _require
 from fastxfen._records import record_dtype
 
 __all__ = [
@@ -35,8 +31,8 @@ __all__ = [
     "encode_series",
     "normalize_bag",
     "normalize_column",
-    "normalize_file",
-    "normalize_files",
+    "normalize_file",  # noqa: F822 (module __getattr__)
+    "normalize_files",  # noqa: F822 (module __getattr__)
     "normalize_lines",
     "normalize_series",
     "validate_bag",
@@ -45,28 +41,42 @@ __all__ = [
     "validate_series",
 ]
 
-INSTALL_HINT = 'pip install "fastxfen[dask]"  (Dask with distributed, and pyarrow)'
 
+def __getattr__(name: str):
+    """``normalize_file`` and ``normalize_files`` run the ``fastxfen
+    normalize`` command on Dask workers, so they live with the command line
+    (fastxfen.cli.commands.dask) and are looked up there when first used."""
+    if name in ("normalize_file", "normalize_files"):
+        from fastxfen.cli.commands import dask as command
 
-def _require(module: str = "dask"):
-    """Import a Dask module, or raise ImportError with the install hint."""
-    import importlib
-
-    try:
-        return importlib.import_module(module)
-    except ImportError as exc:
-        raise ImportError(
-            f"fastxfen.dask needs {module.split('.')[0]} ({exc}): {INSTALL_HINT}"
-        ) from exc
+        return getattr(command, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _threads(threads: Optional[int]) -> int:
-    # One thread per task by default: Dask runs the partitions in parallel.
-    if threads is None:
-        return 1
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads must be a positive int or None, not {threads!r}")
-    return threads
+    """The threads of one partition: ``threads`` checked and capped (see
+    fastxfen._options), or one, since Dask runs the partitions in parallel."""
+    asked = _options.threads(threads)
+    return 1 if asked is None else asked
+
+
+def _check(
+    castling: str = "xfen",
+    en_passant: str = "xfen",
+    errors: str = "raise",
+    threads: Optional[int] = None,
+    width: int = 8,
+    records: bool = False,
+    fields: Fields = 6,
+) -> None:
+    """The options of a call checked before any task is made or run;
+    ``records``: errors of a function giving records."""
+    _options.castling(castling)
+    _options.en_passant(en_passant)
+    _options.fields(fields)
+    (_options.record_errors if records else _options.errors)(errors)
+    _options.threads(threads)
+    _options.width(width)
 
 
 # ------------------------------------------------------------------ partitions: lines
@@ -104,9 +114,16 @@ def normalize_lines(
     writes them.  A coerced line is empty (its terminator kept); an ignored
     one unchanged.  Columns in errors are byte offsets into the UTF-8 line,
     and ``FenError.index`` is the row within the partition."""
+    _check(castling=castling, en_passant=en_passant, errors=errors, threads=threads, fields=fields)
     batch, kind, lines = _lines_batch(lines)
     data, ends, failed = batch.normalize(
-        castling, en_passant, errors, _threads(threads), True, epd, fields=fields
+        castling=castling,
+        en_passant=en_passant,
+        errors=errors,
+        threads=_threads(threads),
+        terminators=True,
+        epd=epd,
+        fields=fields,
     )
     starts = np.empty_like(ends)
     if len(ends):
@@ -137,16 +154,18 @@ def encode_lines(
     epd: bool = False,
 ) -> np.ndarray:
     """Records (``record_dtype(width)``) of the lines of one partition."""
+    _check(errors=errors, threads=threads, width=width, records=True)
     batch, _, _ = _lines_batch(lines)
-    return batch.encode(width, errors, _threads(threads), epd)
+    return batch.encode(width=width, errors=errors, threads=_threads(threads), epd=epd)
 
 
 def validate_lines(
     lines: Iterable[Any], *, threads: Optional[int] = None, epd: bool = False
 ) -> list:
     """``None`` or ``"column C (field): reason"`` per line of one partition."""
+    _check(threads=threads)
     batch, _, _ = _lines_batch(lines)
-    return batch.validate(_threads(threads), epd)
+    return batch.validate(threads=_threads(threads), epd=epd)
 
 
 # ------------------------------------------------------------------ partitions: pandas
@@ -207,6 +226,7 @@ def normalize_series(
 ):
     """One pandas partition normalized: a Series of the same dtype, index and
     name; missing values stay missing, a coerced row becomes missing."""
+    _check(castling=castling, en_passant=en_passant, errors=errors, threads=threads, fields=fields)
     result = _normalize(
         _arrow_of(series),
         castling=castling,
@@ -228,6 +248,7 @@ def encode_series(
     epd: bool = False,
 ) -> np.ndarray:
     """Records of one pandas partition (a missing value is the null record)."""
+    _check(errors=errors, threads=threads, width=width, records=True)
     return _encode(
         _arrow_of(series), width=width, errors=errors, threads=_threads(threads), epd=epd
     )
@@ -235,6 +256,7 @@ def encode_series(
 
 def validate_series(series, *, threads: Optional[int] = None, epd: bool = False):
     """A Series of ``None`` or ``"column C (field): reason"`` (object dtype)."""
+    _check(threads=threads)
     import pandas as pd
 
     messages = _validate(_arrow_of(series), threads=_threads(threads), epd=epd)
@@ -285,6 +307,7 @@ def normalize_bag(
     """A Bag of lines (``dask.bag.read_text``, ``from_sequence``) normalized
     partition by partition: a Bag of the same lines in canonical form, each
     keeping its terminator, ready for ``Bag.to_textfiles``."""
+    _check(castling=castling, en_passant=en_passant, errors=errors, threads=threads, fields=fields)
     _collection_kind(bag, None)
     return bag.map_partitions(
         normalize_lines,
@@ -299,6 +322,7 @@ def normalize_bag(
 
 def validate_bag(bag, *, threads: Optional[int] = None, epd: bool = False):
     """A Bag of ``None`` or ``"column C (field): reason"``, one per line."""
+    _check(threads=threads)
     _collection_kind(bag, None)
     return bag.map_partitions(validate_lines, threads=threads, epd=epd)
 
@@ -318,6 +342,7 @@ def normalize_column(
     """A Dask DataFrame with ``column`` normalized (into column ``out`` if
     given, else in place), or a Dask Series normalized: same dtype, same
     partitions.  ``string[pyarrow]`` columns are read without Python strings."""
+    _check(castling=castling, en_passant=en_passant, errors=errors, threads=threads, fields=fields)
     kind = _collection_kind(collection, column)
     options = dict(
         castling=castling,
@@ -341,6 +366,7 @@ def validate_column(
     collection, column: Optional[str] = None, *, threads: Optional[int] = None, epd: bool = False
 ):
     """A Dask Series (object dtype) of ``None`` or the message, per row."""
+    _check(threads=threads)
     kind = _collection_kind(collection, column)
     series = collection if kind == "series" else collection[column]
     import pandas as pd
@@ -364,6 +390,7 @@ def encode_bag(
     """A Dask array of position records (``record_dtype(width)``), one chunk
     per partition of the Bag of lines; chunk lengths are known once
     computed (``.compute_chunk_sizes()``)."""
+    _check(errors=errors, threads=threads, width=width, records=True)
     dask = _require("dask")
     _collection_kind(bag, None)
     encode = dask.delayed(encode_lines, pure=True)
@@ -385,6 +412,7 @@ def encode_column(
 ):
     """A Dask array of position records, one chunk per partition of the
     column (or Series)."""
+    _check(errors=errors, threads=threads, width=width, records=True)
     dask = _require("dask")
     kind = _collection_kind(collection, column)
     series = collection if kind == "series" else collection[column]
@@ -394,244 +422,3 @@ def encode_column(
         for part in series.to_delayed()
     ]
     return _records_array(parts, width)
-
-
-# ------------------------------------------------------------------ files
-
-
-class _ThreadStderr(io.TextIOBase):
-    """sys.stderr for a process whose threads run several commands at once:
-    a thread that set a buffer writes there, every other thread to the real
-    stream."""
-
-    def __init__(self, real) -> None:
-        self.real = real
-        self.local = threading.local()
-
-    def write(self, text):
-        target = getattr(self.local, "buffer", None)
-        return (target if target is not None else self.real).write(text)
-
-    def flush(self):
-        target = getattr(self.local, "buffer", None)
-        (target if target is not None else self.real).flush()
-
-    def isatty(self):
-        return False if getattr(self.local, "buffer", None) is not None else self.real.isatty()
-
-    def __getattr__(self, name):
-        return getattr(self.real, name)
-
-
-_STDERR_LOCK = threading.Lock()
-_STDERR_USERS = [0]
-
-
-@contextlib.contextmanager
-def _captured_stderr():
-    """What this thread writes to sys.stderr, in a StringIO; other threads
-    are not affected.  The proxy is in place only while someone captures."""
-    with _STDERR_LOCK:
-        if _STDERR_USERS[0] == 0 or not isinstance(sys.stderr, _ThreadStderr):
-            sys.stderr = _ThreadStderr(sys.stderr)
-        proxy = sys.stderr
-        _STDERR_USERS[0] += 1
-    buffer = io.StringIO()
-    proxy.local.buffer = buffer
-    try:
-        yield buffer
-    finally:
-        proxy.local.buffer = None
-        with _STDERR_LOCK:
-            _STDERR_USERS[0] -= 1
-            if _STDERR_USERS[0] == 0 and sys.stderr is proxy:
-                sys.stderr = proxy.real
-
-
-def normalize_file(argv: List[str]) -> dict:
-    """Run ``fastxfen normalize`` (``argv`` after the command name) in this
-    process, as a task on a worker does: the same streaming code as the
-    command line.  Returns {"input", "output", "status", "messages"}."""
-    from fastxfen import cli
-
-    with _captured_stderr() as messages:
-        status = cli.main(["normalize", *argv])
-    output = argv[argv.index("-o") + 1] if "-o" in argv else None
-    return {"input": argv[0], "output": output, "status": status, "messages": messages.getvalue()}
-
-
-def _shards(inputs: Iterable[str]) -> List[str]:
-    """Input files; a directory stands for the regular files in it, sorted."""
-    files = []
-    for path in inputs:
-        if os.path.isdir(path):
-            files += sorted(
-                os.path.join(path, name)
-                for name in os.listdir(path)
-                if os.path.isfile(os.path.join(path, name)) and not name.startswith(".")
-            )
-        else:
-            files.append(path)
-    return files
-
-
-def normalize_files(
-    inputs: Iterable[str],
-    outdir: str,
-    *,
-    client: Any = None,
-    scheduler: Optional[str] = None,
-    rejects_dir: Optional[str] = None,
-    castling: str = "xfen",
-    en_passant: str = "xfen",
-    errors: str = "raise",
-    epd: bool = False,
-    threads: Optional[int] = None,
-    chunk_size: Optional[int] = None,
-    level: Optional[int] = None,
-    on_result=None,
-) -> List[dict]:
-    """Normalize each input file (a directory: each file in it) as one Dask
-    task, writing ``outdir/<name>`` (compressed by its extension, like the
-    command line) and, with ``rejects_dir``, ``rejects_dir/<name>``.
-
-    ``client`` is a ``distributed.Client``, else one is made for
-    ``scheduler`` (an address), else the task runs on Dask's default
-    scheduler.  The paths must be the same for the workers (a shared file
-    system).  Returns, in input order, one dict per file: input, output,
-    status (the command's exit status) and messages (its stderr)."""
-    files = [os.path.abspath(path) for path in _shards(inputs)]
-    outdir = os.path.abspath(outdir)
-    names = [os.path.basename(path) for path in files]
-    seen = set()
-    for name in names:
-        if name in seen:
-            raise ValueError(f"two inputs are named {name}: their outputs would clash")
-        seen.add(name)
-    if rejects_dir is not None:
-        rejects_dir = os.path.abspath(rejects_dir)
-        if rejects_dir == outdir:
-            raise ValueError("the rejects directory is also the output directory")
-    for directory in (outdir, rejects_dir):
-        if directory is not None:
-            os.makedirs(directory, exist_ok=True)
-    argvs = []
-    for path, name in zip(files, names):
-        target = os.path.join(outdir, name)
-        if os.path.exists(target) and os.path.samefile(path, target):
-            raise ValueError(f"the output {target} is also the input")
-        argv = [
-            path,
-            "-o",
-            target,
-            "--castling",
-            castling,
-            "--en-passant",
-            en_passant,
-            "--errors",
-            errors,
-        ]
-        if rejects_dir is not None:
-            argv += ["--rejects", os.path.join(rejects_dir, name)]
-        if epd:
-            argv.append("--epd")
-        if threads is not None:
-            argv += ["--threads", str(threads)]
-        if chunk_size is not None:
-            argv += ["--chunk-size", str(chunk_size)]
-        if level is not None:
-            argv += ["--level", str(level)]
-        argvs.append(argv)
-    if not argvs:
-        return []
-    if client is None and scheduler is not None:
-        distributed = _require("distributed")
-        with distributed.Client(scheduler) as own:
-            return _run_tasks(own, argvs, on_result)
-    return _run_tasks(client, argvs, on_result)
-
-
-def _run_tasks(client, argvs, on_result) -> List[dict]:
-    results: List[Optional[dict]] = [None] * len(argvs)
-    if client is None:
-        dask = _require("dask")
-        task = dask.delayed(normalize_file, pure=False)
-        computed = dask.compute(*[task(argv) for argv in argvs])
-        for k, result in enumerate(computed):
-            results[k] = result
-            if on_result is not None:
-                on_result(result)
-        return results
-    distributed = _require("distributed")
-    futures = [client.submit(normalize_file, argv, pure=False) for argv in argvs]
-    index = {future.key: k for k, future in enumerate(futures)}
-    for future in distributed.as_completed(futures):
-        k = index[future.key]
-        try:
-            result = future.result()
-        except Exception as exc:  # the task failed on its worker
-            result = {
-                "input": argvs[k][0],
-                "output": argvs[k][2],
-                "status": 2,
-                "messages": f"fastxfen: error: {type(exc).__name__}: {exc}\n",
-            }
-        results[k] = result
-        if on_result is not None:
-            on_result(result)
-    return results
-
-
-def run_normalize_command(args) -> int:
-    """``fastxfen normalize --dask ADDRESS INPUT... -o OUTDIR`` (see cli.py)."""
-    from fastxfen import cli
-
-    inputs = [args.input] + list(getattr(args, "more_inputs", None) or [])
-    if any(cli._is_stdio(path) for path in inputs):
-        raise cli.CliError("--dask reads files: give INPUT files (or directories), not stdin")
-    if cli._is_stdio(args.output):
-        raise cli.CliError("--dask writes one file per input: -o OUTDIR names a directory")
-    if os.path.exists(args.output) and not os.path.isdir(args.output):
-        raise cli.CliError(f"--dask: -o {args.output} is not a directory")
-    missing = [path for path in inputs if not os.path.exists(path)]
-    if missing:
-        raise cli.CliError(f"cannot read {missing[0]}: No such file or directory")
-    distributed = _require("distributed")
-
-    def report(result):
-        if args.quiet and result["status"] != cli.EXIT_FAILED:
-            return
-        name = os.path.basename(result["input"])
-        for line in result["messages"].splitlines():
-            if args.quiet and not line.startswith("fastxfen: error"):
-                continue
-            print(f"{name}: {line}", file=sys.stderr)
-
-    try:
-        client = distributed.Client(args.dask, timeout="30s")
-    except (OSError, TimeoutError) as exc:
-        raise cli.CliError(f"cannot reach the Dask scheduler at {args.dask}: {exc}") from None
-    try:
-        results = normalize_files(
-            inputs,
-            args.output,
-            client=client,
-            rejects_dir=args.rejects,
-            castling=args.castling,
-            en_passant=args.en_passant,
-            errors=args.errors,
-            epd=args.epd,
-            threads=args.threads,
-            chunk_size=args.chunk_size,
-            level=args.level,
-            on_result=report,
-        )
-    except ValueError as exc:
-        raise cli.CliError(str(exc)) from None
-    finally:
-        client.close()
-    statuses = [result["status"] for result in results]
-    if not args.quiet:
-        bad = sum(status == cli.EXIT_FAILED for status in statuses)
-        print(f"fastxfen normalize --dask: {len(results)} files, {bad} failed", file=sys.stderr)
-    return max(statuses, default=cli.EXIT_OK)

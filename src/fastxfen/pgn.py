@@ -29,17 +29,14 @@ What the code calls a game (the rules of docs/pgn.md):
 
 from __future__ import annotations
 
-import os
 import re
-import sys
 import time
 from typing import Any, Callable, Iterable, Iterator, Optional, Tuple
 
 import numpy as np
 
-from fastxfen import _bulk, _pgn
+from fastxfen import _bulk, _options, _pgn
 from fastxfen._errors import FenError
-from fastxfen._mapped import map_input
 
 __all__ = [
     "DEFAULT_CHUNK",
@@ -123,12 +120,6 @@ class PgnStats:
         )
 
 
-def _auto_threads(threads: Optional[int], rows: int) -> int:
-    if threads:
-        return threads
-    return max(1, min(os.cpu_count() or 1, rows // 16384))
-
-
 # ------------------------------------------------------------------ scanning
 
 #: Columns of ``_pgn.Scan.fen`` (one row per FEN tag of a header section).
@@ -188,18 +179,12 @@ class _Editor:
         select: Optional[str],
         threads: Optional[int],
     ) -> None:
-        if errors not in ("raise", "coerce", "ignore"):
-            raise ValueError(f"errors must be 'raise', 'coerce' or 'ignore', not {errors!r}")
+        _options.castling(castling)
+        _options.en_passant(en_passant)
+        _options.errors(errors)
         if select not in (None,) + SELECTIONS:
             raise ValueError(f"select must be None, 'standard' or 'setup', not {select!r}")
-        if threads is not None and (
-            isinstance(threads, bool) or not isinstance(threads, int) or threads < 1
-        ):
-            raise ValueError(f"threads must be a positive int or None, not {threads!r}")
-        # Check the modes now rather than at the first FEN tag.
-        _bulk.spans(b"", np.empty(0, np.int64), np.empty(0, np.int64)).normalize(
-            castling, en_passant, "coerce", 1, False
-        )
+        threads = _options.threads(threads)
         self.castling = castling
         self.en_passant = en_passant
         self.errors = errors
@@ -255,13 +240,15 @@ class _Editor:
         if len(rows):
             batch = _bulk.spans(buf, value_start[rows], value_end[rows])
             out, out_ends, _ = batch.normalize(
-                self.castling,
-                self.en_passant,
-                "coerce",
-                _auto_threads(self.threads, len(rows)),
-                False,
+                castling=self.castling,
+                en_passant=self.en_passant,
+                errors="coerce",
+                threads=_options.resolve_threads(
+                    self.threads, len(rows), _options.CHUNK_ROWS_PER_THREAD
+                ),
+                terminators=False,
             )
-            for row, error in batch.failures():
+            for row, error in batch.rejections():
                 k = int(rows[row])
                 failures.append(
                     (k, int(value_start[k] - fen_at[k]) + error.column, error.field, error.reason)
@@ -474,7 +461,7 @@ def stream_pgn(
     return editor.stats
 
 
-class _Mapped:
+class MappedBlock:
     """A block of a memory-mapped file opened for reading: ``whole[at:end]``,
     kept as it is without a copy (it does not change)."""
 
@@ -489,7 +476,7 @@ class _Mapped:
 
 def _immutable(block):
     """The bytes of a block that cannot change under the chunks made of it."""
-    if isinstance(block, _Mapped):
+    if isinstance(block, MappedBlock):
         return block.whole[block.at : block.end]
     return block if isinstance(block, bytes) else bytes(block)
 
@@ -498,33 +485,13 @@ def _join(carry, carry_at: int, block) -> Tuple[Any, int]:
     """(carry + block, where that starts in the mapped file or -1): a view,
     no copy, when the block is mapped and the carry is empty or the view of
     the mapped file that the block continues."""
-    if isinstance(block, _Mapped):
+    if isinstance(block, MappedBlock):
         if not len(carry):
             return block.whole[block.at : block.end], block.at
         if carry_at >= 0 and carry_at + len(carry) == block.at:
             return block.whole[carry_at : block.end], carry_at
     block = _immutable(block)
     return (b"".join((carry, block)) if len(carry) else block), -1
-
-
-def _mapped_blocks(source, size: int) -> Optional[Iterator[_Mapped]]:
-    """Blocks of ``size`` bytes of a regular, uncompressed input file read
-    through a memory map (no read copies), or None if it cannot be mapped.
-    ``source.consumed`` follows the blocks, for the progress bar."""
-    mapped = map_input(source)
-    if mapped is None:
-        return None
-    whole = mapped.view
-
-    def blocks() -> Iterator[_Mapped]:
-        for at in range(0, len(whole), size):
-            # the block before last is done with by now
-            mapped.release(at - 2 * size)
-            end = min(at + size, len(whole))
-            source.consumed = end
-            yield _Mapped(whole, at, end)
-
-    return blocks()
 
 
 def _split(source: Iterator, variants: bool, spill: int, max_header: int, stats: PgnStats):
@@ -674,92 +641,3 @@ def normalize_pgn(
     if outcome.stop is not None:
         raise outcome.stop
     return b"".join(parts)
-
-
-# ------------------------------------------------------------------ command line
-
-
-def _progress(progress, source, mapped: bool) -> Optional[Callable[[], None]]:
-    """What moves the progress bar, if there is one, after each chunk.  The
-    position comes from the blocks made of a memory-mapped file, else from
-    the file descriptor: asking the file object would wait for the read that
-    the reader thread is doing."""
-    if progress.bar is None:
-        return None
-
-    def update() -> None:
-        if mapped:
-            at = source.consumed
-        else:
-            try:
-                at = os.lseek(source.raw.fileno(), 0, os.SEEK_CUR)
-            except (OSError, ValueError, AttributeError):
-                at = source.position()
-        progress.to(at)
-
-    return update
-
-
-def run_command(args) -> int:
-    """``fastxfen pgn``: the command-line tool's subcommand (see cli.py): the
-    file helpers, progress bar and exit statuses are the other commands'."""
-    import contextlib
-
-    from fastxfen import cli
-
-    stats = None
-    stopped = None
-    with contextlib.ExitStack() as stack:
-        source = cli.Input(args.input, stack)
-        if source.path is None and sys.stdin.isatty() and not args.quiet:
-            print("fastxfen: reading PGN from the terminal (end with Ctrl-D)", file=sys.stderr)
-        output = cli._open_output(args, stack, binary=False)
-        rejects = None
-        if args.rejects:
-            rejects = cli.Output(args.rejects)
-            stack.callback(rejects.close)
-        progress = cli.Progress(not args.quiet, source.size)
-        stack.callback(progress.close)
-        size = args.chunk_size
-        blocks = _mapped_blocks(source, size)
-        mapped = blocks is not None
-        if blocks is None:
-            blocks = iter(lambda: source.read(size), b"")
-        try:
-            stats = stream_pgn(
-                blocks,
-                output.write,
-                castling=args.castling,
-                en_passant=args.en_passant,
-                errors=args.errors,
-                select=args.select,
-                threads=args.threads,
-                reject=rejects.write if rejects is not None else None,
-                spill=4 * size,
-                progress=_progress(progress, source, mapped),
-                # (not for stdin: a reader thread blocked on it at exit can
-                # abort the interpreter when a run stops early)
-                prefetch=cli.prefetch if source.path is not None else None,
-            )
-        except PgnError as exc:
-            stopped, stats = exc, exc.stats
-        except PgnFormatError as exc:
-            raise cli.CliError(f"{source.name}: {exc}") from None
-    # Everything is written and closed before reporting.
-    if not args.quiet:
-        print(stats.summary(args.errors, stopped), file=sys.stderr)
-    if stopped is not None:
-        print(
-            f"fastxfen: error: game {stopped.game}, line {stopped.line}: "
-            f"{stopped.location}: {stopped.reason}",
-            file=sys.stderr,
-        )
-        if not args.quiet:
-            print(
-                "fastxfen: --errors raise stops at the first rejected FEN tag; --errors "
-                "coerce drops its game and goes on, and --rejects FILE keeps the dropped "
-                "games",
-                file=sys.stderr,
-            )
-        return cli.EXIT_FAILED
-    return cli.EXIT_REJECTED if stats.rejected else cli.EXIT_OK

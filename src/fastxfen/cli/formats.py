@@ -1,6 +1,6 @@
 """The file formats of ``fastxfen encode --format`` and ``decode --format``:
 how a chunk of records becomes the rows of a file and back.  I/O (chunking,
-.npy headers, compression) stays in cli.py; this module only converts, and
+.npy headers, compression) is in the io and chunks modules; this one only converts, and
 reports every row that cannot be converted as a FenError whose index is its
 row in the chunk.
 
@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastxfen import _export
-from fastxfen import export as ex
+from fastxfen import _export, _options
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8, record_dtype
 
 FORMATS = ("npy", "lichess", "stockfish", "planes")
@@ -34,7 +33,7 @@ def extras(text: str | None) -> tuple:
     if not text:
         return ()
     names = tuple(name.strip() for name in text.split(","))
-    ex._extras(names, np.dtype(np.float32))  # names and repeats; dtype checked later
+    _options.plane_extras(names, np.dtype(np.float32))  # names and repeats; dtype checked later
     return names
 
 
@@ -93,7 +92,14 @@ class StockfishEncoder(Encoder):
     def convert(self, records):
         out = np.empty((len(records), _STOCKFISH), np.uint8)
         failures: list = []
-        _export.stockfish_pack(records, True, self.en_passant, "coerce", out, failures)
+        _export.stockfish_pack(
+            records,
+            trusted=True,
+            en_passant=self.en_passant,
+            errors="coerce",
+            out=out,
+            failures=failures,
+        )
         return out, failures
 
 
@@ -103,8 +109,8 @@ class PlanesEncoder(Encoder):
             dtype = np.dtype(args.dtype or "uint8")
         except TypeError:
             raise ValueError(f"--dtype {args.dtype!r} is no numpy dtype") from None
-        self.dtype = ex._plane_dtype(dtype)
-        self.names = ex._extras(extras(args.extra), self.dtype)
+        self.dtype = _options.plane_dtype(dtype)
+        self.names = _options.plane_extras(extras(args.extra), self.dtype)
         self.planes_width = args.width or 8
         self.flip = args.perspective == "side_to_move"
         self.en_passant = args.en_passant or "fen"
@@ -118,16 +124,16 @@ class PlanesEncoder(Encoder):
         failures: list = []
         _export.planes(
             records,
-            True,
-            self.planes_width,
-            self.flip,
-            self.dtype,
-            self.en_passant,
-            self.names,
-            "coerce",
-            out,
-            failures,
-            self.hint,
+            trusted=True,
+            width=self.planes_width,
+            flip=self.flip,
+            dtype=self.dtype,
+            en_passant=self.en_passant,
+            extra=self.names,
+            errors="coerce",
+            out=out,
+            failures=failures,
+            hint=self.hint,
         )
         return out, failures
 
@@ -143,7 +149,7 @@ class LichessEncoder(Encoder):
     def convert(self, records):
         failures: list = []
         data, offsets, valid = _export.lichess_pack(
-            records, True, self.en_passant, "coerce", failures
+            records, trusted=True, en_passant=self.en_passant, errors="coerce", failures=failures
         )
         return frame(data, offsets, valid), failures
 
@@ -244,7 +250,9 @@ class StockfishDecoder(Decoder):
     def convert(self, rows):
         failures: list = []
         defaults = _export.Defaults(len(rows))
-        records = _export.stockfish_unpack(np.ascontiguousarray(rows), defaults, "coerce", failures)
+        records = _export.stockfish_unpack(
+            np.ascontiguousarray(rows), defaults, errors="coerce", failures=failures
+        )
         return records, failures
 
 
@@ -260,8 +268,8 @@ class PlanesDecoder(Decoder):
 
     def check(self, dtype, shape):
         try:
-            dt = ex._plane_dtype(dtype)
-            ex._extras(self.names, dt)
+            dt = _options.plane_dtype(dtype)
+            _options.plane_extras(self.names, dt)
         except ValueError as exc:
             return f"holds {dtype}: {exc}"
         if len(shape) != 4 or shape[2] != 8 or shape[3] not in (8, 10):
@@ -279,7 +287,13 @@ class PlanesDecoder(Decoder):
         rows = np.ascontiguousarray(rows)
         defaults = _export.Defaults(len(rows))
         records = _export.from_planes(
-            rows, rows.shape[3], self.flip, self.names, defaults, "coerce", failures
+            rows,
+            defaults,
+            width=rows.shape[3],
+            flip=self.flip,
+            extra=self.names,
+            errors="coerce",
+            failures=failures,
         )
         return records, failures
 
@@ -290,7 +304,7 @@ class LichessDecoder(Decoder):
     def convert(self, rows: LichessChunk):
         failures: list = []
         records = _export.lichess_unpack(
-            rows.data, rows.starts, rows.ends, rows.nulls, "coerce", failures
+            rows.data, rows.starts, rows.ends, rows.nulls, errors="coerce", failures=failures
         )
         return records, failures
 

@@ -1,0 +1,18 @@
+"""Optional dependencies, imported when first needed, with the package extra
+to install when they are missing."""
+
+from __future__ import annotations
+
+DASK_HINT = 'pip install "fastxfen[dask]"  (Dask with distributed, and pyarrow)'
+
+
+def require_dask(module: str = "dask"):
+    """Import a Dask module, or raise ImportError with the install hint."""
+    import importlib
+
+    try:
+        return importlib.import_module(module)
+    except ImportError as exc:
+        raise ImportError(
+            f"fastxfen.dask needs {module.split('.')[0]} ({exc}): {DASK_HINT}"
+        ) from exc

@@ -1,0 +1,64 @@
+"""``fastxfen normalize``: every line rewritten in canonical form, with its
+own terminator (several inputs with --dask: the dask command)."""
+
+from __future__ import annotations
+
+from fastxfen import _bulk
+from fastxfen.cli import chunks
+from fastxfen.cli.args import threads_for
+from fastxfen.cli.commands.text import TextJob, run_text
+from fastxfen.cli.io import Output
+
+
+class NormalizeJob(TextJob):
+    counts_first = False  # normalize counts the lines in its jobs
+
+    # Output buffers taken in turn: the writer holds at most one chunk while
+    # the next is normalized (Output.write returns once the chunk before is
+    # written), so a buffer is free again by the chunk after next.
+    # Reused memory spares the page faults of a fresh result per chunk.
+    OUTPUT_BUFFERS = 2
+
+    def __init__(self, args, stats, rejects, output: Output) -> None:
+        super().__init__(args, stats, rejects)
+        self.output = output
+        # sized for the largest chunk text_chunks makes of short lines
+        size = _bulk.text_bound(chunks.CARRY_ROOM + min(args.chunk_size, chunks.MAX_LINE))
+        self._outputs = [bytearray(size) for _ in range(self.OUTPUT_BUFFERS)]
+
+    def run(self, batch, n):
+        a = self.args
+        errors = "coerce" if self.raise_mode else a.errors
+        into = self._outputs[0]
+        self._outputs.append(self._outputs.pop(0))
+        return batch.normalize(
+            castling=a.castling,
+            en_passant=a.en_passant,
+            errors=errors,
+            threads=threads_for(a, n),
+            terminators=True,
+            epd=a.epd,
+            ends=False,
+            into=into,
+        )
+
+    def emit(self, result, upto):
+        data, _, failed = result
+        if not (failed and upto == failed[0]):
+            self.output.write(data)
+        elif upto:  # stopping at a rejected row
+            # Each row's text ends with its own line's terminator (a coerced
+            # row is just the terminator), so row upto starts past the
+            # upto-th newline.
+            self.output.write(memoryview(data)[: int(chunks.newline_offsets(data)[upto - 1]) + 1])
+
+    def on_long_line(self, item):
+        if self.errors == "ignore":
+            item.copy_to(self.output.write)
+        else:
+            self.output.write(item.terminator)
+
+
+def run(args) -> int:
+    """Run ``fastxfen normalize``; return the exit status."""
+    return run_text(args, NormalizeJob, "text")

@@ -1,0 +1,20 @@
+"""The two ways a command stops early: a CliError (usage, input or output
+trouble) and a Rejected row under ``--errors raise``."""
+
+from __future__ import annotations
+
+from fastxfen._errors import FenError
+
+
+class CliError(Exception):
+    """Something the command cannot get past; ends it with exit status 2."""
+
+
+class Rejected(Exception):
+    """A row rejected under --errors raise: ``number`` is its 1-based line
+    (record, for decode) number in the whole input."""
+
+    def __init__(self, number: int, error: FenError, unit: str = "line") -> None:
+        super().__init__(f"{unit} {number}: {error.location}: {error.reason}")
+        self.number = number
+        self.error = error
