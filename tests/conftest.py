@@ -1,8 +1,12 @@
-"""Shared test setup: the hypothesis profile and a few fixtures.
+"""Shared test setup: the import path of the test helpers, the hypothesis
+profile and a few fixtures.
 
 Every hypothesis test runs derandomized (the same examples on every run and
 machine) and without deadlines, because the oracles (python-chess) are slow
-and their speed varies."""
+and their speed varies.
+
+tests/ goes on ``sys.path`` here, and only here, so that test modules import
+the reference models as ``models.*`` and the helpers as ``support.*``."""
 
 import os
 import sys

@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 import pytest
-from compressed import decompress
+from support.compressed import decompress
 
 import fastxfen as fx
 from fastxfen import cli

@@ -21,22 +21,23 @@ import random
 
 import chess
 import pytest
-import strategies as S
 from hypothesis import given, settings
+from models import semantics as model
+from support import strategies as S
 
 import fastxfen
 
-MODE_PARAMS = pytest.mark.parametrize("castling,en_passant", S.MODES, ids=S.MODE_IDS)
+MODE_PARAMS = pytest.mark.parametrize("castling,en_passant", model.MODES, ids=model.MODE_IDS)
 
 
 @pytest.fixture(scope="module")
 def oracle_table():
     """(rows, {mode: expected outputs}) for the whole python-chess corpus."""
     rows = list(S.oracle_corpus())
-    expected = {m: [] for m in S.MODES}
+    expected = {m: [] for m in model.MODES}
     for row in rows:
         out = S.chess_oracle_all(row)
-        for m in S.MODES:
+        for m in model.MODES:
             expected[m].append(out[m])
     return rows, expected
 
@@ -75,7 +76,7 @@ def test_bulk_matches_python_chess(oracle_table, castling, en_passant):
 @MODE_PARAMS
 def test_row_by_row_matches_python_chess(oracle_table, castling, en_passant):
     rows, expected = oracle_table
-    rng = random.Random(S.MODES.index((castling, en_passant)))
+    rng = random.Random(model.MODES.index((castling, en_passant)))
     picks = rng.sample(range(len(rows)), 600)
     for i in picks:
         got = fastxfen.normalize(rows[i], castling=castling, en_passant=en_passant)
@@ -100,9 +101,9 @@ def test_rule_model_matches_python_chess(oracle_table):
     python-chess wherever python-chess applies."""
     rows, expected = oracle_table
     for i in range(0, len(rows), 3):
-        model = S.ref_normalize_all(rows[i])
-        for m in S.MODES:
-            assert model[m] == expected[m][i], (m, rows[i])
+        ours = model.normalize_all(rows[i])
+        for m in model.MODES:
+            assert ours[m] == expected[m][i], (m, rows[i])
 
 
 # --------------------------------------------------------------- rule model
@@ -111,10 +112,10 @@ def test_rule_model_matches_python_chess(oracle_table):
 @pytest.fixture(scope="module")
 def model_table():
     rows = list(S.model_corpus())
-    expected = {m: [] for m in S.MODES}
+    expected = {m: [] for m in model.MODES}
     for row in rows:
-        out = S.ref_normalize_all(row)
-        for m in S.MODES:
+        out = model.normalize_all(row)
+        for m in model.MODES:
             expected[m].append(out[m])
     return rows, expected
 
@@ -124,7 +125,7 @@ def test_model_corpus_is_meaningful(model_table):
     assert all(e is not None for e in expected[("xfen", "fen")])
     kings = [S.kings_per_side(r) for r in rows]
     assert sum(k != (1, 1) for k in kings) > 1000
-    assert sum(S.ref_parse(r)["width"] == 10 for r in rows) > 1000
+    assert sum(model.parse(r)["width"] == 10 for r in rows) > 1000
     out = expected[("xfen", "fen")]
     assert sum(o.split()[2][0] in "sm" for o in out) > 200
     assert sum(o.split()[3] != "-" for o in expected[("xfen", "legal")]) > 500
@@ -144,7 +145,7 @@ def test_bulk_matches_rule_model(model_table, castling, en_passant):
 @settings(max_examples=80, deadline=None, derandomize=True)
 @given(row=S.model_rows())
 def test_hypothesis_matches_rule_model(row, castling, en_passant):
-    expected = S.ref_normalize(row, castling, en_passant)
+    expected = model.normalize(row, castling, en_passant)
     assert expected is not None
     assert fastxfen.normalize(row, castling=castling, en_passant=en_passant) == expected
 
@@ -159,7 +160,7 @@ def test_hypothesis_matches_rule_model(row, castling, en_passant):
 
 
 def _flag_sets(width):
-    letters = ["K", "Q"] + [c.upper() for c in S.FILES[:width]]
+    letters = ["K", "Q"] + [c.upper() for c in model.FILES[:width]]
     return [""] + letters + [a + b for a in letters for b in letters if a != b]
 
 
@@ -185,10 +186,10 @@ def _back_rank_rows(width, configs):
                 "board": board,
                 "width": width,
                 "prefix": "",
-                "rights": S.ref_repair(board, width, flags),
+                "rights": model.repair(board, width, flags),
             }
             for c in expected:
-                expected[c].append(S.ref_castling_text(pos, c))
+                expected[c].append(model.castling_text(pos, c))
     return rows, expected
 
 
@@ -263,9 +264,10 @@ def _ep_scan(width, files, attackers, step=1):
                         board = dict(base)
                         board[k] = "K"
                         board[sq] = a
-                        row = f"{S.Pos(board, width).placement()} w - {S.square_name(*target)} 0 1"
+                        ep = model.square_name(*target)
+                        row = f"{S.Pos(board, width).placement()} w - {ep} 0 1"
                         keep = [
-                            S.ref_ep_keep(board, width, "w", target, m) for m in ("xfen", "legal")
+                            model.ep_keep(board, width, "w", target, m) for m in ("xfen", "legal")
                         ]
                         yield row, keep
 
@@ -316,7 +318,7 @@ def test_python_chess_is_more_lenient(row, why):
     refuses them."""
     assert S.python_chess_accepts(row)
     assert fastxfen.validate(row) is not None
-    assert S.ref_normalize(row) is None
+    assert model.normalize(row) is None
 
 
 def test_documented_output_differences():

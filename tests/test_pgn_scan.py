@@ -1,7 +1,7 @@
 """fastxfen._pgn: the C pass over PGN text and the output assembly.
 
-The scanner is compared with ``pgn_scan_reference``, a line-by-line Python
-model of the rules of docs/pgn.md, on hand-made and hypothesis-generated
+The scanner is compared with the PGN model (models/pgn.py), a line-by-line
+reading of the rules of docs/pgn.md, on hand-made and hypothesis-generated
 PGN-like texts; the assembler with a splice in Python.  Also: scanning from
 any game start gives the rest of a whole scan (what the chunking relies on),
 and neither function reads a byte past the buffer it is given."""
@@ -13,10 +13,10 @@ import threading
 import time
 
 import numpy as np
-import pgn_scan_reference as ref
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from models import pgn as ref
 
 from fastxfen import _pgn, pgn
 

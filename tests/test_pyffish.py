@@ -8,17 +8,12 @@ pyffish's side of a difference is only observed: if a pyffish release changes
 it, the check skips with a note instead of failing.
 """
 
-import os
-import sys
-
 import pytest
+from support import gen10x8
 
 import fastxfen as fx
 
 sf = pytest.importorskip("pyffish")
-
-sys.path.insert(0, os.path.dirname(__file__))
-import gen10x8  # noqa: E402
 
 FILES = "abcdefghij"
 # pyffish keeps counters in C ints: above these it clamps or resets them.

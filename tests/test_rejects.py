@@ -8,8 +8,9 @@ the place where it should have been.
 """
 
 import pytest
-import strategies as S
 from conftest import CAPABLANCA, START, START_FEN
+from models import semantics as model
+from support import strategies as S
 
 import fastxfen as fx
 
@@ -198,7 +199,7 @@ def test_catalogue(row, column, field):
     assert str(e) == f"row 0, column {column} ({field}): {e.reason}"
     # ... and behind two good rows (index 2), in every mode and every entry point
     rows = [START_FEN, START_FEN, row, "not even a fen"]
-    for castling, en_passant in S.MODES:
+    for castling, en_passant in model.MODES:
         with pytest.raises(fx.FenError) as info:
             fx.normalize(rows, castling=castling, en_passant=en_passant)
         assert (info.value.index, info.value.column, info.value.field) == (2, column, field)
@@ -212,7 +213,7 @@ def test_catalogue(row, column, field):
     assert messages[3] is not None
     assert fx.validate(row) == messages[2]
     # the model agrees that the row is rejected
-    assert S.ref_normalize(row) is None
+    assert model.normalize(row) is None
 
 
 # Rows where the text is cut short or runs on.  semantics.md says only that
@@ -257,7 +258,7 @@ def test_missing_or_whole_field(row, column, field):
     assert (info.value.index, info.value.column, info.value.field) == (1, column, field), str(
         info.value
     )
-    assert S.ref_normalize(row) is None
+    assert model.normalize(row) is None
 
 
 # Control characters between fields belong to no field's text; the row is
@@ -290,7 +291,7 @@ def test_control_characters(row, column, field):
         "fullmove",
         "fields",
     )
-    assert S.ref_normalize(row) is None
+    assert model.normalize(row) is None
 
 
 def test_non_str_items():
@@ -463,7 +464,7 @@ E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"
 
 
 def test_ep_invalid_targets_dropped_in_every_mode():
-    for castling, ep in S.MODES:
+    for castling, ep in model.MODES:
 
         def n(row, castling=castling, ep=ep):
             return fx.normalize(row, castling=castling, en_passant=ep).split(" ")[3]
@@ -582,8 +583,8 @@ MIXED_BAD = {1: (44, "side"), 3: (19, "castling"), 5: (50, "fields")}
 
 
 def test_errors_modes_on_mixed_list():
-    good = {i: S.ref_normalize(r) for i, r in enumerate(MIXED) if i not in MIXED_BAD}
-    for castling, ep in S.MODES:
+    good = {i: model.normalize(r) for i, r in enumerate(MIXED) if i not in MIXED_BAD}
+    for castling, ep in model.MODES:
         with pytest.raises(fx.FenError) as info:
             fx.normalize(MIXED, castling=castling, en_passant=ep)
         assert (info.value.index, info.value.column, info.value.field) == (1, 44, "side")
@@ -595,7 +596,7 @@ def test_errors_modes_on_mixed_list():
                 assert coerced[i] is None
                 assert ignored[i] == row
             else:
-                expected = S.ref_normalize(row, castling, ep)
+                expected = model.normalize(row, castling, ep)
                 assert coerced[i] == ignored[i] == expected
     assert good[0] == START_FEN
     messages = fx.validate(MIXED)
@@ -621,7 +622,7 @@ def test_encode_coerce_and_decode_null():
     assert all(recs["width"][i] == 8 for i in range(len(MIXED)) if i not in MIXED_BAD)
     out = fx.decode(recs, errors="coerce")
     for i, row in enumerate(MIXED):
-        assert out[i] == (None if i in MIXED_BAD else S.ref_normalize(row))
+        assert out[i] == (None if i in MIXED_BAD else model.normalize(row))
     with pytest.raises(fx.FenError) as info:
         fx.decode(recs)
     assert (info.value.index, info.value.column, info.value.field) == (1, 0, "record.width")
@@ -637,7 +638,7 @@ def test_mutations_agree_with_rule_model():
     rows = list(S.mutation_corpus())
     messages = fx.validate(rows)
     coerced = fx.normalize(rows, errors="coerce")
-    expected = [S.ref_normalize(r) for r in rows]
+    expected = [model.normalize(r) for r in rows]
     assert sum(e is None for e in expected) > len(rows) // 3
     assert sum(e is not None for e in expected) > len(rows) // 10
     bad = S.first_mismatches(rows, expected, coerced)
