@@ -28,6 +28,10 @@ from support import strategies as S
 import fastxfen
 
 MODE_PARAMS = pytest.mark.parametrize("castling,en_passant", model.MODES, ids=model.MODE_IDS)
+# The python-chess comparisons are the tests of docs/semantics.md's REF-PYTHON-CHESS.
+REF_MODE_PARAMS = pytest.mark.parametrize(
+    "castling,en_passant", model.MODES, ids=[f"REF-PYTHON-CHESS/{m}" for m in model.MODE_IDS]
+)
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +67,7 @@ def test_corpus_is_meaningful(oracle_table):
     assert changed > len(rows) // 3
 
 
-@MODE_PARAMS
+@REF_MODE_PARAMS
 def test_bulk_matches_python_chess(oracle_table, castling, en_passant):
     rows, expected = oracle_table
     got = fastxfen.normalize(rows, castling=castling, en_passant=en_passant)
@@ -73,7 +77,7 @@ def test_bulk_matches_python_chess(oracle_table, castling, en_passant):
     assert not bad, f"{n_bad} of {len(rows)} rows differ:\n" + "\n".join(bad)
 
 
-@MODE_PARAMS
+@REF_MODE_PARAMS
 def test_row_by_row_matches_python_chess(oracle_table, castling, en_passant):
     rows, expected = oracle_table
     rng = random.Random(model.MODES.index((castling, en_passant)))
@@ -83,7 +87,7 @@ def test_row_by_row_matches_python_chess(oracle_table, castling, en_passant):
         assert got == expected[(castling, en_passant)][i], rows[i]
 
 
-@MODE_PARAMS
+@REF_MODE_PARAMS
 @settings(max_examples=120, deadline=None, derandomize=True)
 @given(row=S.oracle_rows())
 def test_hypothesis_matches_python_chess(row, castling, en_passant):
