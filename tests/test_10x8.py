@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from models import semantics as model
 from models.semantics import FILES, MODES
 from support import gen10x8
+from support.profiles import examples
 
 import fastxfen as fx
 
@@ -19,7 +20,7 @@ CASTLING_MODES = ("xfen", "shredder")
 EP_MODES = ("fen", "xfen", "legal")
 
 PROPERTY = settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example],
     derandomize=True,
@@ -377,6 +378,7 @@ def test_mixed_generated_batch():
 # ====================================================================
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["game", "ep", "castling"])
 @pytest.mark.parametrize("width", [10, 8])
 def test_generated_rows_match_reference(kind, width):
@@ -405,6 +407,7 @@ def test_generated_records_match_reference():
             assert int(rec["prefix"]) == want["prefix"], row
 
 
+@pytest.mark.slow
 def test_legal_mode_many_positions():
     rows = gen10x8.sample(4000, seed=99, kind="ep")
     got = fx.normalize(rows, en_passant="legal")
@@ -435,6 +438,7 @@ def mutate(rng, row, alphabet="0123456789/kKaAcCjJiIhHqQrRpP-smwb \t"):
     return "".join(chars)
 
 
+@pytest.mark.slow
 def test_mutated_rows_accept_and_reject_like_the_reference():
     rng = random.Random(2718)
     base = (
@@ -478,6 +482,7 @@ def test_bulk_inputs_agree_on_10x8():
         assert np.array_equal(fx.encode(array, width=10, threads=threads), recs)
 
 
+@pytest.mark.slow
 def test_decode_repairs_edited_records_like_normalize():
     """Records whose castling slots, prefix and en-passant square were
     changed by hand decode like the FEN that spells the same fields."""
@@ -530,6 +535,7 @@ def test_decode_repairs_edited_records_like_normalize():
         assert got == fx.normalize(fens, castling=c, en_passant=e)
 
 
+@pytest.mark.slow
 def test_records_of_normalized_text_are_the_same():
     """encode keeps every valid en-passant target and repaired rights, so
     text and its normalized form (en_passant="fen") give the same record.

@@ -98,6 +98,7 @@ def test_decode_returns_list_of_str():
     assert fx.decode(recs[1:2]) == [E4_XFEN]
 
 
+@pytest.mark.slow
 def test_large_batch_keeps_order():
     rows = list(S.game_corpus()[:5000]) + ["junk"] + list(S.ep_corpus()[:3000])
     one_by_one = [fx.normalize(r, errors="coerce") for r in rows]

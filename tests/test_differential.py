@@ -24,6 +24,7 @@ import pytest
 from hypothesis import given, settings
 from models import semantics as model
 from support import strategies as S
+from support.profiles import examples
 
 import fastxfen
 
@@ -46,6 +47,7 @@ def oracle_table():
     return rows, expected
 
 
+@pytest.mark.slow
 def test_corpus_is_meaningful(oracle_table):
     """Guard against a generator that silently degenerates: the corpus must
     be large and must exercise every rule the oracle checks."""
@@ -67,6 +69,7 @@ def test_corpus_is_meaningful(oracle_table):
     assert changed > len(rows) // 3
 
 
+@pytest.mark.slow
 @REF_MODE_PARAMS
 def test_bulk_matches_python_chess(oracle_table, castling, en_passant):
     rows, expected = oracle_table
@@ -77,6 +80,7 @@ def test_bulk_matches_python_chess(oracle_table, castling, en_passant):
     assert not bad, f"{n_bad} of {len(rows)} rows differ:\n" + "\n".join(bad)
 
 
+@pytest.mark.slow
 @REF_MODE_PARAMS
 def test_row_by_row_matches_python_chess(oracle_table, castling, en_passant):
     rows, expected = oracle_table
@@ -88,7 +92,7 @@ def test_row_by_row_matches_python_chess(oracle_table, castling, en_passant):
 
 
 @REF_MODE_PARAMS
-@settings(max_examples=120, deadline=None, derandomize=True)
+@settings(max_examples=examples(120), deadline=None, derandomize=True)
 @given(row=S.oracle_rows())
 def test_hypothesis_matches_python_chess(row, castling, en_passant):
     assert S.one_king_each(row)
@@ -100,6 +104,7 @@ def test_hypothesis_matches_python_chess(row, castling, en_passant):
     )
 
 
+@pytest.mark.slow
 def test_rule_model_matches_python_chess(oracle_table):
     """The model used below is only trusted because it agrees with
     python-chess wherever python-chess applies."""
@@ -146,7 +151,7 @@ def test_bulk_matches_rule_model(model_table, castling, en_passant):
 
 
 @MODE_PARAMS
-@settings(max_examples=80, deadline=None, derandomize=True)
+@settings(max_examples=examples(80), deadline=None, derandomize=True)
 @given(row=S.model_rows())
 def test_hypothesis_matches_rule_model(row, castling, en_passant):
     expected = model.normalize(row, castling, en_passant)
@@ -204,6 +209,7 @@ def _check_castling(rows, expected):
         assert not bad, castling + ":\n" + "\n".join(bad)
 
 
+@pytest.mark.slow
 def test_every_back_rank_with_rooks_8():
     """Every king file and every set of rooks on the other seven files, with
     every flag set of up to two flags: 8 * 128 * 101 rows, both colors."""
@@ -276,6 +282,7 @@ def _ep_scan(width, files, attackers, step=1):
                         yield row, keep
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "width,files,attackers,step",
     [

@@ -18,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from models import pgn as pgn_model
 from support.compressed import decompress
+from support.profiles import examples
 
 import fastxfen as fx
 from fastxfen import cli, pgn
@@ -469,7 +470,7 @@ def pgn_texts(draw):
     return text.encode("utf-8")
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(
     pgn_texts(),
     st.sampled_from(["raise", "coerce", "ignore"]),

@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from models import semantics as model
 from support import strategies as S
+from support.profiles import examples
 
 import fastxfen as fx
 
@@ -53,7 +54,7 @@ def test_idempotent_bulk(rows, castling, en_passant):
 
 
 @MODE_PARAMS
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(max_examples=examples(60), deadline=None, derandomize=True)
 @given(row=any_rows())
 def test_idempotent_hypothesis(row, castling, en_passant):
     once = fx.normalize(row, castling=castling, en_passant=en_passant)
@@ -97,7 +98,7 @@ def test_decode_encode_is_normalize(rows, wide_rows, castling, en_passant, width
 
 
 @MODE_PARAMS
-@settings(max_examples=40, deadline=None, derandomize=True)
+@settings(max_examples=examples(40), deadline=None, derandomize=True)
 @given(row=any_rows())
 def test_decode_encode_hypothesis(row, castling, en_passant):
     expected = fx.normalize(row, castling=castling, en_passant=en_passant)
@@ -139,7 +140,7 @@ def test_xfen_and_shredder_carry_the_same_rights(rows, en_passant):
         assert len(fa[2]) == len(fb[2])
 
 
-@settings(max_examples=150, deadline=None, derandomize=True)
+@settings(max_examples=examples(150), deadline=None, derandomize=True)
 @given(row=any_rows())
 def test_xfen_shredder_hypothesis(row):
     x = fx.normalize(row, castling="xfen")
@@ -168,7 +169,7 @@ def test_validate_iff_normalize(rows):
             assert fx.validate(row) == m
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
+@settings(max_examples=examples(300), deadline=None, derandomize=True)
 @given(row=any_rows(), data=st.data())
 def test_validate_iff_normalize_hypothesis(row, data):
     # one random edit, chosen by hypothesis

@@ -150,6 +150,7 @@ def rows_for_comparison(n_per_kind, seed):
     return rows
 
 
+@pytest.mark.slow
 def test_generated_positions_agree_in_shredder_mode():
     """caparandom writes Shredder letters: compare with castling="shredder".
     pyffish keeps pseudo-legal en-passant targets: en_passant="xfen"."""
@@ -160,6 +161,7 @@ def test_generated_positions_agree_in_shredder_mode():
         assert get_fen("caparandom", row, True) == strip_prefix(text), row
 
 
+@pytest.mark.slow
 def test_generated_positions_agree_in_kq_mode():
     """Without chess960 pyffish writes every right as K/Q.  That agrees with
     our xfen output whenever each surviving right is the outermost rook."""
@@ -332,6 +334,7 @@ def fsf_castling_model(fen):
     return "".join(out) or "-"
 
 
+@pytest.mark.slow
 def test_pyffish_castling_model():
     """The description of pyffish's castling reading in docs/variants.md,
     checked on generated positions (one king per color).  Observation only:
