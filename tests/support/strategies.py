@@ -571,6 +571,29 @@ def first_mismatches(inputs, expected, got, limit=5):
     return out
 
 
+def game_fens(games=70, seed=2024, max_plies=110):
+    """FENs of every position of `games` random games (a third from Chess960
+    starts), written with every en-passant target and, for half of the
+    Chess960 games, Shredder castling letters."""
+    rng = random.Random(seed)
+    out = []
+    for g in range(games):
+        if g % 3 == 2:
+            board = chess.Board.from_chess960_pos(rng.randrange(960))
+            shredder = rng.random() < 0.5
+        else:
+            board = chess.Board(chess960=True)
+            shredder = False
+        for _ in range(rng.randint(10, max_plies)):
+            out.append(board.fen(shredder=shredder, en_passant="fen"))
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(moves[rng.randrange(len(moves))])
+        out.append(board.fen(shredder=shredder, en_passant="fen"))
+    return out
+
+
 # ============================================================== corpora
 
 
