@@ -13,6 +13,7 @@ from models import semantics as model
 from models.semantics import FILES, MODES
 from support import gen10x8
 from support.profiles import examples
+from support.rules import rule_cases
 
 import fastxfen as fx
 
@@ -89,14 +90,17 @@ def reject(fen, field, reason=None, **kw):
 
 @pytest.mark.parametrize(
     "placement",
-    [
-        "9k/10/10/10/10/10/10/K9",
-        "k9/10/10/10/10/10/10/9K",
-        "10/10/10/10/10/10/10/10",
-        "1k8/10/10/10/10/10/10/8K1",
-        "ac8/10/10/10/10/10/10/8CA",
-        "k1r1a1c1q1/pppppppppp/10/10/10/10/PPPPPPPPPP/1Q1C1A1R1K",
-    ],
+    rule_cases(
+        "PLACEMENT-NUMBERS",
+        [
+            "9k/10/10/10/10/10/10/K9",
+            "k9/10/10/10/10/10/10/9K",
+            "10/10/10/10/10/10/10/10",
+            "1k8/10/10/10/10/10/10/8K1",
+            "ac8/10/10/10/10/10/10/8CA",
+            "k1r1a1c1q1/pppppppppp/10/10/10/10/PPPPPPPPPP/1Q1C1A1R1K",
+        ],
+    ),
 )
 def test_numbers_9_and_10(placement):
     fen = fen10(placement)
@@ -108,31 +112,37 @@ def test_numbers_9_and_10(placement):
 
 @pytest.mark.parametrize(
     "placement, reason",
-    [
-        # a rank of 9 squares
-        ("10/9/10/10/10/10/10/10", r"rank 7 covers 9 squares, expected 10"),
-        ("10/10/10/10/10/10/10/9", r"rank 1 covers 9 squares, expected 10"),
-        ("9/10/10/10/10/10/10/10", r"rank 8 covers 9 squares, expected 8 or 10"),
-        ("rnbqkbnra/10/10/10/10/10/10/10", r"rank 8 covers 9"),
-        ("10/10/10/10/10/10/10/PPPPPPPPP", r"rank 1 covers 9"),
-        # ranks of different widths
-        ("10/8/10/10/10/10/10/10", r"rank 7 covers 8 squares, expected 10"),
-        ("8/10/8/8/8/8/8/8", r"rank 7 covers 10 squares, expected 8"),
-        ("8/8/8/8/8/8/8/10", r"rank 1 covers 10 squares, expected 8"),
-        ("10/10/10/10/10/10/10/8", r"rank 1 covers 8 squares, expected 10"),
-        ("10/10/10/10/10/10/10/11", None),
-        # "10" on an 8-wide board
-        ("rnbqkbnr/pppppppp/10/8/8/8/PPPPPPPP/RNBQKBNR", r"rank 6 covers 10 squares, expected 8"),
-        # adjacent numbers never add up to 10
-        ("55/10/10/10/10/10/10/10", r"number directly follows"),
-        ("10/10/10/10/10/10/10/91", r"number directly follows"),
-        ("010/10/10/10/10/10/10/10", r"'0'"),
-        ("100/10/10/10/10/10/10/10", None),
-        ("11/10/10/10/10/10/10/10", None),
-        # ranks beyond 10 squares
-        ("10k/10/10/10/10/10/10/10", None),
-        ("k10/10/10/10/10/10/10/10", None),
-    ],
+    rule_cases(
+        "PLACEMENT-WIDTH",
+        [
+            # a rank of 9 squares
+            ("10/9/10/10/10/10/10/10", r"rank 7 covers 9 squares, expected 10"),
+            ("10/10/10/10/10/10/10/9", r"rank 1 covers 9 squares, expected 10"),
+            ("9/10/10/10/10/10/10/10", r"rank 8 covers 9 squares, expected 8 or 10"),
+            ("rnbqkbnra/10/10/10/10/10/10/10", r"rank 8 covers 9"),
+            ("10/10/10/10/10/10/10/PPPPPPPPP", r"rank 1 covers 9"),
+            # ranks of different widths
+            ("10/8/10/10/10/10/10/10", r"rank 7 covers 8 squares, expected 10"),
+            ("8/10/8/8/8/8/8/8", r"rank 7 covers 10 squares, expected 8"),
+            ("8/8/8/8/8/8/8/10", r"rank 1 covers 10 squares, expected 8"),
+            ("10/10/10/10/10/10/10/8", r"rank 1 covers 8 squares, expected 10"),
+            ("10/10/10/10/10/10/10/11", None),
+            # "10" on an 8-wide board
+            (
+                "rnbqkbnr/pppppppp/10/8/8/8/PPPPPPPP/RNBQKBNR",
+                r"rank 6 covers 10 squares, expected 8",
+            ),
+            # adjacent numbers never add up to 10
+            ("55/10/10/10/10/10/10/10", r"number directly follows"),
+            ("10/10/10/10/10/10/10/91", r"number directly follows"),
+            ("010/10/10/10/10/10/10/10", r"'0'"),
+            ("100/10/10/10/10/10/10/10", None),
+            ("11/10/10/10/10/10/10/10", None),
+            # ranks beyond 10 squares
+            ("10k/10/10/10/10/10/10/10", None),
+            ("k10/10/10/10/10/10/10/10", None),
+        ],
+    ),
 )
 def test_placement_width_rules(placement, reason):
     fen = fen10(placement)
@@ -143,14 +153,17 @@ def test_placement_width_rules(placement, reason):
 
 @pytest.mark.parametrize(
     "placement, column",
-    [
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKANR", 40),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKCNR", 40),
-        ("anbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", 0),  # before the width is known
-        ("rnbqkbnc/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", 7),
-        ("8/8/8/3a4/8/8/8/8", 7),
-        ("8/8/8/8/8/8/8/7C", 15),
-    ],
+    rule_cases(
+        "PLACEMENT-WIDE-PIECES",
+        [
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKANR", 40),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKCNR", 40),
+            ("anbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", 0),  # before the width is known
+            ("rnbqkbnc/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", 7),
+            ("8/8/8/3a4/8/8/8/8", 7),
+            ("8/8/8/8/8/8/8/7C", 15),
+        ],
+    ),
 )
 def test_archbishop_chancellor_only_on_10_wide(placement, column):
     fen = fen10(placement)
@@ -162,14 +175,17 @@ def test_archbishop_chancellor_only_on_10_wide(placement, column):
 
 @pytest.mark.parametrize(
     "castling, xfen, shredder",
-    [
-        ("KQkq", "KQkq", "JAja"),
-        ("JAja", "KQkq", "JAja"),
-        ("Jj", "Kk", "Jj"),
-        ("jJ", "Kk", "Jj"),
-        ("Aa", "Qq", "Aa"),
-        ("KIki", "Kk", "Jj"),  # no rook on i: the I right does not survive
-    ],
+    rule_cases(
+        "CASTLING-FLAGS",
+        [
+            ("KQkq", "KQkq", "JAja"),
+            ("JAja", "KQkq", "JAja"),
+            ("Jj", "Kk", "Jj"),
+            ("jJ", "Kk", "Jj"),
+            ("Aa", "Qq", "Aa"),
+            ("KIki", "Kk", "Jj"),  # no rook on i: the I right does not survive
+        ],
+    ),
 )
 def test_castling_letters_i_j_on_10_wide(castling, xfen, shredder):
     placement = "r4k3r/10/10/10/10/10/10/R4K3R"
@@ -178,7 +194,9 @@ def test_castling_letters_i_j_on_10_wide(castling, xfen, shredder):
     assert fx.normalize(fen, castling="shredder") == fen10(placement, castling=shredder)
 
 
-@pytest.mark.parametrize("castling", ["I", "J", "i", "j", "Ij", "KQkj", "Hi"])
+@pytest.mark.parametrize(
+    "castling", rule_cases("CASTLING-FLAGS", ["I", "J", "i", "j", "Ij", "KQkj", "Hi"])
+)
 def test_castling_letters_i_j_rejected_on_8_wide(castling):
     fen = fen10("r3k2r/8/8/8/8/8/8/R3K2R", castling=castling)
     err = reject(fen, "castling", r"off a 8-wide board")
@@ -187,7 +205,7 @@ def test_castling_letters_i_j_rejected_on_8_wide(castling):
     assert err.column == where + bad
 
 
-@pytest.mark.parametrize("castling", ["K", "Kk"])
+@pytest.mark.parametrize("castling", rule_cases("CASTLING-FLAGS", ["K", "Kk"]))
 def test_castling_letters_beyond_j_rejected(castling):
     fen = fen10("r4k3r/10/10/10/10/10/10/R4K3R", castling=castling + "L")
     reject(fen, "castling")
@@ -195,18 +213,21 @@ def test_castling_letters_beyond_j_rejected(castling):
 
 @pytest.mark.parametrize(
     "placement, side, ep, kept",
-    [
-        # white pawn i2-i4, black pawn on j4 can take: i3
-        ("4k5/10/10/10/8Pp/10/10/4K5", "b", "i3", ("i3", "i3", "i3")),
-        # black pawn j7-j5, no white pawn beside it: j6 only in fen mode
-        ("4k5/10/10/9p/10/10/10/4K5", "w", "j6", ("j6", "-", "-")),
-        # black pawn j7-j5, white pawn on i5: j6
-        ("4k5/10/10/8Pp/10/10/10/4K5", "w", "j6", ("j6", "j6", "j6")),
-        # i3 with black to move but the pawn is missing: dropped
-        ("4k5/10/10/10/9p/10/10/4K5", "b", "i3", ("-", "-", "-")),
-        # j6 but the origin j7 is occupied: dropped
-        ("4k5/9p/10/8Pp/10/10/10/4K5", "w", "j6", ("-", "-", "-")),
-    ],
+    rule_cases(
+        "EP-SYNTAX",
+        [
+            # white pawn i2-i4, black pawn on j4 can take: i3
+            ("4k5/10/10/10/8Pp/10/10/4K5", "b", "i3", ("i3", "i3", "i3")),
+            # black pawn j7-j5, no white pawn beside it: j6 only in fen mode
+            ("4k5/10/10/9p/10/10/10/4K5", "w", "j6", ("j6", "-", "-")),
+            # black pawn j7-j5, white pawn on i5: j6
+            ("4k5/10/10/8Pp/10/10/10/4K5", "w", "j6", ("j6", "j6", "j6")),
+            # i3 with black to move but the pawn is missing: dropped
+            ("4k5/10/10/10/9p/10/10/4K5", "b", "i3", ("-", "-", "-")),
+            # j6 but the origin j7 is occupied: dropped
+            ("4k5/9p/10/8Pp/10/10/10/4K5", "w", "j6", ("-", "-", "-")),
+        ],
+    ),
 )
 def test_en_passant_on_files_i_and_j(placement, side, ep, kept):
     fen = fen10(placement, side=side, ep=ep)
@@ -217,48 +238,51 @@ def test_en_passant_on_files_i_and_j(placement, side, ep, kept):
     assert rec["ep"] == expected
 
 
-@pytest.mark.parametrize("ep", ["i3", "j6", "i6", "j3"])
+@pytest.mark.parametrize("ep", rule_cases("EP-SYNTAX", ["i3", "j6", "i6", "j3"]))
 def test_en_passant_files_i_j_rejected_on_8_wide(ep):
     reject(fen10("4k3/8/8/8/8/8/8/4K3", ep=ep), "en_passant")
 
 
-@pytest.mark.parametrize("ep", ["k3", "j9", "j0", "j10", "J6", "i", "10"])
+@pytest.mark.parametrize("ep", rule_cases("EP-SYNTAX", ["k3", "j9", "j0", "j10", "J6", "i", "10"]))
 def test_en_passant_bad_squares_on_10_wide(ep):
     reject(fen10("4k5/10/10/10/10/10/10/4K5", ep=ep), "en_passant")
 
 
 @pytest.mark.parametrize(
     "placement, castling, xfen, shredder, slots",
-    [
-        # rooks a1 and c1, king f1: "C" names the inner rook
-        ("5k4/10/10/10/10/10/10/R1R2K4", "C", "C", "C", [255, 2, 255, 255]),
-        ("5k4/10/10/10/10/10/10/R1R2K4", "Q", "Q", "A", [255, 0, 255, 255]),
-        ("5k4/10/10/10/10/10/10/R1R2K4", "A", "Q", "A", [255, 0, 255, 255]),
-        # two rights on one side: only the outermost is kept, in any order
-        ("5k4/10/10/10/10/10/10/R1R2K4", "CQ", "Q", "A", [255, 0, 255, 255]),
-        ("5k4/10/10/10/10/10/10/R1R2K4", "QC", "Q", "A", [255, 0, 255, 255]),
-        ("5k4/10/10/10/10/10/10/R1R2K4", "K", "-", "-", [255] * 4),
-        # the i-rook behind the j-rook, and alone
-        ("5k4/10/10/10/10/10/10/5K2RR", "I", "I", "I", [8, 255, 255, 255]),
-        ("5k4/10/10/10/10/10/10/5K2RR", "IK", "K", "J", [9, 255, 255, 255]),
-        ("5k4/10/10/10/10/10/10/5K2R1", "I", "K", "I", [8, 255, 255, 255]),
-        ("5k4/10/10/10/10/10/10/5K2R1", "K", "K", "I", [8, 255, 255, 255]),
-        # black inner rooks, both sides
-        ("rr3krr2/10/10/10/10/10/10/5K4", "bg", "gb", "gb", [255, 255, 6, 1]),
-        ("rr3krr2/10/10/10/10/10/10/5K4", "kq", "kq", "ha", [255, 255, 7, 0]),
-        ("rr3krr2/10/10/10/10/10/10/5K4", "kb", "kb", "hb", [255, 255, 7, 1]),
-        # a rook on the king's other side named by its letter
-        ("5k4/10/10/10/10/10/10/3K2R2R", "G", "G", "G", [6, 255, 255, 255]),
-        ("5k4/10/10/10/10/10/10/3K2R2R", "GJ", "K", "J", [9, 255, 255, 255]),
-        # king on the j-file: everything is on the a side
-        ("5k4/10/10/10/10/10/10/R7RK", "I", "I", "I", [255, 8, 255, 255]),
-        ("5k4/10/10/10/10/10/10/R7RK", "K", "-", "-", [255] * 4),
-        ("5k4/10/10/10/10/10/10/R7RK", "Q", "Q", "A", [255, 0, 255, 255]),
-        # a black rook on a white flag's file does not count
-        ("5k4/10/10/10/10/10/10/r4K4", "Q", "-", "-", [255] * 4),
-        # prefix with inner rooks
-        ("5k4/10/10/10/10/10/10/R1R2K4", "sC", "sC", "sC", [255, 2, 255, 255]),
-    ],
+    rule_cases(
+        "CASTLING-XFEN",
+        [
+            # rooks a1 and c1, king f1: "C" names the inner rook
+            ("5k4/10/10/10/10/10/10/R1R2K4", "C", "C", "C", [255, 2, 255, 255]),
+            ("5k4/10/10/10/10/10/10/R1R2K4", "Q", "Q", "A", [255, 0, 255, 255]),
+            ("5k4/10/10/10/10/10/10/R1R2K4", "A", "Q", "A", [255, 0, 255, 255]),
+            # two rights on one side: only the outermost is kept, in any order
+            ("5k4/10/10/10/10/10/10/R1R2K4", "CQ", "Q", "A", [255, 0, 255, 255]),
+            ("5k4/10/10/10/10/10/10/R1R2K4", "QC", "Q", "A", [255, 0, 255, 255]),
+            ("5k4/10/10/10/10/10/10/R1R2K4", "K", "-", "-", [255] * 4),
+            # the i-rook behind the j-rook, and alone
+            ("5k4/10/10/10/10/10/10/5K2RR", "I", "I", "I", [8, 255, 255, 255]),
+            ("5k4/10/10/10/10/10/10/5K2RR", "IK", "K", "J", [9, 255, 255, 255]),
+            ("5k4/10/10/10/10/10/10/5K2R1", "I", "K", "I", [8, 255, 255, 255]),
+            ("5k4/10/10/10/10/10/10/5K2R1", "K", "K", "I", [8, 255, 255, 255]),
+            # black inner rooks, both sides
+            ("rr3krr2/10/10/10/10/10/10/5K4", "bg", "gb", "gb", [255, 255, 6, 1]),
+            ("rr3krr2/10/10/10/10/10/10/5K4", "kq", "kq", "ha", [255, 255, 7, 0]),
+            ("rr3krr2/10/10/10/10/10/10/5K4", "kb", "kb", "hb", [255, 255, 7, 1]),
+            # a rook on the king's other side named by its letter
+            ("5k4/10/10/10/10/10/10/3K2R2R", "G", "G", "G", [6, 255, 255, 255]),
+            ("5k4/10/10/10/10/10/10/3K2R2R", "GJ", "K", "J", [9, 255, 255, 255]),
+            # king on the j-file: everything is on the a side
+            ("5k4/10/10/10/10/10/10/R7RK", "I", "I", "I", [255, 8, 255, 255]),
+            ("5k4/10/10/10/10/10/10/R7RK", "K", "-", "-", [255] * 4),
+            ("5k4/10/10/10/10/10/10/R7RK", "Q", "Q", "A", [255, 0, 255, 255]),
+            # a black rook on a white flag's file does not count
+            ("5k4/10/10/10/10/10/10/r4K4", "Q", "-", "-", [255] * 4),
+            # prefix with inner rooks
+            ("5k4/10/10/10/10/10/10/R1R2K4", "sC", "sC", "sC", [255, 2, 255, 255]),
+        ],
+    ),
 )
 def test_inner_rook_rights_on_10x8(placement, castling, xfen, shredder, slots):
     fen = fen10(placement, castling=castling)
@@ -312,7 +336,7 @@ LEGAL_CASES = [
 ]
 
 
-@pytest.mark.parametrize("placement, side, ep, legal", LEGAL_CASES)
+@pytest.mark.parametrize("placement, side, ep, legal", rule_cases("EP-LEGAL", LEGAL_CASES))
 def test_legal_en_passant_with_archbishop_and_chancellor(placement, side, ep, legal):
     fen = fen10(placement, side=side, ep=ep)
     assert fx.normalize(fen, en_passant="fen") == fen
