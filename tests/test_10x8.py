@@ -1,32 +1,27 @@
 """10x8 boards: the rules of docs/semantics.md that only show on 10-wide
 boards, checked by hand-written cases, by properties on generated positions
-(tests/gen10x8.py), and against a small reference model written here in plain
-Python (castling repair, en-passant validity and the three en-passant modes,
-with its own ray code for the legal mode).
+(support/gen10x8.py), and against the rule model (models/semantics.py).
 """
 
-import os
 import random
 import re
-import sys
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
+from models import semantics as model
+from models.semantics import FILES, MODES
+from support import gen10x8
+from support.profiles import examples
+from support.rules import rule_cases
 
 import fastxfen as fx
 
-sys.path.insert(0, os.path.dirname(__file__))
-import gen10x8  # noqa: E402
-from gen10x8 import Board  # noqa: E402
-
 CASTLING_MODES = ("xfen", "shredder")
 EP_MODES = ("fen", "xfen", "legal")
-MODES = [(c, e) for c in CASTLING_MODES for e in EP_MODES]
-FILES = "abcdefghij"
 
 PROPERTY = settings(
-    max_examples=150,
+    max_examples=examples(150),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example],
     derandomize=True,
@@ -34,207 +29,11 @@ PROPERTY = settings(
 
 
 # ====================================================================
-# Reference model
+# The rule model on generated 8x8 rows, checked against python-chess
 # ====================================================================
 
 
-def ref_parse(fen):
-    """Read a row the generator writes (always valid) into a plain dict."""
-    fields = re.split(r"[ \t]+", fen.strip(" \t"))
-    placement = fields[0]
-    ranks = placement.split("/")
-    rows = []
-    for text in ranks:
-        row = []
-        for run in re.findall(r"\d+|\D", text):
-            row += ["."] * int(run) if run.isdigit() else [run]
-        rows.append(row)
-    width = len(rows[0])
-    assert all(len(r) == width for r in rows) and len(rows) == 8
-    squares = [p for row in reversed(rows) for p in row]
-    half = int(fields[4]) if len(fields) > 4 else 0
-    full = int(fields[5]) if len(fields) > 5 else 1
-    return {
-        "placement": placement,
-        "board": Board(width, squares),
-        "white": fields[1] == "w",
-        "castling": fields[2],
-        "ep": fields[3],
-        "half": half,
-        "full": full or 1,
-    }
-
-
-def ref_rights(board, field):
-    """Castling repair: (prefix, [white h, white a, black h, black a]) with
-    rook files or None."""
-    width = board.width
-    prefix = ""
-    flags = []
-    if field != "-":
-        if field[0] in "sm":
-            prefix, field = field[0], field[1:]
-        flags = list(field)
-    rights = [None] * 4
-    for color, upper in ((0, True), (1, False)):
-        back = 0 if upper else 7
-        king = "K" if upper else "k"
-        rook = "R" if upper else "r"
-        kings = board.squares_of(lambda p, king=king: p == king)
-        if len(kings) != 1 or kings[0][1] != back:
-            continue
-        kf = kings[0][0]
-        rooks = [f for f in range(width) if board.get(f, back) == rook]
-        named = []
-        for flag in flags:
-            if flag.isupper() != upper:
-                continue
-            letter = flag.upper()
-            if letter == "K":
-                side = [f for f in rooks if f > kf]
-                named.append(max(side) if side else width - 1)
-            elif letter == "Q":
-                side = [f for f in rooks if f < kf]
-                named.append(min(side) if side else 0)
-            else:
-                named.append(ord(letter) - ord("A"))
-        alive = [f for f in named if f in rooks]
-        h_side = [f for f in alive if f > kf]
-        a_side = [f for f in alive if f < kf]
-        rights[2 * color] = max(h_side) if h_side else None
-        rights[2 * color + 1] = min(a_side) if a_side else None
-    return prefix, rights
-
-
-def ref_castling_text(board, prefix, rights, mode):
-    out = []
-    for slot, f in enumerate(rights):
-        if f is None:
-            continue
-        upper = slot < 2
-        back = 0 if upper else 7
-        rook = "R" if upper else "r"
-        if mode == "shredder":
-            letter = FILES[f]
-        else:
-            if slot % 2 == 0:  # h side: outermost means no rook further right
-                further = [g for g in range(f + 1, board.width) if board.get(g, back) == rook]
-                letter = FILES[f] if further else "k"
-            else:
-                further = [g for g in range(0, f) if board.get(g, back) == rook]
-                letter = FILES[f] if further else "q"
-        out.append(letter.upper() if upper else letter.lower())
-    if not out:
-        return "-"
-    return prefix + "".join(out)
-
-
-def ref_ep_target(board, white, text):
-    """The en-passant target as (file, rank) if it is a valid target."""
-    if text == "-":
-        return None
-    f, r = FILES.index(text[0]), int(text[1:]) - 1
-    if white:
-        ok = r == 5 and board.get(f, 5) == "." and board.get(f, 6) == "." and board.get(f, 4) == "p"
-    else:
-        ok = r == 2 and board.get(f, 2) == "." and board.get(f, 1) == "." and board.get(f, 3) == "P"
-    return (f, r) if ok else None
-
-
-KNIGHT = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)]
-KING = [(df, dr) for df in (-1, 0, 1) for dr in (-1, 0, 1) if df or dr]
-DIAGONAL = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
-ORTHOGONAL = [(1, 0), (-1, 0), (0, 1), (0, -1)]
-
-
-def attacked(board, f, r, by_white):
-    """Is (f, r) attacked by a piece of the given color?"""
-
-    def enemy(letters):
-        letters = letters.upper() if by_white else letters.lower()
-        return lambda p: p in letters
-
-    def at(ff, rr):
-        if 0 <= ff < board.width and 0 <= rr < 8:
-            return board.get(ff, rr)
-        return None
-
-    pawn_rank = r - 1 if by_white else r + 1
-    if any(at(f + d, pawn_rank) == ("P" if by_white else "p") for d in (-1, 1)):
-        return True
-    leaper = enemy("NAC")
-    if any(leaper(at(f + df, r + dr) or ".") for df, dr in KNIGHT):
-        return True
-    king = enemy("K")
-    if any(king(at(f + df, r + dr) or ".") for df, dr in KING):
-        return True
-    for rays, sliders in ((DIAGONAL, enemy("BQA")), (ORTHOGONAL, enemy("RQC"))):
-        for df, dr in rays:
-            ff, rr = f + df, r + dr
-            while (p := at(ff, rr)) is not None:
-                if p != ".":
-                    if sliders(p):
-                        return True
-                    break
-                ff, rr = ff + df, rr + dr
-    return False
-
-
-def ref_ep(board, white, text, mode):
-    target = ref_ep_target(board, white, text)
-    if target is None:
-        return "-"
-    name = FILES[target[0]] + str(target[1] + 1)
-    if mode == "fen":
-        return name
-    f, r = target
-    from_rank = 4 if white else 3
-    pawn = "P" if white else "p"
-    capturers = [
-        ff for ff in (f - 1, f + 1) if 0 <= ff < board.width and board.get(ff, from_rank) == pawn
-    ]
-    if not capturers:
-        return "-"
-    if mode == "xfen":
-        return name
-    king = "K" if white else "k"
-    for ff in capturers:
-        after = board.copy()
-        after.set(ff, from_rank, ".")
-        after.set(f, from_rank, ".")  # the captured pawn
-        after.set(f, r, pawn)
-        kings = after.squares_of(lambda p: p == king)
-        if not any(attacked(after, kf, kr, not white) for kf, kr in kings):
-            return name
-    return "-"
-
-
-def reference(fen, castling="xfen", en_passant="fen"):
-    pos = ref_parse(fen)
-    board = pos["board"]
-    prefix, rights = ref_rights(board, pos["castling"])
-    return " ".join(
-        [
-            pos["placement"],
-            "w" if pos["white"] else "b",
-            ref_castling_text(board, prefix, rights, castling),
-            ref_ep(board, pos["white"], pos["ep"], en_passant),
-            str(pos["half"]),
-            str(pos["full"]),
-        ]
-    )
-
-
-CODES = {p: i + 1 for i, p in enumerate("PNBRQKpnbrqk")}
-CODES.update({"A": 13, "C": 14, "a": 15, "c": 16, ".": 0})
-
-
-# ====================================================================
-# The reference model itself, checked against python-chess on 8x8
-# ====================================================================
-
-
-def test_reference_matches_python_chess_on_8x8():
+def test_model_matches_python_chess_on_generated_8x8_rows():
     chess = pytest.importorskip("chess")
     rows = (
         gen10x8.sample(400, seed=11, width=8)
@@ -243,24 +42,23 @@ def test_reference_matches_python_chess_on_8x8():
     )
     checked = 0
     for fen in rows:
-        pos = ref_parse(fen)
-        board = pos["board"]
-        if any(len(board.squares_of(lambda p, k=k: p == k)) != 1 for k in "Kk"):
+        pos = model.parse(fen)
+        if sorted(p for p in pos["board"].values() if p in "Kk") != ["K", "k"]:
             continue  # python-chess differs on purpose with 0 or 2 kings
-        if ref_ep_target(board, pos["white"], pos["ep"]) is None and pos["ep"] != "-":
+        if pos["ep"] is None and fen.split()[3] != "-":
             continue  # python-chess keeps some invalid targets on purpose
         try:
             pc = chess.Board(fen, chess960=True)
         except ValueError:
             continue
         for mode in EP_MODES:
-            ours = reference(fen, "xfen", mode).split()[3]
+            ours = model.normalize(fen, "xfen", mode).split()[3]
             theirs = pc.fen(en_passant=mode).split()[3]
             assert ours == theirs, (fen, mode)
         for c in CASTLING_MODES:
-            ours = reference(fen, c).split()[2]
+            ours = model.normalize(fen, c, "fen").split()[2]
             theirs = pc.fen(shredder=c == "shredder").split()[2]
-            if pos["castling"][0] in "sm":
+            if pos["prefix"]:
                 continue
             assert ours == theirs, (fen, c)
         checked += 1
@@ -292,14 +90,17 @@ def reject(fen, field, reason=None, **kw):
 
 @pytest.mark.parametrize(
     "placement",
-    [
-        "9k/10/10/10/10/10/10/K9",
-        "k9/10/10/10/10/10/10/9K",
-        "10/10/10/10/10/10/10/10",
-        "1k8/10/10/10/10/10/10/8K1",
-        "ac8/10/10/10/10/10/10/8CA",
-        "k1r1a1c1q1/pppppppppp/10/10/10/10/PPPPPPPPPP/1Q1C1A1R1K",
-    ],
+    rule_cases(
+        "PLACEMENT-NUMBERS",
+        [
+            "9k/10/10/10/10/10/10/K9",
+            "k9/10/10/10/10/10/10/9K",
+            "10/10/10/10/10/10/10/10",
+            "1k8/10/10/10/10/10/10/8K1",
+            "ac8/10/10/10/10/10/10/8CA",
+            "k1r1a1c1q1/pppppppppp/10/10/10/10/PPPPPPPPPP/1Q1C1A1R1K",
+        ],
+    ),
 )
 def test_numbers_9_and_10(placement):
     fen = fen10(placement)
@@ -311,31 +112,37 @@ def test_numbers_9_and_10(placement):
 
 @pytest.mark.parametrize(
     "placement, reason",
-    [
-        # a rank of 9 squares
-        ("10/9/10/10/10/10/10/10", r"rank 7 covers 9 squares, expected 10"),
-        ("10/10/10/10/10/10/10/9", r"rank 1 covers 9 squares, expected 10"),
-        ("9/10/10/10/10/10/10/10", r"rank 8 covers 9 squares, expected 8 or 10"),
-        ("rnbqkbnra/10/10/10/10/10/10/10", r"rank 8 covers 9"),
-        ("10/10/10/10/10/10/10/PPPPPPPPP", r"rank 1 covers 9"),
-        # ranks of different widths
-        ("10/8/10/10/10/10/10/10", r"rank 7 covers 8 squares, expected 10"),
-        ("8/10/8/8/8/8/8/8", r"rank 7 covers 10 squares, expected 8"),
-        ("8/8/8/8/8/8/8/10", r"rank 1 covers 10 squares, expected 8"),
-        ("10/10/10/10/10/10/10/8", r"rank 1 covers 8 squares, expected 10"),
-        ("10/10/10/10/10/10/10/11", None),
-        # "10" on an 8-wide board
-        ("rnbqkbnr/pppppppp/10/8/8/8/PPPPPPPP/RNBQKBNR", r"rank 6 covers 10 squares, expected 8"),
-        # adjacent numbers never add up to 10
-        ("55/10/10/10/10/10/10/10", r"number directly follows"),
-        ("10/10/10/10/10/10/10/91", r"number directly follows"),
-        ("010/10/10/10/10/10/10/10", r"'0'"),
-        ("100/10/10/10/10/10/10/10", None),
-        ("11/10/10/10/10/10/10/10", None),
-        # ranks beyond 10 squares
-        ("10k/10/10/10/10/10/10/10", None),
-        ("k10/10/10/10/10/10/10/10", None),
-    ],
+    rule_cases(
+        "PLACEMENT-WIDTH",
+        [
+            # a rank of 9 squares
+            ("10/9/10/10/10/10/10/10", r"rank 7 covers 9 squares, expected 10"),
+            ("10/10/10/10/10/10/10/9", r"rank 1 covers 9 squares, expected 10"),
+            ("9/10/10/10/10/10/10/10", r"rank 8 covers 9 squares, expected 8 or 10"),
+            ("rnbqkbnra/10/10/10/10/10/10/10", r"rank 8 covers 9"),
+            ("10/10/10/10/10/10/10/PPPPPPPPP", r"rank 1 covers 9"),
+            # ranks of different widths
+            ("10/8/10/10/10/10/10/10", r"rank 7 covers 8 squares, expected 10"),
+            ("8/10/8/8/8/8/8/8", r"rank 7 covers 10 squares, expected 8"),
+            ("8/8/8/8/8/8/8/10", r"rank 1 covers 10 squares, expected 8"),
+            ("10/10/10/10/10/10/10/8", r"rank 1 covers 8 squares, expected 10"),
+            ("10/10/10/10/10/10/10/11", None),
+            # "10" on an 8-wide board
+            (
+                "rnbqkbnr/pppppppp/10/8/8/8/PPPPPPPP/RNBQKBNR",
+                r"rank 6 covers 10 squares, expected 8",
+            ),
+            # adjacent numbers never add up to 10
+            ("55/10/10/10/10/10/10/10", r"number directly follows"),
+            ("10/10/10/10/10/10/10/91", r"number directly follows"),
+            ("010/10/10/10/10/10/10/10", r"'0'"),
+            ("100/10/10/10/10/10/10/10", None),
+            ("11/10/10/10/10/10/10/10", None),
+            # ranks beyond 10 squares
+            ("10k/10/10/10/10/10/10/10", None),
+            ("k10/10/10/10/10/10/10/10", None),
+        ],
+    ),
 )
 def test_placement_width_rules(placement, reason):
     fen = fen10(placement)
@@ -346,14 +153,17 @@ def test_placement_width_rules(placement, reason):
 
 @pytest.mark.parametrize(
     "placement, column",
-    [
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKANR", 40),
-        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKCNR", 40),
-        ("anbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", 0),  # before the width is known
-        ("rnbqkbnc/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", 7),
-        ("8/8/8/3a4/8/8/8/8", 7),
-        ("8/8/8/8/8/8/8/7C", 15),
-    ],
+    rule_cases(
+        "PLACEMENT-WIDE-PIECES",
+        [
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKANR", 40),
+            ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKCNR", 40),
+            ("anbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", 0),  # before the width is known
+            ("rnbqkbnc/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR", 7),
+            ("8/8/8/3a4/8/8/8/8", 7),
+            ("8/8/8/8/8/8/8/7C", 15),
+        ],
+    ),
 )
 def test_archbishop_chancellor_only_on_10_wide(placement, column):
     fen = fen10(placement)
@@ -365,14 +175,17 @@ def test_archbishop_chancellor_only_on_10_wide(placement, column):
 
 @pytest.mark.parametrize(
     "castling, xfen, shredder",
-    [
-        ("KQkq", "KQkq", "JAja"),
-        ("JAja", "KQkq", "JAja"),
-        ("Jj", "Kk", "Jj"),
-        ("jJ", "Kk", "Jj"),
-        ("Aa", "Qq", "Aa"),
-        ("KIki", "Kk", "Jj"),  # no rook on i: the I right does not survive
-    ],
+    rule_cases(
+        "CASTLING-FLAGS",
+        [
+            ("KQkq", "KQkq", "JAja"),
+            ("JAja", "KQkq", "JAja"),
+            ("Jj", "Kk", "Jj"),
+            ("jJ", "Kk", "Jj"),
+            ("Aa", "Qq", "Aa"),
+            ("KIki", "Kk", "Jj"),  # no rook on i: the I right does not survive
+        ],
+    ),
 )
 def test_castling_letters_i_j_on_10_wide(castling, xfen, shredder):
     placement = "r4k3r/10/10/10/10/10/10/R4K3R"
@@ -381,7 +194,9 @@ def test_castling_letters_i_j_on_10_wide(castling, xfen, shredder):
     assert fx.normalize(fen, castling="shredder") == fen10(placement, castling=shredder)
 
 
-@pytest.mark.parametrize("castling", ["I", "J", "i", "j", "Ij", "KQkj", "Hi"])
+@pytest.mark.parametrize(
+    "castling", rule_cases("CASTLING-FLAGS", ["I", "J", "i", "j", "Ij", "KQkj", "Hi"])
+)
 def test_castling_letters_i_j_rejected_on_8_wide(castling):
     fen = fen10("r3k2r/8/8/8/8/8/8/R3K2R", castling=castling)
     err = reject(fen, "castling", r"off a 8-wide board")
@@ -390,7 +205,7 @@ def test_castling_letters_i_j_rejected_on_8_wide(castling):
     assert err.column == where + bad
 
 
-@pytest.mark.parametrize("castling", ["K", "Kk"])
+@pytest.mark.parametrize("castling", rule_cases("CASTLING-FLAGS", ["K", "Kk"]))
 def test_castling_letters_beyond_j_rejected(castling):
     fen = fen10("r4k3r/10/10/10/10/10/10/R4K3R", castling=castling + "L")
     reject(fen, "castling")
@@ -398,18 +213,21 @@ def test_castling_letters_beyond_j_rejected(castling):
 
 @pytest.mark.parametrize(
     "placement, side, ep, kept",
-    [
-        # white pawn i2-i4, black pawn on j4 can take: i3
-        ("4k5/10/10/10/8Pp/10/10/4K5", "b", "i3", ("i3", "i3", "i3")),
-        # black pawn j7-j5, no white pawn beside it: j6 only in fen mode
-        ("4k5/10/10/9p/10/10/10/4K5", "w", "j6", ("j6", "-", "-")),
-        # black pawn j7-j5, white pawn on i5: j6
-        ("4k5/10/10/8Pp/10/10/10/4K5", "w", "j6", ("j6", "j6", "j6")),
-        # i3 with black to move but the pawn is missing: dropped
-        ("4k5/10/10/10/9p/10/10/4K5", "b", "i3", ("-", "-", "-")),
-        # j6 but the origin j7 is occupied: dropped
-        ("4k5/9p/10/8Pp/10/10/10/4K5", "w", "j6", ("-", "-", "-")),
-    ],
+    rule_cases(
+        "EP-SYNTAX",
+        [
+            # white pawn i2-i4, black pawn on j4 can take: i3
+            ("4k5/10/10/10/8Pp/10/10/4K5", "b", "i3", ("i3", "i3", "i3")),
+            # black pawn j7-j5, no white pawn beside it: j6 only in fen mode
+            ("4k5/10/10/9p/10/10/10/4K5", "w", "j6", ("j6", "-", "-")),
+            # black pawn j7-j5, white pawn on i5: j6
+            ("4k5/10/10/8Pp/10/10/10/4K5", "w", "j6", ("j6", "j6", "j6")),
+            # i3 with black to move but the pawn is missing: dropped
+            ("4k5/10/10/10/9p/10/10/4K5", "b", "i3", ("-", "-", "-")),
+            # j6 but the origin j7 is occupied: dropped
+            ("4k5/9p/10/8Pp/10/10/10/4K5", "w", "j6", ("-", "-", "-")),
+        ],
+    ),
 )
 def test_en_passant_on_files_i_and_j(placement, side, ep, kept):
     fen = fen10(placement, side=side, ep=ep)
@@ -420,48 +238,51 @@ def test_en_passant_on_files_i_and_j(placement, side, ep, kept):
     assert rec["ep"] == expected
 
 
-@pytest.mark.parametrize("ep", ["i3", "j6", "i6", "j3"])
+@pytest.mark.parametrize("ep", rule_cases("EP-SYNTAX", ["i3", "j6", "i6", "j3"]))
 def test_en_passant_files_i_j_rejected_on_8_wide(ep):
     reject(fen10("4k3/8/8/8/8/8/8/4K3", ep=ep), "en_passant")
 
 
-@pytest.mark.parametrize("ep", ["k3", "j9", "j0", "j10", "J6", "i", "10"])
+@pytest.mark.parametrize("ep", rule_cases("EP-SYNTAX", ["k3", "j9", "j0", "j10", "J6", "i", "10"]))
 def test_en_passant_bad_squares_on_10_wide(ep):
     reject(fen10("4k5/10/10/10/10/10/10/4K5", ep=ep), "en_passant")
 
 
 @pytest.mark.parametrize(
     "placement, castling, xfen, shredder, slots",
-    [
-        # rooks a1 and c1, king f1: "C" names the inner rook
-        ("5k4/10/10/10/10/10/10/R1R2K4", "C", "C", "C", [255, 2, 255, 255]),
-        ("5k4/10/10/10/10/10/10/R1R2K4", "Q", "Q", "A", [255, 0, 255, 255]),
-        ("5k4/10/10/10/10/10/10/R1R2K4", "A", "Q", "A", [255, 0, 255, 255]),
-        # two rights on one side: only the outermost is kept, in any order
-        ("5k4/10/10/10/10/10/10/R1R2K4", "CQ", "Q", "A", [255, 0, 255, 255]),
-        ("5k4/10/10/10/10/10/10/R1R2K4", "QC", "Q", "A", [255, 0, 255, 255]),
-        ("5k4/10/10/10/10/10/10/R1R2K4", "K", "-", "-", [255] * 4),
-        # the i-rook behind the j-rook, and alone
-        ("5k4/10/10/10/10/10/10/5K2RR", "I", "I", "I", [8, 255, 255, 255]),
-        ("5k4/10/10/10/10/10/10/5K2RR", "IK", "K", "J", [9, 255, 255, 255]),
-        ("5k4/10/10/10/10/10/10/5K2R1", "I", "K", "I", [8, 255, 255, 255]),
-        ("5k4/10/10/10/10/10/10/5K2R1", "K", "K", "I", [8, 255, 255, 255]),
-        # black inner rooks, both sides
-        ("rr3krr2/10/10/10/10/10/10/5K4", "bg", "gb", "gb", [255, 255, 6, 1]),
-        ("rr3krr2/10/10/10/10/10/10/5K4", "kq", "kq", "ha", [255, 255, 7, 0]),
-        ("rr3krr2/10/10/10/10/10/10/5K4", "kb", "kb", "hb", [255, 255, 7, 1]),
-        # a rook on the king's other side named by its letter
-        ("5k4/10/10/10/10/10/10/3K2R2R", "G", "G", "G", [6, 255, 255, 255]),
-        ("5k4/10/10/10/10/10/10/3K2R2R", "GJ", "K", "J", [9, 255, 255, 255]),
-        # king on the j-file: everything is on the a side
-        ("5k4/10/10/10/10/10/10/R7RK", "I", "I", "I", [255, 8, 255, 255]),
-        ("5k4/10/10/10/10/10/10/R7RK", "K", "-", "-", [255] * 4),
-        ("5k4/10/10/10/10/10/10/R7RK", "Q", "Q", "A", [255, 0, 255, 255]),
-        # a black rook on a white flag's file does not count
-        ("5k4/10/10/10/10/10/10/r4K4", "Q", "-", "-", [255] * 4),
-        # prefix with inner rooks
-        ("5k4/10/10/10/10/10/10/R1R2K4", "sC", "sC", "sC", [255, 2, 255, 255]),
-    ],
+    rule_cases(
+        "CASTLING-XFEN",
+        [
+            # rooks a1 and c1, king f1: "C" names the inner rook
+            ("5k4/10/10/10/10/10/10/R1R2K4", "C", "C", "C", [255, 2, 255, 255]),
+            ("5k4/10/10/10/10/10/10/R1R2K4", "Q", "Q", "A", [255, 0, 255, 255]),
+            ("5k4/10/10/10/10/10/10/R1R2K4", "A", "Q", "A", [255, 0, 255, 255]),
+            # two rights on one side: only the outermost is kept, in any order
+            ("5k4/10/10/10/10/10/10/R1R2K4", "CQ", "Q", "A", [255, 0, 255, 255]),
+            ("5k4/10/10/10/10/10/10/R1R2K4", "QC", "Q", "A", [255, 0, 255, 255]),
+            ("5k4/10/10/10/10/10/10/R1R2K4", "K", "-", "-", [255] * 4),
+            # the i-rook behind the j-rook, and alone
+            ("5k4/10/10/10/10/10/10/5K2RR", "I", "I", "I", [8, 255, 255, 255]),
+            ("5k4/10/10/10/10/10/10/5K2RR", "IK", "K", "J", [9, 255, 255, 255]),
+            ("5k4/10/10/10/10/10/10/5K2R1", "I", "K", "I", [8, 255, 255, 255]),
+            ("5k4/10/10/10/10/10/10/5K2R1", "K", "K", "I", [8, 255, 255, 255]),
+            # black inner rooks, both sides
+            ("rr3krr2/10/10/10/10/10/10/5K4", "bg", "gb", "gb", [255, 255, 6, 1]),
+            ("rr3krr2/10/10/10/10/10/10/5K4", "kq", "kq", "ha", [255, 255, 7, 0]),
+            ("rr3krr2/10/10/10/10/10/10/5K4", "kb", "kb", "hb", [255, 255, 7, 1]),
+            # a rook on the king's other side named by its letter
+            ("5k4/10/10/10/10/10/10/3K2R2R", "G", "G", "G", [6, 255, 255, 255]),
+            ("5k4/10/10/10/10/10/10/3K2R2R", "GJ", "K", "J", [9, 255, 255, 255]),
+            # king on the j-file: everything is on the a side
+            ("5k4/10/10/10/10/10/10/R7RK", "I", "I", "I", [255, 8, 255, 255]),
+            ("5k4/10/10/10/10/10/10/R7RK", "K", "-", "-", [255] * 4),
+            ("5k4/10/10/10/10/10/10/R7RK", "Q", "Q", "A", [255, 0, 255, 255]),
+            # a black rook on a white flag's file does not count
+            ("5k4/10/10/10/10/10/10/r4K4", "Q", "-", "-", [255] * 4),
+            # prefix with inner rooks
+            ("5k4/10/10/10/10/10/10/R1R2K4", "sC", "sC", "sC", [255, 2, 255, 255]),
+        ],
+    ),
 )
 def test_inner_rook_rights_on_10x8(placement, castling, xfen, shredder, slots):
     fen = fen10(placement, castling=castling)
@@ -469,8 +290,8 @@ def test_inner_rook_rights_on_10x8(placement, castling, xfen, shredder, slots):
     assert fx.normalize(fen, castling="shredder") == fen10(placement, castling=shredder)
     rec = fx.encode([fen], width=10)[0]
     assert list(rec["castling"]) == slots
-    assert reference(fen) == fen10(placement, castling=xfen)
-    assert reference(fen, "shredder") == fen10(placement, castling=shredder)
+    assert model.normalize(fen, en_passant="fen") == fen10(placement, castling=xfen)
+    assert model.normalize(fen, "shredder", "fen") == fen10(placement, castling=shredder)
 
 
 # --------------------------------------------------------- legal en passant
@@ -515,13 +336,13 @@ LEGAL_CASES = [
 ]
 
 
-@pytest.mark.parametrize("placement, side, ep, legal", LEGAL_CASES)
+@pytest.mark.parametrize("placement, side, ep, legal", rule_cases("EP-LEGAL", LEGAL_CASES))
 def test_legal_en_passant_with_archbishop_and_chancellor(placement, side, ep, legal):
     fen = fen10(placement, side=side, ep=ep)
     assert fx.normalize(fen, en_passant="fen") == fen
     assert fx.normalize(fen, en_passant="xfen") == fen
     assert fx.normalize(fen, en_passant="legal") == fen10(placement, side=side, ep=legal)
-    assert reference(fen, en_passant="legal") == fen10(placement, side=side, ep=legal)
+    assert model.normalize(fen, en_passant="legal") == fen10(placement, side=side, ep=legal)
     recs = fx.encode([fen], width=10)
     assert fx.decode(recs, en_passant="legal") == [fen10(placement, side=side, ep=legal)]
 
@@ -562,7 +383,7 @@ def test_mixed_generated_batch():
     rng = random.Random(7)
     rows = [gen10x8.random_fen(rng, rng.choice([8, 10])) for _ in range(2000)]
     recs = fx.encode(rows, width=10)
-    widths = [len(ref_parse(r)["board"].sq) // 8 for r in rows]
+    widths = [model.parse(r)["width"] for r in rows]
     assert list(recs["width"]) == widths
     for c, e in MODES:
         want = fx.normalize(rows, castling=c, en_passant=e)
@@ -581,24 +402,7 @@ def test_mixed_generated_batch():
 # ====================================================================
 
 
-def record_of(fen):
-    pos = ref_parse(fen)
-    board = pos["board"]
-    prefix, rights = ref_rights(board, pos["castling"])
-    target = ref_ep_target(board, pos["white"], pos["ep"])
-    return {
-        "board": [CODES[p] for p in board.sq] + [0] * (80 - len(board.sq)),
-        "width": board.width,
-        "turn": 0 if pos["white"] else 1,
-        "ep": 255 if target is None else target[1] * board.width + target[0],
-        "castling": [255 if f is None else f for f in rights],
-        "halfmove": pos["half"],
-        "fullmove": pos["full"],
-        "prefix": {"": 0, "s": 1, "m": 2}[prefix],
-        "any_right": any(f is not None for f in rights),
-    }
-
-
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", ["game", "ep", "castling"])
 @pytest.mark.parametrize("width", [10, 8])
 def test_generated_rows_match_reference(kind, width):
@@ -606,7 +410,7 @@ def test_generated_rows_match_reference(kind, width):
     for c, e in MODES:
         got = fx.normalize(rows, castling=c, en_passant=e)
         for row, text in zip(rows, got):
-            assert text == reference(row, c, e), (row, c, e)
+            assert text == model.normalize(row, c, e), (row, c, e)
 
 
 def test_generated_records_match_reference():
@@ -618,21 +422,22 @@ def test_generated_records_match_reference():
     )
     recs = fx.encode(rows, width=10)
     for row, rec in zip(rows, recs):
-        want = record_of(row)
+        want = model.record(row, 80)
         assert list(rec["board"]) == want["board"], row
         for name in ("width", "turn", "ep", "halfmove", "fullmove"):
             assert int(rec[name]) == want[name], (row, name)
         assert list(rec["castling"]) == want["castling"], row
-        if want["any_right"]:
+        if want["has_rights"]:
             assert int(rec["prefix"]) == want["prefix"], row
 
 
+@pytest.mark.slow
 def test_legal_mode_many_positions():
     rows = gen10x8.sample(4000, seed=99, kind="ep")
     got = fx.normalize(rows, en_passant="legal")
     kept = dropped = 0
     for row, text in zip(rows, got):
-        want = reference(row, en_passant="legal")
+        want = model.normalize(row, en_passant="legal")
         assert text == want, row
         if want.split()[3] == "-":
             dropped += 1
@@ -640,62 +445,6 @@ def test_legal_mode_many_positions():
             kept += 1
     # the generator must exercise both outcomes
     assert kept > 500 and dropped > 500
-
-
-def ref_valid(row):
-    """Accept/reject by the reading rules of docs/semantics.md (no columns)."""
-    if row.endswith("\r\n"):
-        row = row[:-2]
-    elif row.endswith("\n"):
-        row = row[:-1]
-    if any((ord(c) < 32 and c != "\t") or ord(c) > 126 for c in row):
-        return False
-    fields = [f for f in re.split(r"[ \t]+", row) if f]
-    if not 4 <= len(fields) <= 6:
-        return False
-    ranks = fields[0].split("/")
-    if len(ranks) != 8:
-        return False
-    width = None
-    for i, rank in enumerate(ranks):
-        covered = 0
-        for token in re.findall(r"\d+|.", rank):
-            if token.isdigit():
-                if token not in [str(k) for k in range(1, 11)]:
-                    return False  # 0, or a number right after a number
-                covered += int(token)
-            elif token in "PNBRQKpnbrqkACac":
-                covered += 1
-            else:
-                return False
-        if i == 0:
-            if covered not in (8, 10):
-                return False
-            width = covered
-        elif covered != width:
-            return False
-    if width == 8 and re.search("[ACac]", fields[0]):
-        return False
-    if fields[1] not in ("w", "b"):
-        return False
-    castling = fields[2]
-    if castling != "-":
-        if castling[0] in "sm":
-            castling = castling[1:]
-        if not castling or len(set(castling)) != len(castling):
-            return False
-        letters = "KQ" + "ABCDEFGHIJ"[:width]
-        if any(ch.upper() not in letters for ch in castling):
-            return False
-        if sum(ch.isupper() for ch in castling) > 2:
-            return False
-        if sum(ch.islower() for ch in castling) > 2:
-            return False
-    ep = fields[3]
-    if ep != "-":
-        if not re.fullmatch("[a-j][1-8]", ep) or FILES.index(ep[0]) >= width:
-            return False
-    return all(re.fullmatch("[0-9]+", x) and int(x) <= 4294967295 for x in fields[4:])
 
 
 def mutate(rng, row, alphabet="0123456789/kKaAcCjJiIhHqQrRpP-smwb \t"):
@@ -713,6 +462,7 @@ def mutate(rng, row, alphabet="0123456789/kKaAcCjJiIhHqQrRpP-smwb \t"):
     return "".join(chars)
 
 
+@pytest.mark.slow
 def test_mutated_rows_accept_and_reject_like_the_reference():
     rng = random.Random(2718)
     base = (
@@ -724,12 +474,12 @@ def test_mutated_rows_accept_and_reject_like_the_reference():
     rows = [mutate(rng, r) for r in base]
     verdicts = fx.validate(rows)
     for row, message in zip(rows, verdicts):
-        assert (message is None) == ref_valid(row), (row, message)
+        assert (message is None) == (model.locate(row) is None), (row, message)
     valid = [r for r, m in zip(rows, verdicts) if m is None]
     assert len(valid) > 150
     for c, e in MODES:
         for row, text in zip(valid, fx.normalize(valid, castling=c, en_passant=e)):
-            assert text == reference(row.rstrip("\r\n"), c, e), (row, c, e)
+            assert text == model.normalize(row, c, e), (row, c, e)
 
 
 def test_bulk_inputs_agree_on_10x8():
@@ -756,6 +506,7 @@ def test_bulk_inputs_agree_on_10x8():
         assert np.array_equal(fx.encode(array, width=10, threads=threads), recs)
 
 
+@pytest.mark.slow
 def test_decode_repairs_edited_records_like_normalize():
     """Records whose castling slots, prefix and en-passant square were
     changed by hand decode like the FEN that spells the same fields."""
@@ -804,10 +555,11 @@ def test_decode_repairs_edited_records_like_normalize():
     for c, e in MODES:
         got = fx.decode(recs, castling=c, en_passant=e)
         for fen, text in zip(fens, got):
-            assert text == reference(fen, c, e), (fen, c, e)
+            assert text == model.normalize(fen, c, e), (fen, c, e)
         assert got == fx.normalize(fens, castling=c, en_passant=e)
 
 
+@pytest.mark.slow
 def test_records_of_normalized_text_are_the_same():
     """encode keeps every valid en-passant target and repaired rights, so
     text and its normalized form (en_passant="fen") give the same record.
@@ -882,7 +634,7 @@ def test_en_passant_modes_nest(fen):
         assert xfen_mode == legal
     if xfen_mode.split()[3] != "-":
         assert fen_mode == xfen_mode
-    assert legal == reference(fen, en_passant="legal")
+    assert legal == model.normalize(fen, en_passant="legal")
 
 
 @PROPERTY

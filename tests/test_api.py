@@ -4,8 +4,9 @@ import pickle
 
 import numpy as np
 import pytest
-import strategies as S
 from conftest import START, START_FEN
+from models import semantics as model
+from support import strategies as S
 
 import fastxfen as fx
 
@@ -97,6 +98,7 @@ def test_decode_returns_list_of_str():
     assert fx.decode(recs[1:2]) == [E4_XFEN]
 
 
+@pytest.mark.slow
 def test_large_batch_keeps_order():
     rows = list(S.game_corpus()[:5000]) + ["junk"] + list(S.ep_corpus()[:3000])
     one_by_one = [fx.normalize(r, errors="coerce") for r in rows]
@@ -197,14 +199,14 @@ def test_options_are_keyword_only():
 
 
 def test_all_valid_option_values():
-    for castling, ep in S.MODES:
+    for castling, ep in model.MODES:
         for errors in ("raise", "coerce", "ignore"):
             assert fx.normalize(
                 E4, castling=castling, en_passant=ep, errors=errors
-            ) == S.ref_normalize(E4, castling, ep)
+            ) == model.normalize(E4, castling, ep)
         for errors in ("raise", "coerce"):
             assert fx.decode(fx.encode(E4), castling=castling, en_passant=ep, errors=errors) == [
-                S.ref_normalize(E4, castling, ep)
+                model.normalize(E4, castling, ep)
             ]
 
 

@@ -21,9 +21,11 @@ Every expected byte string below is derived by hand from this description.
 
 import numpy as np
 import pytest
+from conftest import START_FEN
 from hypothesis import given
 from hypothesis import strategies as st
-from test_export import START_FEN, game_fens, same_records
+from support.records import same_records
+from support.strategies import game_fens
 
 import fastxfen as fx
 from fastxfen import export as ex

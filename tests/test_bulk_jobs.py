@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.profiles import examples
 
 import fastxfen as fx
 from fastxfen import _bulk
@@ -100,7 +101,7 @@ def _line_count(data: bytes) -> int:
 PARTS = [b"\n"] * 8 + [b"x", b"\r\n", b"8/8/8/8/8/8/8/8 w - -"]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.lists(st.sampled_from(PARTS), max_size=20000).map(b"".join), st.integers(0, 63))
 def test_lines_counts_every_newline(data, skip):
     # lines of every length, tails of every size: skip moves the 64-byte blocks
@@ -109,6 +110,7 @@ def test_lines_counts_every_newline(data, skip):
     assert len(fx.validate(data)) == _line_count(data)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("threads", [1, 2])
 def test_lines_of_a_multi_piece_buffer(threads):
     # 3 MB of lines of every length 0 to 299 and a million empty ones, which

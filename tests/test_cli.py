@@ -15,7 +15,7 @@ import time
 
 import numpy as np
 import pytest
-from compressed import decompress
+from support.compressed import decompress
 
 import fastxfen as fx
 from fastxfen import cli
@@ -715,6 +715,7 @@ def test_epd_rows_keep_operations(tmp_path, chunk):
     assert records["fullmove"].tolist() == [1, 9, 0, 1]
 
 
+@pytest.mark.slow
 def test_stop_on_bad_stdin_row_exits_cleanly():
     """A raise-mode stop used to leave the reader thread inside a read of
     stdin, and CPython aborted at exit about every second run."""

@@ -141,6 +141,7 @@ def client():
         cluster.close()
 
 
+@pytest.mark.slow
 def test_dataframe_column_on_the_cluster_equals_one_process(client):
     pd = pytest.importorskip("pandas", reason="Dask DataFrames need pandas")
     dd = pytest.importorskip("dask.dataframe", reason="needs dask[dataframe]")
@@ -167,6 +168,7 @@ def test_dataframe_column_on_the_cluster_equals_one_process(client):
         fxd.normalize_column(ddf, "fen").compute()
 
 
+@pytest.mark.slow
 def test_bag_of_files_on_the_cluster_equals_one_process(client, tmp_path):
     import dask.bag as db
 
@@ -186,6 +188,7 @@ def test_bag_of_files_on_the_cluster_equals_one_process(client, tmp_path):
     assert fxd.validate_bag(bag).compute() == fx.validate(lines)
 
 
+@pytest.mark.slow
 def test_cli_dask_equals_the_plain_command(client, tmp_path, capsys):
     rows = positions(3000)
     shards = tmp_path / "shards"

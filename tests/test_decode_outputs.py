@@ -8,8 +8,9 @@ import sys
 
 import numpy as np
 import pytest
-import strategies as S
 from conftest import START_FEN
+from models import semantics as model
+from support import strategies as S
 
 import fastxfen as fx
 from fastxfen._columns import arrow_text
@@ -39,7 +40,7 @@ def as_bytes(texts):
 
 
 @pytest.mark.parametrize("width", [8, 10])
-@pytest.mark.parametrize("castling,en_passant", S.MODES)
+@pytest.mark.parametrize("castling,en_passant", model.MODES)
 def test_bytes_and_arrow_match_the_list(width, castling, en_passant):
     recs = corrupted(width, seed=width)
     modes = dict(castling=castling, en_passant=en_passant, errors="coerce")

@@ -21,26 +21,33 @@ import random
 
 import chess
 import pytest
-import strategies as S
 from hypothesis import given, settings
+from models import semantics as model
+from support import strategies as S
+from support.profiles import examples
 
 import fastxfen
 
-MODE_PARAMS = pytest.mark.parametrize("castling,en_passant", S.MODES, ids=S.MODE_IDS)
+MODE_PARAMS = pytest.mark.parametrize("castling,en_passant", model.MODES, ids=model.MODE_IDS)
+# The python-chess comparisons are the tests of docs/semantics.md's REF-PYTHON-CHESS.
+REF_MODE_PARAMS = pytest.mark.parametrize(
+    "castling,en_passant", model.MODES, ids=[f"REF-PYTHON-CHESS/{m}" for m in model.MODE_IDS]
+)
 
 
 @pytest.fixture(scope="module")
 def oracle_table():
     """(rows, {mode: expected outputs}) for the whole python-chess corpus."""
     rows = list(S.oracle_corpus())
-    expected = {m: [] for m in S.MODES}
+    expected = {m: [] for m in model.MODES}
     for row in rows:
         out = S.chess_oracle_all(row)
-        for m in S.MODES:
+        for m in model.MODES:
             expected[m].append(out[m])
     return rows, expected
 
 
+@pytest.mark.slow
 def test_corpus_is_meaningful(oracle_table):
     """Guard against a generator that silently degenerates: the corpus must
     be large and must exercise every rule the oracle checks."""
@@ -62,7 +69,8 @@ def test_corpus_is_meaningful(oracle_table):
     assert changed > len(rows) // 3
 
 
-@MODE_PARAMS
+@pytest.mark.slow
+@REF_MODE_PARAMS
 def test_bulk_matches_python_chess(oracle_table, castling, en_passant):
     rows, expected = oracle_table
     got = fastxfen.normalize(rows, castling=castling, en_passant=en_passant)
@@ -72,18 +80,19 @@ def test_bulk_matches_python_chess(oracle_table, castling, en_passant):
     assert not bad, f"{n_bad} of {len(rows)} rows differ:\n" + "\n".join(bad)
 
 
-@MODE_PARAMS
+@pytest.mark.slow
+@REF_MODE_PARAMS
 def test_row_by_row_matches_python_chess(oracle_table, castling, en_passant):
     rows, expected = oracle_table
-    rng = random.Random(S.MODES.index((castling, en_passant)))
+    rng = random.Random(model.MODES.index((castling, en_passant)))
     picks = rng.sample(range(len(rows)), 600)
     for i in picks:
         got = fastxfen.normalize(rows[i], castling=castling, en_passant=en_passant)
         assert got == expected[(castling, en_passant)][i], rows[i]
 
 
-@MODE_PARAMS
-@settings(max_examples=120, deadline=None, derandomize=True)
+@REF_MODE_PARAMS
+@settings(max_examples=examples(120), deadline=None, derandomize=True)
 @given(row=S.oracle_rows())
 def test_hypothesis_matches_python_chess(row, castling, en_passant):
     assert S.one_king_each(row)
@@ -95,14 +104,15 @@ def test_hypothesis_matches_python_chess(row, castling, en_passant):
     )
 
 
+@pytest.mark.slow
 def test_rule_model_matches_python_chess(oracle_table):
     """The model used below is only trusted because it agrees with
     python-chess wherever python-chess applies."""
     rows, expected = oracle_table
     for i in range(0, len(rows), 3):
-        model = S.ref_normalize_all(rows[i])
-        for m in S.MODES:
-            assert model[m] == expected[m][i], (m, rows[i])
+        ours = model.normalize_all(rows[i])
+        for m in model.MODES:
+            assert ours[m] == expected[m][i], (m, rows[i])
 
 
 # --------------------------------------------------------------- rule model
@@ -111,10 +121,10 @@ def test_rule_model_matches_python_chess(oracle_table):
 @pytest.fixture(scope="module")
 def model_table():
     rows = list(S.model_corpus())
-    expected = {m: [] for m in S.MODES}
+    expected = {m: [] for m in model.MODES}
     for row in rows:
-        out = S.ref_normalize_all(row)
-        for m in S.MODES:
+        out = model.normalize_all(row)
+        for m in model.MODES:
             expected[m].append(out[m])
     return rows, expected
 
@@ -124,7 +134,7 @@ def test_model_corpus_is_meaningful(model_table):
     assert all(e is not None for e in expected[("xfen", "fen")])
     kings = [S.kings_per_side(r) for r in rows]
     assert sum(k != (1, 1) for k in kings) > 1000
-    assert sum(S.ref_parse(r)["width"] == 10 for r in rows) > 1000
+    assert sum(model.parse(r)["width"] == 10 for r in rows) > 1000
     out = expected[("xfen", "fen")]
     assert sum(o.split()[2][0] in "sm" for o in out) > 200
     assert sum(o.split()[3] != "-" for o in expected[("xfen", "legal")]) > 500
@@ -141,10 +151,10 @@ def test_bulk_matches_rule_model(model_table, castling, en_passant):
 
 
 @MODE_PARAMS
-@settings(max_examples=80, deadline=None, derandomize=True)
+@settings(max_examples=examples(80), deadline=None, derandomize=True)
 @given(row=S.model_rows())
 def test_hypothesis_matches_rule_model(row, castling, en_passant):
-    expected = S.ref_normalize(row, castling, en_passant)
+    expected = model.normalize(row, castling, en_passant)
     assert expected is not None
     assert fastxfen.normalize(row, castling=castling, en_passant=en_passant) == expected
 
@@ -159,7 +169,7 @@ def test_hypothesis_matches_rule_model(row, castling, en_passant):
 
 
 def _flag_sets(width):
-    letters = ["K", "Q"] + [c.upper() for c in S.FILES[:width]]
+    letters = ["K", "Q"] + [c.upper() for c in model.FILES[:width]]
     return [""] + letters + [a + b for a in letters for b in letters if a != b]
 
 
@@ -185,10 +195,10 @@ def _back_rank_rows(width, configs):
                 "board": board,
                 "width": width,
                 "prefix": "",
-                "rights": S.ref_repair(board, width, flags),
+                "rights": model.repair(board, width, flags),
             }
             for c in expected:
-                expected[c].append(S.ref_castling_text(pos, c))
+                expected[c].append(model.castling_text(pos, c))
     return rows, expected
 
 
@@ -199,6 +209,7 @@ def _check_castling(rows, expected):
         assert not bad, castling + ":\n" + "\n".join(bad)
 
 
+@pytest.mark.slow
 def test_every_back_rank_with_rooks_8():
     """Every king file and every set of rooks on the other seven files, with
     every flag set of up to two flags: 8 * 128 * 101 rows, both colors."""
@@ -263,13 +274,15 @@ def _ep_scan(width, files, attackers, step=1):
                         board = dict(base)
                         board[k] = "K"
                         board[sq] = a
-                        row = f"{S.Pos(board, width).placement()} w - {S.square_name(*target)} 0 1"
+                        ep = model.square_name(*target)
+                        row = f"{S.Pos(board, width).placement()} w - {ep} 0 1"
                         keep = [
-                            S.ref_ep_keep(board, width, "w", target, m) for m in ("xfen", "legal")
+                            model.ep_keep(board, width, "w", target, m) for m in ("xfen", "legal")
                         ]
                         yield row, keep
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "width,files,attackers,step",
     [
@@ -316,7 +329,7 @@ def test_python_chess_is_more_lenient(row, why):
     refuses them."""
     assert S.python_chess_accepts(row)
     assert fastxfen.validate(row) is not None
-    assert S.ref_normalize(row) is None
+    assert model.normalize(row) is None
 
 
 def test_documented_output_differences():

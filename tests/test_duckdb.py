@@ -10,7 +10,7 @@ pa = pytest.importorskip("pyarrow")
 pq = pytest.importorskip("pyarrow.parquet")
 pacsv = pytest.importorskip("pyarrow.csv")
 
-from frames_data import (  # noqa: E402
+from support.frames_data import (  # noqa: E402
     BAD,
     expected,
     polyglot_keys,

@@ -40,6 +40,7 @@ def _positions(n, seed=5):
     return out
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("castling", ["xfen", "shredder"])
 @pytest.mark.parametrize("en_passant", ["fen", "xfen", "legal"])
 def test_position_fields_match_python_chess_and_operations_are_kept(castling, en_passant):

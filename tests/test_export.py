@@ -14,6 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
+from support.records import same_records
+from support.strategies import game_fens
 
 import fastxfen as fx
 from fastxfen import export as ex
@@ -25,29 +27,6 @@ LOSSLESS = ("turn", "castling_rooks", "en_passant", "halfmove")
 
 
 # ---------------------------------------------------------------- corpus
-
-
-def game_fens(games=70, seed=2024, max_plies=110):
-    """FENs of every position of `games` random games (a third from Chess960
-    starts), written with every en-passant target and, for half of the
-    Chess960 games, Shredder castling letters."""
-    rng = random.Random(seed)
-    out = []
-    for g in range(games):
-        if g % 3 == 2:
-            board = chess.Board.from_chess960_pos(rng.randrange(960))
-            shredder = rng.random() < 0.5
-        else:
-            board = chess.Board(chess960=True)
-            shredder = False
-        for _ in range(rng.randint(10, max_plies)):
-            out.append(board.fen(shredder=shredder, en_passant="fen"))
-            moves = list(board.legal_moves)
-            if not moves:
-                break
-            board.push(moves[rng.randrange(len(moves))])
-        out.append(board.fen(shredder=shredder, en_passant="fen"))
-    return out
 
 
 @pytest.fixture(scope="module")
@@ -97,11 +76,6 @@ def wide_fens(n=300, seed=7):
             f"{rng.randrange(120)} {rng.randrange(1, 90)}"
         )
     return out
-
-
-def same_records(a, b):
-    assert a.dtype == b.dtype
-    np.testing.assert_array_equal(a.view(np.uint8), b.view(np.uint8))
 
 
 def expected_planes(bb):

@@ -9,6 +9,7 @@ import string
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.profiles import examples
 
 import fastxfen as fx
 
@@ -62,7 +63,7 @@ FIELD = st.one_of(
 )
 
 
-@settings(max_examples=3000, deadline=None)
+@settings(max_examples=examples(3000), deadline=None)
 @given(
     st.lists(FIELD, min_size=0, max_size=7),
     st.sampled_from([" ", "\t", "  ", " \t"]),

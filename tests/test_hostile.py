@@ -293,6 +293,7 @@ def test_10mb_line_in_buffer_between_good_rows():
     assert fx.normalize(data, errors="ignore") == data
 
 
+@pytest.mark.slow
 def test_100k_empty_lines_are_100k_rows():
     data = b"\n" * 100_000
     messages = fx.validate(data)

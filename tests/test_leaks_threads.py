@@ -131,6 +131,7 @@ class Workload:
         self._count(2 * n)
 
 
+@pytest.mark.slow
 def test_no_leak():
     work = Workload()
     for _ in range(3):  # warm-up: caches, free lists, thread pool machinery
@@ -216,6 +217,7 @@ def _error_of(call):
     return None
 
 
+@pytest.mark.slow
 def test_sixteen_threads_agree_with_one():
     work = Workload(batch=3000)  # big enough that threads=2 really splits
     calls, expected = _snapshot(work)

@@ -23,6 +23,9 @@ import pytest
 
 import fastxfen as fx
 
+# A million rows through every entry point: part of the slow set.
+pytestmark = pytest.mark.slow
+
 ROWS = int(os.environ.get("FASTXFEN_NOTHING_LOST_ROWS", "1000000"))
 GARBAGE_RATE = 0.01
 PIECES8 = "PNBRQKpnbrqk"

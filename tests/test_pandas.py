@@ -10,7 +10,7 @@ import pytest
 pd = pytest.importorskip("pandas")
 pa = pytest.importorskip("pyarrow")
 
-from frames_data import BAD, expected, positions  # noqa: E402
+from support.frames_data import BAD, expected, positions  # noqa: E402
 
 import fastxfen as fx  # noqa: E402
 import fastxfen.pandas  # noqa: E402, F401
@@ -159,7 +159,7 @@ def test_the_functions_do_not_import_pandas_or_polars():
 
 @pytest.mark.parametrize("dtype", ["str", object], ids=str)
 def test_zobrist_plumbing(dtype, monkeypatch):
-    from frames_data import polyglot_keys, stand_in_zobrist
+    from support.frames_data import polyglot_keys, stand_in_zobrist
 
     monkeypatch.setattr(fx, "zobrist", stand_in_zobrist, raising=False)
     rows = FENS[:20]

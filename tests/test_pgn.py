@@ -1,9 +1,9 @@
 """``fastxfen pgn`` and fastxfen.pgn: FEN tags of PGN files normalized in place.
 
-The vectorized, chunked implementation is checked against ``reference``, a
-slow line-by-line reading of the rules of docs/pgn.md written independently
-of it, on hand-made files and on random ones (hypothesis), over many chunk
-and spill sizes; and against python-chess for what the FEN values become."""
+The vectorized, chunked implementation is checked against the PGN model
+(models/pgn.py), a slow line-by-line reading of the rules of docs/pgn.md, on
+hand-made files and on random ones (hypothesis), over many chunk and spill
+sizes; and against python-chess for what the FEN values become."""
 
 import gzip
 import io
@@ -14,9 +14,11 @@ import tempfile
 import types
 
 import pytest
-from compressed import decompress
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from models import pgn as pgn_model
+from support.compressed import decompress
+from support.profiles import examples
 
 import fastxfen as fx
 from fastxfen import cli, pgn
@@ -48,145 +50,6 @@ BAD = [
 # Blocks of bytes, and blocks of a memory-mapped file (the command line's
 # reading of a regular file: its chunks are views of the map).
 MAPPED = (False, True)
-
-# ----------------------------------------------------------------- the reference
-
-
-def _tag_name_is(content: bytes, name: bytes) -> bool:
-    return content.startswith(b"[" + name) and content[len(name) + 1 : len(name) + 2] in (
-        b" ",
-        b"\t",
-        b'"',
-    )
-
-
-def reference(data: bytes, castling="xfen", en_passant="xfen", errors="raise", select=None):
-    """(output, rejects, stop, stats) from reading ``data`` line by line."""
-    bom = data[:3] == b"\xef\xbb\xbf"
-    body = data[3:] if bom else data
-    lines = body.split(b"\n")
-    lines = [line + b"\n" for line in lines[:-1]] + ([lines[-1]] if lines[-1] else [])
-    # Assign lines to games.
-    games = []  # each: dict(lines=[...], header=[indices into its lines])
-    preamble = []
-    inside = False  # a { comment is open
-    prev_tag = False
-    in_header = False
-    has_event = False
-    for number, line in enumerate(lines):
-        is_tag = line.startswith(b"[")
-        event = _tag_name_is(line, b"Event")
-        start = False
-        if is_tag and (number == 0 or not prev_tag) and not inside:
-            start = True
-        elif is_tag and in_header and prev_tag and event and has_event:
-            start = True
-        if start:
-            games.append({"first": number, "lines": [line], "header": [0]})
-            in_header, has_event = True, event
-        elif is_tag and in_header and prev_tag:
-            games[-1]["header"].append(len(games[-1]["lines"]))
-            games[-1]["lines"].append(line)
-            has_event = has_event or event
-        else:
-            in_header = False
-            (games[-1]["lines"] if games else preamble).append(line)
-            inside = _comment_state(line, inside)
-        prev_tag = is_tag
-    out = [data[:3]] if bom else []
-    out += preamble
-    rejects = []
-    stop = None
-    stats = dict(games=0, written=0, rejected=0, skipped=0, fen_tags=0, setups=0)
-    for g, game in enumerate(games):
-        header = [game["lines"][i] for i in game["header"]]
-        fens = [i for i in game["header"] if _tag_name_is(game["lines"][i], b"FEN")]
-        has_setup = any(_tag_name_is(line, b"SetUp") for line in header)
-        variants_ok = all(
-            _variant(line) in pgn.STANDARD_VARIANTS
-            for line in header
-            if _tag_name_is(line, b"Variant")
-        )
-        stats["games"] += 1
-        if select == "setup" and not fens or select == "standard" and (fens or not variants_ok):
-            stats["skipped"] += 1
-            continue
-        new_lines = list(game["lines"])
-        failure = None
-        for i in fens:
-            line = game["lines"][i]
-            content = line.rstrip(b"\n")
-            if line.endswith(b"\n"):
-                content = content[:-1] if content.endswith(b"\r") else content
-            match = re.fullmatch(rb'\[FEN[ \t]*"(.*)"\][ \t]*', content, re.S)
-            if not match:
-                head = re.match(rb"\[FEN[ \t]*", content).end()
-                if head < len(content) and content[head : head + 1] == b'"':
-                    where = (len(content.rstrip(b" \t")), "tag", 'the FEN tag does not end with "]')
-                else:
-                    where = (head, "tag", "expected a quoted value after [FEN")
-            else:
-                try:
-                    value = fx.normalize(
-                        match.group(1).decode("latin-1"), castling=castling, en_passant=en_passant
-                    )
-                    new_lines[i] = (
-                        content[: match.start(1)]
-                        + value.encode()
-                        + content[match.end(1) :]
-                        + line[len(content) :]
-                    )
-                    continue
-                except fx.FenError as exc:
-                    where = (match.start(1) + exc.column, exc.field, exc.reason)
-            if failure is None:
-                failure = pgn.PgnError(g + 1, game["first"] + i + 1, *where)
-        original = b"".join(game["lines"])
-        if failure is not None:
-            stats["rejected"] += 1
-            rejects.append((failure, original))
-            if errors == "raise":
-                stop = failure
-                break
-            if errors == "ignore":
-                stats["written"] += 1
-                out.append(original)
-            continue
-        stats["written"] += 1
-        stats["fen_tags"] += len(fens)
-        if fens and not has_setup:
-            first = game["lines"][fens[0]]
-            ending = b"\r\n" if first.endswith(b"\r\n") else b"\n"
-            new_lines.insert(fens[0], b'[SetUp "1"]' + ending)
-            stats["setups"] += 1
-        out.append(b"".join(new_lines))
-    return b"".join(out), rejects, stop, stats
-
-
-def _variant(line: bytes) -> str:
-    match = re.fullmatch(rb'\[Variant[ \t]*"(.*)"\][ \t]*', line.rstrip(b"\r\n"), re.S)
-    return match.group(1).strip().lower().decode("latin-1") if match else "?"
-
-
-def _comment_state(line: bytes, inside: bool) -> bool:
-    """Whether a { comment is open after this movetext line."""
-    pos = 0
-    if not inside and line[:1] in (b"[", b"%"):
-        return False
-    while pos < len(line):
-        if inside:
-            close = line.find(b"}", pos)
-            if close < 0:
-                return True
-            inside, pos = False, close + 1
-            continue
-        byte = line[pos : pos + 1]
-        if byte == b"{":
-            inside = True
-        elif byte == b";":
-            return False
-        pos += 1
-    return inside
 
 
 def rejects_text(rejects) -> bytes:
@@ -231,10 +94,10 @@ def run_stream(data: bytes, block: int, spill: int, mapped=False, **options):
 
 def check(data: bytes, blocks=None, **options):
     """The streamed result, over several block and spill sizes (byte by byte
-    for small inputs), is the reference's."""
+    for small inputs), is the model's."""
     if blocks is None:
         blocks = (1, 7, 64, 1000, 1 << 20) if len(data) < 4000 else (7, 333, 4096, 1 << 20)
-    expected, rejects, stop, stats = reference(data, **options)
+    expected, rejects, stop, stats = pgn_model.normalize(data, **options)
     errors = options.get("errors", "raise")
     for block in blocks:
         for spill, mapped in itertools.product(
@@ -608,7 +471,7 @@ def pgn_texts(draw):
     return text.encode("utf-8")
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(
     pgn_texts(),
     st.sampled_from(["raise", "coerce", "ignore"]),
@@ -642,7 +505,7 @@ def test_cli_matches_library_over_chunk_sizes(tmp_path, capsys):
     data = b"".join(parts)
     src = tmp_path / "in.pgn"
     src.write_bytes(data)
-    expected, rejects, _, _ = reference(
+    expected, rejects, _, _ = pgn_model.normalize(
         data, errors="coerce", castling="shredder", en_passant="legal"
     )
     for chunk in ("17", "100", "1K", "8M"):

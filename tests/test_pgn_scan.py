@@ -1,7 +1,7 @@
 """fastxfen._pgn: the C pass over PGN text and the output assembly.
 
-The scanner is compared with ``pgn_scan_reference``, a line-by-line Python
-model of the rules of docs/pgn.md, on hand-made and hypothesis-generated
+The scanner is compared with the PGN model (models/pgn.py), a line-by-line
+reading of the rules of docs/pgn.md, on hand-made and hypothesis-generated
 PGN-like texts; the assembler with a splice in Python.  Also: scanning from
 any game start gives the rest of a whole scan (what the chunking relies on),
 and neither function reads a byte past the buffer it is given."""
@@ -13,10 +13,11 @@ import threading
 import time
 
 import numpy as np
-import pgn_scan_reference as ref
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from models import pgn as ref
+from support.profiles import examples
 
 from fastxfen import _pgn, pgn
 
@@ -149,7 +150,7 @@ def pgn_like(draw):
     return text
 
 
-@settings(max_examples=400)
+@settings(max_examples=examples(400))
 @given(pgn_like(), st.booleans(), st.booleans(), st.booleans())
 def test_random_texts_match_the_reference(text, variants, inside, after_tag):
     check(text, NAMES if variants else None, inside, after_tag)
@@ -184,7 +185,7 @@ def without(result: dict, *keys) -> dict:
     return {k: v for k, v in result.items() if k not in keys}
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(pgn_like(), st.data())
 def test_scanning_from_a_game_start_gives_the_rest_of_the_scan(text, data):
     """What _split relies on: a buffer cut at any game start and scanned
@@ -197,7 +198,7 @@ def test_scanning_from_a_game_start_gives_the_rest_of_the_scan(text, data):
     assert without(part, "header_end", "header_end_line") == tail(text, whole, cut)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(pgn_like(), st.data())
 def test_a_scan_carries_its_state_to_the_next(text, data):
     """What _skim relies on: the state after a scan of the text before a line
@@ -284,7 +285,7 @@ def splice(text, limit, edits, rep):
     return b"".join(out) + text[at:limit]
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.binary(max_size=60), st.binary(max_size=20), st.data())
 def test_assemble_is_a_splice(text, rep, data):
     limit = data.draw(st.integers(0, len(text)))

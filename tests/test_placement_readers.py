@@ -25,6 +25,7 @@ def _compiler():
     return cc if shutil.which(cc[0]) else None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("variant", ["vector", "scalar"])
 def test_fast_reader_agrees_with_exact_reader(tmp_path, variant):
     cc = _compiler()

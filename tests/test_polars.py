@@ -9,7 +9,7 @@ import pytest
 pl = pytest.importorskip("polars")
 pytest.importorskip("pyarrow")
 
-from frames_data import BAD, expected, polyglot_keys, positions, stand_in_zobrist  # noqa: E402
+from support.frames_data import BAD, expected, polyglot_keys, positions, stand_in_zobrist  # noqa: E402
 
 import fastxfen as fx  # noqa: E402
 import fastxfen.polars  # noqa: E402, F401

@@ -11,14 +11,16 @@
 
 import numpy as np
 import pytest
-import strategies as S
 from conftest import START_FEN
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from models import semantics as model
+from support import strategies as S
+from support.profiles import examples
 
 import fastxfen as fx
 
-MODE_PARAMS = pytest.mark.parametrize("castling,en_passant", S.MODES, ids=S.MODE_IDS)
+MODE_PARAMS = pytest.mark.parametrize("castling,en_passant", model.MODES, ids=model.MODE_IDS)
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +32,7 @@ def rows():
 
 @pytest.fixture(scope="module")
 def wide_rows(rows):
-    return [r for r in rows if S.ref_parse(r)["width"] == 10]
+    return [r for r in rows if model.parse(r)["width"] == 10]
 
 
 def any_rows():
@@ -52,7 +54,7 @@ def test_idempotent_bulk(rows, castling, en_passant):
 
 
 @MODE_PARAMS
-@settings(max_examples=60, deadline=None, derandomize=True)
+@settings(max_examples=examples(60), deadline=None, derandomize=True)
 @given(row=any_rows())
 def test_idempotent_hypothesis(row, castling, en_passant):
     once = fx.normalize(row, castling=castling, en_passant=en_passant)
@@ -61,7 +63,7 @@ def test_idempotent_hypothesis(row, castling, en_passant):
     # xfen < legal), with either castling form, is what that mode makes of
     # the original row
     strict = {"fen": 0, "xfen": 1, "legal": 2}
-    for c2, e2 in S.MODES:
+    for c2, e2 in model.MODES:
         if strict[e2] >= strict[en_passant]:
             assert fx.normalize(once, castling=c2, en_passant=e2) == fx.normalize(
                 row, castling=c2, en_passant=e2
@@ -87,7 +89,7 @@ def test_ep_modes_nest(rows):
 @MODE_PARAMS
 @pytest.mark.parametrize("width", [8, 10])
 def test_decode_encode_is_normalize(rows, wide_rows, castling, en_passant, width):
-    data = [r for r in rows if S.ref_parse(r)["width"] == 8] if width == 8 else rows
+    data = [r for r in rows if model.parse(r)["width"] == 8] if width == 8 else rows
     recs = fx.encode(data, width=width)
     got = fx.decode(recs, castling=castling, en_passant=en_passant)
     expected = fx.normalize(data, castling=castling, en_passant=en_passant)
@@ -96,21 +98,21 @@ def test_decode_encode_is_normalize(rows, wide_rows, castling, en_passant, width
 
 
 @MODE_PARAMS
-@settings(max_examples=40, deadline=None, derandomize=True)
+@settings(max_examples=examples(40), deadline=None, derandomize=True)
 @given(row=any_rows())
 def test_decode_encode_hypothesis(row, castling, en_passant):
     expected = fx.normalize(row, castling=castling, en_passant=en_passant)
     assert fx.decode(fx.encode(row, width=10), castling=castling, en_passant=en_passant) == [
         expected
     ]
-    if S.ref_parse(row)["width"] == 8:
+    if model.parse(row)["width"] == 8:
         assert fx.decode(fx.encode(row), castling=castling, en_passant=en_passant) == [expected]
 
 
 def test_encode_of_output_is_encode_of_input(rows):
     """The text written keeps everything the record holds."""
     recs = fx.encode(rows, width=10)
-    for c, e in S.MODES:
+    for c, e in model.MODES:
         again = fx.encode(fx.normalize(rows, castling=c, en_passant=e), width=10)
         for name in ("board", "width", "turn", "castling", "halfmove", "fullmove"):
             assert np.array_equal(again[name], recs[name]), (c, e, name)
@@ -138,7 +140,7 @@ def test_xfen_and_shredder_carry_the_same_rights(rows, en_passant):
         assert len(fa[2]) == len(fb[2])
 
 
-@settings(max_examples=150, deadline=None, derandomize=True)
+@settings(max_examples=examples(150), deadline=None, derandomize=True)
 @given(row=any_rows())
 def test_xfen_shredder_hypothesis(row):
     x = fx.normalize(row, castling="xfen")
@@ -167,7 +169,7 @@ def test_validate_iff_normalize(rows):
             assert fx.validate(row) == m
 
 
-@settings(max_examples=300, deadline=None, derandomize=True)
+@settings(max_examples=examples(300), deadline=None, derandomize=True)
 @given(row=any_rows(), data=st.data())
 def test_validate_iff_normalize_hypothesis(row, data):
     # one random edit, chosen by hypothesis
@@ -186,10 +188,10 @@ def test_validate_iff_normalize_hypothesis(row, data):
     except fx.FenError as e:
         assert message == f"column {e.column} ({e.field}): {e.reason}"
         assert 0 <= e.column <= len(row)
-        assert S.ref_normalize(row) is None
+        assert model.normalize(row) is None
     else:
         assert message is None
-        assert out == S.ref_normalize(row)
+        assert out == model.normalize(row)
 
 
 # --------------------------------------------------------------- input kinds

@@ -8,17 +8,12 @@ pyffish's side of a difference is only observed: if a pyffish release changes
 it, the check skips with a note instead of failing.
 """
 
-import os
-import sys
-
 import pytest
+from support import gen10x8
 
 import fastxfen as fx
 
 sf = pytest.importorskip("pyffish")
-
-sys.path.insert(0, os.path.dirname(__file__))
-import gen10x8  # noqa: E402
 
 FILES = "abcdefghij"
 # pyffish keeps counters in C ints: above these it clamps or resets them.
@@ -155,6 +150,7 @@ def rows_for_comparison(n_per_kind, seed):
     return rows
 
 
+@pytest.mark.slow
 def test_generated_positions_agree_in_shredder_mode():
     """caparandom writes Shredder letters: compare with castling="shredder".
     pyffish keeps pseudo-legal en-passant targets: en_passant="xfen"."""
@@ -165,6 +161,7 @@ def test_generated_positions_agree_in_shredder_mode():
         assert get_fen("caparandom", row, True) == strip_prefix(text), row
 
 
+@pytest.mark.slow
 def test_generated_positions_agree_in_kq_mode():
     """Without chess960 pyffish writes every right as K/Q.  That agrees with
     our xfen output whenever each surviving right is the outermost rook."""
@@ -337,6 +334,7 @@ def fsf_castling_model(fen):
     return "".join(out) or "-"
 
 
+@pytest.mark.slow
 def test_pyffish_castling_model():
     """The description of pyffish's castling reading in docs/variants.md,
     checked on generated positions (one king per color).  Observation only:

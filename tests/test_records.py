@@ -6,8 +6,9 @@ import random
 
 import numpy as np
 import pytest
-import strategies as S
 from conftest import CAPABLANCA, START, START_FEN
+from models import semantics as model
+from support import strategies as S
 
 import fastxfen as fx
 
@@ -151,7 +152,7 @@ def test_records_match_rule_model(width):
     assert len(recs) == len(rows)
     squares = 64 if width == 8 else 80
     for i, row in enumerate(rows):
-        exp = S.ref_record(row, squares)
+        exp = model.record(row, squares)
         r = recs[i]
         assert r["board"].tolist() == exp["board"], row
         assert int(r["width"]) == exp["width"], row
@@ -264,13 +265,13 @@ def test_decode_refuses_corrupt_records(desc, width, mutate, field, column):
     bad = _one(width=width)
     mutate(bad)
     recs = np.concatenate([good[:2], bad, good[2:]])
-    for castling, ep in S.MODES:
+    for castling, ep in model.MODES:
         with pytest.raises(fx.FenError) as info:
             fx.decode(recs, castling=castling, en_passant=ep)
         assert (info.value.index, info.value.column, info.value.field) == (2, column, field)
         out = fx.decode(recs, castling=castling, en_passant=ep, errors="coerce")
         assert out[2] is None
-        assert out[:2] + out[3:] == [S.ref_normalize(START_FEN, castling, ep)] * 3
+        assert out[:2] + out[3:] == [model.normalize(START_FEN, castling, ep)] * 3
 
 
 def test_decode_accepts_edge_values():
@@ -278,7 +279,7 @@ def test_decode_accepts_edge_values():
     rec = _one(CAPABLANCA + " w KQkq - 0 1", width=10)
     rec["board"][0, 40:57] = np.arange(17)
     text = fx.decode(rec)[0]
-    assert S.ref_normalize(text) == text
+    assert model.normalize(text) == text
     # rank 5 is squares 40..49, rank 6 squares 50..59
     assert text.split()[0].split("/")[3] == "1PNBRQKpnb"
     assert text.split()[0].split("/")[2] == "rqkACac3"
@@ -366,14 +367,14 @@ def test_random_byte_corruption_never_gives_garbage(width):
                 raw[pos] ^= 1 << rng.randrange(8)
     bad = np.frombuffer(bytes(raw), dtype=recs.dtype)
     refused = 0
-    for castling, ep in S.MODES:
+    for castling, ep in model.MODES:
         out = fx.decode(bad, castling=castling, en_passant=ep, errors="coerce")
         assert len(out) == len(bad)
         texts = [t for t in out if t is not None]
         refused += len(out) - len(texts)
         assert fx.normalize(texts, castling=castling, en_passant=ep) == texts
         for t in texts:
-            assert S.ref_normalize(t, castling, ep) == t, t
+            assert model.normalize(t, castling, ep) == t, t
         back = fx.encode([t if t is not None else START_FEN for t in out], width=width)
         for i, t in enumerate(out):
             if t is None:

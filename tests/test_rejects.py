@@ -8,8 +8,9 @@ the place where it should have been.
 """
 
 import pytest
-import strategies as S
 from conftest import CAPABLANCA, START, START_FEN
+from models import semantics as model
+from support import strategies as S
 
 import fastxfen as fx
 
@@ -25,8 +26,9 @@ def at(row, sub, n=1):
     return i
 
 
-def case(id_, row, column, field):
-    return pytest.param(row, column, field, id=id_)
+def case(rule, name, row, column, field):
+    """A rejected row; its test id is the rule's ID in docs/semantics.md and a name."""
+    return pytest.param(row, column, field, id=f"{rule}/{name}")
 
 
 def _ranks(*ranks):
@@ -36,88 +38,233 @@ def _ranks(*ranks):
 # Rows where the column is the one character that breaks a rule.
 CATALOGUE = [
     # ---- placement
-    case("rank-too-long-number", START.replace("/8/", "/9/", 1) + T, 18, "placement"),
     case(
-        "rank-too-long-piece", "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T, 17, "placement"
+        "PLACEMENT-WIDTH",
+        "rank-too-long-number",
+        START.replace("/8/", "/9/", 1) + T,
+        18,
+        "placement",
     ),
     case(
+        "PLACEMENT-WIDTH",
+        "rank-too-long-piece",
+        "rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T,
+        17,
+        "placement",
+    ),
+    case(
+        "PLACEMENT-WIDTH",
         "rank-too-long-sum",
         "rnbqkbnr/pppppppp/8/8/4P4/8/PPPP1PPP/RNBQKBNR" + T,
         at("rnbqkbnr/pppppppp/8/8/4P4/", "4", 2),
         "placement",
     ),
     case(
+        "PLACEMENT-WIDTH",
         "rank-too-long-last-rank",
         "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNRR" + T,
         43,
         "placement",
     ),
     case(
+        "PLACEMENT-NUMBERS",
         "zero-count",
         "rnbqkbnr/pppppppp/8/8/3P04/8/PPP1PPPP/RNBQKBNR" + T,
         at("rnbqkbnr/pppppppp/8/8/3P04", "0"),
         "placement",
     ),
-    case("zero-rank", "rnbqkbnr/pppppppp/8/0/8/8/PPPPPPPP/RNBQKBNR" + T, 20, "placement"),
-    case("zero-first", "0rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T, 0, "placement"),
-    case("adjacent-44", "rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR" + T, 19, "placement"),
-    case("adjacent-17", "rnbqkbnr/pppppppp/8/17/8/8/PPPPPPPP/RNBQKBNR" + T, 21, "placement"),
-    case("adjacent-71", "rnbqkbnr/pppppppp/8/8/71/8/PPPPPPPP/RNBQKBNR" + T, 23, "placement"),
-    case("adjacent-p35", "rnbqkbnr/pppppppp/8/8/p35/8/PPPPPPPP/RNBQKBNR" + T, 24, "placement"),
     case(
+        "PLACEMENT-NUMBERS",
+        "zero-rank",
+        "rnbqkbnr/pppppppp/8/0/8/8/PPPPPPPP/RNBQKBNR" + T,
+        20,
+        "placement",
+    ),
+    case(
+        "PLACEMENT-NUMBERS",
+        "zero-first",
+        "0rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T,
+        0,
+        "placement",
+    ),
+    case(
+        "PLACEMENT-NUMBERS",
+        "adjacent-44",
+        "rnbqkbnr/pppppppp/44/8/8/8/PPPPPPPP/RNBQKBNR" + T,
+        19,
+        "placement",
+    ),
+    case(
+        "PLACEMENT-NUMBERS",
+        "adjacent-17",
+        "rnbqkbnr/pppppppp/8/17/8/8/PPPPPPPP/RNBQKBNR" + T,
+        21,
+        "placement",
+    ),
+    case(
+        "PLACEMENT-NUMBERS",
+        "adjacent-71",
+        "rnbqkbnr/pppppppp/8/8/71/8/PPPPPPPP/RNBQKBNR" + T,
+        23,
+        "placement",
+    ),
+    case(
+        "PLACEMENT-NUMBERS",
+        "adjacent-p35",
+        "rnbqkbnr/pppppppp/8/8/p35/8/PPPPPPPP/RNBQKBNR" + T,
+        24,
+        "placement",
+    ),
+    case(
+        "PLACEMENT-NUMBERS",
         "adjacent-101-wide",
         CAPABLANCA.replace("/10/", "/101/", 1) + T,
         at(CAPABLANCA, "/10/") + 3,
         "placement",
     ),
     case(
+        "PLACEMENT-WIDE-PIECES",
         "archbishop-on-rank-8-last",
         "rnbqkbna/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T,
         7,
         "placement",
     ),
     case(
+        "PLACEMENT-WIDE-PIECES",
         "archbishop-on-rank-8-first",
         "Anbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T,
         0,
         "placement",
     ),
-    case("archbishop-on-8", "rnbqkbnr/pppppppp/8/8/3A4/8/PPPPPPPP/RNBQKBNR" + T, 23, "placement"),
-    case("chancellor-on-8", "rnbqkbnr/pppppppp/2c5/8/8/8/PPPPPPPP/RNBQKBNR" + T, 19, "placement"),
-    case("bad-letter", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX" + T, 42, "placement"),
-    case("lowercase-x", "rnbqkbnr/pppppppp/8/8/8/3x4/PPPPPPPP/RNBQKBNR" + T, 25, "placement"),
-    case("promoted-marker", "rnbqkbnr/ppppQ~pp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T, 14, "placement"),
-    case("rank-short-middle", "rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T, 16, "placement"),
-    case("rank-short-last", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN" + T, 42, "placement"),
-    case("rank-empty", "rnbqkbnr/pppppppp//8/8/8/PPPPPPPP/RNBQKBNR" + T, 18, "placement"),
-    case("first-rank-7", "rnbqkbn/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T, 7, "placement"),
-    case("first-rank-9", "rnbqkbnrr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T, 9, "placement"),
     case(
-        "wide-then-8", "rnabqkbcnr/pppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR" + T, 19, "placement"
+        "PLACEMENT-WIDE-PIECES",
+        "archbishop-on-8",
+        "rnbqkbnr/pppppppp/8/8/3A4/8/PPPPPPPP/RNBQKBNR" + T,
+        23,
+        "placement",
     ),
-    case("8-then-wide", "rnbqkbnr/pppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T, 17, "placement"),
     case(
+        "PLACEMENT-WIDE-PIECES",
+        "chancellor-on-8",
+        "rnbqkbnr/pppppppp/2c5/8/8/8/PPPPPPPP/RNBQKBNR" + T,
+        19,
+        "placement",
+    ),
+    case(
+        "PLACEMENT-PIECES",
+        "bad-letter",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX" + T,
+        42,
+        "placement",
+    ),
+    case(
+        "PLACEMENT-PIECES",
+        "lowercase-x",
+        "rnbqkbnr/pppppppp/8/8/8/3x4/PPPPPPPP/RNBQKBNR" + T,
+        25,
+        "placement",
+    ),
+    case(
+        "PLACEMENT-PIECES",
+        "promoted-marker",
+        "rnbqkbnr/ppppQ~pp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T,
+        14,
+        "placement",
+    ),
+    case(
+        "PLACEMENT-WIDTH",
+        "rank-short-middle",
+        "rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T,
+        16,
+        "placement",
+    ),
+    case(
+        "PLACEMENT-WIDTH",
+        "rank-short-last",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN" + T,
+        42,
+        "placement",
+    ),
+    case(
+        "PLACEMENT-WIDTH",
+        "rank-empty",
+        "rnbqkbnr/pppppppp//8/8/8/PPPPPPPP/RNBQKBNR" + T,
+        18,
+        "placement",
+    ),
+    case(
+        "PLACEMENT-WIDTH",
+        "first-rank-7",
+        "rnbqkbn/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T,
+        7,
+        "placement",
+    ),
+    case(
+        "PLACEMENT-WIDTH",
+        "first-rank-9",
+        "rnbqkbnrr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T,
+        9,
+        "placement",
+    ),
+    case(
+        "PLACEMENT-WIDTH",
+        "wide-then-8",
+        "rnabqkbcnr/pppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR" + T,
+        19,
+        "placement",
+    ),
+    case(
+        "PLACEMENT-WIDTH",
+        "8-then-wide",
+        "rnbqkbnr/pppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T,
+        17,
+        "placement",
+    ),
+    case(
+        "PLACEMENT-RANKS",
         "nine-ranks",
         "rnbqkbnr/pppppppp/8/8/8/8/8/PPPPPPPP/RNBQKBNR" + T,
         at("rnbqkbnr/pppppppp/8/8/8/8/8/PPPPPPPP/", "/", 8),
         "placement",
     ),
-    case("slash-at-end", START + "/" + T, 43, "placement"),
-    case("nul-in-placement", "rnbqkbnr/pppp\x00ppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T, 13, "placement"),
-    case("del-in-placement", "rnbqkbnr/pppppppp/8/8/8/8/PPPP\x7fPPP/RNBQKBNR" + T, 30, "placement"),
+    case("PLACEMENT-RANKS", "slash-at-end", START + "/" + T, 43, "placement"),
     case(
-        "non-ascii-letter", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN\u00e9" + T, 42, "placement"
+        "ROW-CHARACTERS",
+        "nul-in-placement",
+        "rnbqkbnr/pppp\x00ppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T,
+        13,
+        "placement",
     ),
     case(
+        "ROW-CHARACTERS",
+        "del-in-placement",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPP\x7fPPP/RNBQKBNR" + T,
+        30,
+        "placement",
+    ),
+    case(
+        "ROW-CHARACTERS",
+        "non-ascii-letter",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN\u00e9" + T,
+        42,
+        "placement",
+    ),
+    case(
+        "ROW-CHARACTERS",
         "non-ascii-digit-in-rank",
         "rnbqkbnr/pppppppp/8/8/\u0668/8/PPPPPPPP/RNBQKBNR" + T,
         22,
         "placement",
     ),
     case(
-        "fullwidth-digit", "rnbqkbnr/pppppppp/\uff18/8/8/8/PPPPPPPP/RNBQKBNR" + T, 18, "placement"
+        "ROW-CHARACTERS",
+        "fullwidth-digit",
+        "rnbqkbnr/pppppppp/\uff18/8/8/8/PPPPPPPP/RNBQKBNR" + T,
+        18,
+        "placement",
     ),
     case(
+        "PLACEMENT-WIDTH",
         "nine-wide-rank-8-with-A",
         "rnbqkbnrA/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T,
         9,
@@ -125,65 +272,92 @@ CATALOGUE = [
     ),
     # ---- leading blanks shift every column
     case(
+        "ROW-COLUMNS",
         "leading-blanks-placement",
         " \t rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR" + T,
         21,
         "placement",
     ),
-    case("leading-blanks-side", "\t" + START + " x KQkq - 0 1", 45, "side"),
-    case("leading-blanks-ep", "  " + START + " w KQkq i3 0 1", 53, "en_passant"),
-    case("tabs-between", START + "\tw\t\tKQkq\t-\t+0\t1", 54, "halfmove"),
+    case("ROW-COLUMNS", "leading-blanks-side", "\t" + START + " x KQkq - 0 1", 45, "side"),
+    case("ROW-COLUMNS", "leading-blanks-ep", "  " + START + " w KQkq i3 0 1", 53, "en_passant"),
+    case("ROW-BLANKS", "tabs-between", START + "\tw\t\tKQkq\t-\t+0\t1", 54, "halfmove"),
     # ---- side
-    case("side-x", START + " x KQkq - 0 1", 44, "side"),
-    case("side-upper", START + " W KQkq - 0 1", 44, "side"),
-    case("side-dash", START + " - KQkq - 0 1", 44, "side"),
-    case("side-non-ascii", START + " \u0175 KQkq - 0 1", 44, "side"),
+    case("SIDE-LETTER", "side-x", START + " x KQkq - 0 1", 44, "side"),
+    case("SIDE-LETTER", "side-upper", START + " W KQkq - 0 1", 44, "side"),
+    case("SIDE-LETTER", "side-dash", START + " - KQkq - 0 1", 44, "side"),
+    case("SIDE-LETTER", "side-non-ascii", START + " \u0175 KQkq - 0 1", 44, "side"),
     # ---- castling
-    case("dash-then-flag", START + " w -K - 0 1", 47, "castling"),
-    case("flag-then-dash", START + " w K- - 0 1", 47, "castling"),
-    case("double-dash", START + " w -- - 0 1", 47, "castling"),
-    case("three-white-flags", START + " w KQA - 0 1", 48, "castling"),
-    case("three-black-flags", START + " w kqb - 0 1", 48, "castling"),
-    case("three-white-late", START + " w kKQH - 0 1", 49, "castling"),
-    case("repeat-K", START + " w KK - 0 1", 47, "castling"),
-    case("repeat-h", START + " w Hhh - 0 1", 48, "castling"),
-    case("valid-then-repeat", START + " w Hkhk - 0 1", 49, "castling"),
-    case("file-I-on-8", START + " w I - 0 1", 46, "castling"),
-    case("file-i-on-8", START + " w KQi - 0 1", 48, "castling"),
-    case("repeat-K-on-10", CAPABLANCA + " w KQkqK - 0 1", len(CAPABLANCA) + 7, "castling"),
-    case("file-L-on-10", CAPABLANCA + " w L - 0 1", len(CAPABLANCA) + 3, "castling"),
-    case("file-k-on-10", CAPABLANCA + " w Kl - 0 1", len(CAPABLANCA) + 4, "castling"),
-    case("not-a-flag", START + " w KQx - 0 1", 48, "castling"),
-    case("prefix-after-flag", START + " w Ks - 0 1", 47, "castling"),
-    case("two-prefixes", START + " w sm - 0 1", 47, "castling"),
-    case("upper-prefix", START + " w SKQ - 0 1", 46, "castling"),
-    case("prefix-then-dash", START + " w s- - 0 1", 47, "castling"),
-    case("cr-inside", START + " w KQ\rkq - 0 1", 48, "castling"),
+    case("CASTLING-SYNTAX", "dash-then-flag", START + " w -K - 0 1", 47, "castling"),
+    case("CASTLING-SYNTAX", "flag-then-dash", START + " w K- - 0 1", 47, "castling"),
+    case("CASTLING-SYNTAX", "double-dash", START + " w -- - 0 1", 47, "castling"),
+    case("CASTLING-FLAGS", "three-white-flags", START + " w KQA - 0 1", 48, "castling"),
+    case("CASTLING-FLAGS", "three-black-flags", START + " w kqb - 0 1", 48, "castling"),
+    case("CASTLING-FLAGS", "three-white-late", START + " w kKQH - 0 1", 49, "castling"),
+    case("CASTLING-FLAGS", "repeat-K", START + " w KK - 0 1", 47, "castling"),
+    case("CASTLING-FLAGS", "repeat-h", START + " w Hhh - 0 1", 48, "castling"),
+    case("CASTLING-FLAGS", "valid-then-repeat", START + " w Hkhk - 0 1", 49, "castling"),
+    case("CASTLING-FLAGS", "file-I-on-8", START + " w I - 0 1", 46, "castling"),
+    case("CASTLING-FLAGS", "file-i-on-8", START + " w KQi - 0 1", 48, "castling"),
+    case(
+        "CASTLING-FLAGS",
+        "repeat-K-on-10",
+        CAPABLANCA + " w KQkqK - 0 1",
+        len(CAPABLANCA) + 7,
+        "castling",
+    ),
+    case(
+        "CASTLING-FLAGS", "file-L-on-10", CAPABLANCA + " w L - 0 1", len(CAPABLANCA) + 3, "castling"
+    ),
+    case(
+        "CASTLING-FLAGS",
+        "file-k-on-10",
+        CAPABLANCA + " w Kl - 0 1",
+        len(CAPABLANCA) + 4,
+        "castling",
+    ),
+    case("CASTLING-FLAGS", "not-a-flag", START + " w KQx - 0 1", 48, "castling"),
+    case("CASTLING-SYNTAX", "prefix-after-flag", START + " w Ks - 0 1", 47, "castling"),
+    case("CASTLING-SYNTAX", "two-prefixes", START + " w sm - 0 1", 47, "castling"),
+    case("CASTLING-SYNTAX", "upper-prefix", START + " w SKQ - 0 1", 46, "castling"),
+    case("CASTLING-SYNTAX", "prefix-then-dash", START + " w s- - 0 1", 47, "castling"),
+    case("ROW-CHARACTERS", "cr-inside", START + " w KQ\rkq - 0 1", 48, "castling"),
     # ---- en passant
-    case("ep-file-i", START + " w KQkq i3 0 1", 51, "en_passant"),
-    case("ep-upper", START + " w KQkq E3 0 1", 51, "en_passant"),
-    case("ep-digit-first", START + " w KQkq 33 0 1", 51, "en_passant"),
-    case("ep-file-k-on-10", CAPABLANCA + " w KQkq k6 0 1", len(CAPABLANCA) + 8, "en_passant"),
+    case("EP-SYNTAX", "ep-file-i", START + " w KQkq i3 0 1", 51, "en_passant"),
+    case("EP-SYNTAX", "ep-upper", START + " w KQkq E3 0 1", 51, "en_passant"),
+    case("EP-SYNTAX", "ep-digit-first", START + " w KQkq 33 0 1", 51, "en_passant"),
+    case(
+        "EP-SYNTAX",
+        "ep-file-k-on-10",
+        CAPABLANCA + " w KQkq k6 0 1",
+        len(CAPABLANCA) + 8,
+        "en_passant",
+    ),
     # ---- counters
-    case("halfmove-plus", START + " w KQkq - +1 1", 53, "halfmove"),
-    case("halfmove-minus-zero", START + " w KQkq - -0 1", 53, "halfmove"),
-    case("halfmove-dot", START + " w KQkq - 1.5 1", 54, "halfmove"),
-    case("halfmove-underscore", START + " w KQkq - 1_0 1", 54, "halfmove"),
-    case("halfmove-hex", START + " w KQkq - 0x1 1", 54, "halfmove"),
-    case("halfmove-arabic-indic", START + " w KQkq - \u0663 1", 53, "halfmove"),
-    case("halfmove-digit-then-arabic", START + " w KQkq - 1\u0663 1", 54, "halfmove"),
-    case("fullmove-plus", START + " w KQkq - 0 +1", 55, "fullmove"),
-    case("fullmove-letter", START + " w KQkq - 0 1a", 56, "fullmove"),
-    case("fullmove-fullwidth", START + " w KQkq - 0 \uff11", 55, "fullmove"),
-    case("fullmove-superscript", START + " w KQkq - 0 \u00b2", 55, "fullmove"),
-    case("fullmove-nul", START + " w KQkq - 0 1\x00", 56, "fullmove"),
-    case("fullmove-lone-cr", START_FEN + "\r", 56, "fullmove"),
-    case("fullmove-two-newlines", START_FEN + "\n\n", 56, "fullmove"),
-    case("fullmove-cr-cr-lf", START_FEN + "\r\r\n", 56, "fullmove"),
+    case("COUNTER-DIGITS", "halfmove-plus", START + " w KQkq - +1 1", 53, "halfmove"),
+    case("COUNTER-DIGITS", "halfmove-minus-zero", START + " w KQkq - -0 1", 53, "halfmove"),
+    case("COUNTER-DIGITS", "halfmove-dot", START + " w KQkq - 1.5 1", 54, "halfmove"),
+    case("COUNTER-DIGITS", "halfmove-underscore", START + " w KQkq - 1_0 1", 54, "halfmove"),
+    case("COUNTER-DIGITS", "halfmove-hex", START + " w KQkq - 0x1 1", 54, "halfmove"),
+    case("COUNTER-DIGITS", "halfmove-arabic-indic", START + " w KQkq - \u0663 1", 53, "halfmove"),
+    case(
+        "COUNTER-DIGITS",
+        "halfmove-digit-then-arabic",
+        START + " w KQkq - 1\u0663 1",
+        54,
+        "halfmove",
+    ),
+    case("COUNTER-DIGITS", "fullmove-plus", START + " w KQkq - 0 +1", 55, "fullmove"),
+    case("COUNTER-DIGITS", "fullmove-letter", START + " w KQkq - 0 1a", 56, "fullmove"),
+    case("COUNTER-DIGITS", "fullmove-fullwidth", START + " w KQkq - 0 \uff11", 55, "fullmove"),
+    case("COUNTER-DIGITS", "fullmove-superscript", START + " w KQkq - 0 \u00b2", 55, "fullmove"),
+    case("ROW-TERMINATOR", "fullmove-nul", START + " w KQkq - 0 1\x00", 56, "fullmove"),
+    case("ROW-TERMINATOR", "fullmove-lone-cr", START_FEN + "\r", 56, "fullmove"),
+    case("ROW-TERMINATOR", "fullmove-two-newlines", START_FEN + "\n\n", 56, "fullmove"),
+    case("ROW-TERMINATOR", "fullmove-cr-cr-lf", START_FEN + "\r\r\n", 56, "fullmove"),
     # ---- field count
-    case("seven-fields", START_FEN + " x", 57, "fields"),
-    case("seven-fields-numbers", START_FEN + " 0", 57, "fields"),
-    case("seven-fields-tabs", START_FEN + "\t\t7 ", 58, "fields"),
+    case("ROW-FIELD-COUNT", "seven-fields", START_FEN + " x", 57, "fields"),
+    case("ROW-FIELD-COUNT", "seven-fields-numbers", START_FEN + " 0", 57, "fields"),
+    case("ROW-FIELD-COUNT", "seven-fields-tabs", START_FEN + "\t\t7 ", 58, "fields"),
 ]
 
 
@@ -198,7 +372,7 @@ def test_catalogue(row, column, field):
     assert str(e) == f"row 0, column {column} ({field}): {e.reason}"
     # ... and behind two good rows (index 2), in every mode and every entry point
     rows = [START_FEN, START_FEN, row, "not even a fen"]
-    for castling, en_passant in S.MODES:
+    for castling, en_passant in model.MODES:
         with pytest.raises(fx.FenError) as info:
             fx.normalize(rows, castling=castling, en_passant=en_passant)
         assert (info.value.index, info.value.column, info.value.field) == (2, column, field)
@@ -212,7 +386,7 @@ def test_catalogue(row, column, field):
     assert messages[3] is not None
     assert fx.validate(row) == messages[2]
     # the model agrees that the row is rejected
-    assert S.ref_normalize(row) is None
+    assert model.normalize(row) is None
 
 
 # Rows where the text is cut short or runs on.  semantics.md says only that
@@ -222,31 +396,57 @@ def test_catalogue(row, column, field):
 # counter past 4294967295, the second letter of "wb"), or the end of the row
 # or field when the text stops too early.
 MISSING = [
-    case("seven-ranks", "rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR" + T, 41, "placement"),
-    case("ten-on-8-wide", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R10" + T, 37, "placement"),
-    case("first-rank-11", "rnbqkbnr3/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T, 8, "placement"),
-    case("too-few-fields-3", START + " w KQkq", 50, "fields"),
-    case("too-few-fields-2", START + " w", 45, "fields"),
-    case("too-few-fields-1", START, 43, "fields"),
+    case(
+        "PLACEMENT-RANKS",
+        "seven-ranks",
+        "rnbqkbnr/pppppppp/8/8/8/PPPPPPPP/RNBQKBNR" + T,
+        41,
+        "placement",
+    ),
+    case(
+        "PLACEMENT-WIDTH",
+        "ten-on-8-wide",
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/R10" + T,
+        37,
+        "placement",
+    ),
+    case(
+        "PLACEMENT-WIDTH",
+        "first-rank-11",
+        "rnbqkbnr3/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR" + T,
+        8,
+        "placement",
+    ),
+    case("ROW-FIELD-COUNT", "too-few-fields-3", START + " w KQkq", 50, "fields"),
+    case("ROW-FIELD-COUNT", "too-few-fields-2", START + " w", 45, "fields"),
+    case("ROW-FIELD-COUNT", "too-few-fields-1", START, 43, "fields"),
     # trailing blanks are not part of the row (semantics.md: ignored)
-    case("too-few-fields-3-trailing-space", START + " w KQkq \t ", 50, "fields"),
-    case("too-few-fields-3-newline", START + " w KQkq\n", 50, "fields"),
-    case("empty-row", "", 0, "fields"),
-    case("blank-row", " \t ", 3, "fields"),
-    case("prefix-alone", START + " w s - 0 1", 47, "castling"),
-    case("prefix-alone-m", START + " w m - 0 1", 47, "castling"),
-    case("ep-rank-9", START + " w KQkq e9 0 1", 52, "en_passant"),
-    case("ep-rank-0", START + " w KQkq e0 0 1", 52, "en_passant"),
-    case("ep-file-only", START + " w KQkq e 0 1", 52, "en_passant"),
-    case("ep-three-chars", START + " w KQkq e33 0 1", 53, "en_passant"),
-    case("ep-dash-rank", START + " w KQkq -3 0 1", 52, "en_passant"),
-    case("side-two-letters", START + " wb KQkq - 0 1", 45, "side"),
-    case("side-word", START + " white KQkq - 0 1", 45, "side"),
-    case("halfmove-too-big", START + " w KQkq - 4294967296 1", 62, "halfmove"),
-    case("halfmove-way-too-big", START + " w KQkq - 99999999999 1", 62, "halfmove"),
-    case("halfmove-zeros-too-big", START + " w KQkq - 004294967296 1", 64, "halfmove"),
-    case("fullmove-too-big", START + " w KQkq - 0 4294967296", 64, "fullmove"),
-    case("fullmove-huge", START + " w KQkq - 0 " + "9" * 40, 64, "fullmove"),
+    case("ROW-BLANKS", "too-few-fields-3-trailing-space", START + " w KQkq \t ", 50, "fields"),
+    case("ROW-TERMINATOR", "too-few-fields-3-newline", START + " w KQkq\n", 50, "fields"),
+    case("ROW-FIELD-COUNT", "empty-row", "", 0, "fields"),
+    case("ROW-FIELD-COUNT", "blank-row", " \t ", 3, "fields"),
+    case("CASTLING-SYNTAX", "prefix-alone", START + " w s - 0 1", 47, "castling"),
+    case("CASTLING-SYNTAX", "prefix-alone-m", START + " w m - 0 1", 47, "castling"),
+    case("EP-SYNTAX", "ep-rank-9", START + " w KQkq e9 0 1", 52, "en_passant"),
+    case("EP-SYNTAX", "ep-rank-0", START + " w KQkq e0 0 1", 52, "en_passant"),
+    case("EP-SYNTAX", "ep-file-only", START + " w KQkq e 0 1", 52, "en_passant"),
+    case("EP-SYNTAX", "ep-three-chars", START + " w KQkq e33 0 1", 53, "en_passant"),
+    case("EP-SYNTAX", "ep-dash-rank", START + " w KQkq -3 0 1", 52, "en_passant"),
+    case("SIDE-LETTER", "side-two-letters", START + " wb KQkq - 0 1", 45, "side"),
+    case("SIDE-LETTER", "side-word", START + " white KQkq - 0 1", 45, "side"),
+    case("COUNTER-RANGE", "halfmove-too-big", START + " w KQkq - 4294967296 1", 62, "halfmove"),
+    case(
+        "COUNTER-RANGE", "halfmove-way-too-big", START + " w KQkq - 99999999999 1", 62, "halfmove"
+    ),
+    case(
+        "COUNTER-RANGE",
+        "halfmove-zeros-too-big",
+        START + " w KQkq - 004294967296 1",
+        64,
+        "halfmove",
+    ),
+    case("COUNTER-RANGE", "fullmove-too-big", START + " w KQkq - 0 4294967296", 64, "fullmove"),
+    case("COUNTER-RANGE", "fullmove-huge", START + " w KQkq - 0 " + "9" * 40, 64, "fullmove"),
 ]
 
 
@@ -257,22 +457,22 @@ def test_missing_or_whole_field(row, column, field):
     assert (info.value.index, info.value.column, info.value.field) == (1, column, field), str(
         info.value
     )
-    assert S.ref_normalize(row) is None
+    assert model.normalize(row) is None
 
 
 # Control characters between fields belong to no field's text; the row is
 # rejected at the character's column whatever field the error names.
 BETWEEN = [
-    case("cr-between-fields", START + " w\rKQkq - 0 1", 45, None),
-    case("lf-between-fields", START + " w\nKQkq - 0 1", 45, None),
-    case("vt-separator", START + " w\x0bKQkq - 0 1", 45, None),
-    case("ff-separator", START + " w KQkq\x0c- 0 1", 50, None),
-    case("nbsp-separator", START + " w\u00a0KQkq - 0 1", 45, None),
-    case("em-space-separator", START + " w KQkq -\u20030 1", 52, None),
-    case("lf-then-space", START_FEN + "\n ", 56, None),
-    case("lf-at-start", "\n" + START_FEN, 0, None),
-    case("crlf-twice", START_FEN + "\r\n\r\n", 56, None),
-    case("nul-at-end", START_FEN + " \x00", 57, None),
+    case("ROW-CHARACTERS", "cr-between-fields", START + " w\rKQkq - 0 1", 45, None),
+    case("ROW-CHARACTERS", "lf-between-fields", START + " w\nKQkq - 0 1", 45, None),
+    case("ROW-CHARACTERS", "vt-separator", START + " w\x0bKQkq - 0 1", 45, None),
+    case("ROW-CHARACTERS", "ff-separator", START + " w KQkq\x0c- 0 1", 50, None),
+    case("ROW-CHARACTERS", "nbsp-separator", START + " w\u00a0KQkq - 0 1", 45, None),
+    case("ROW-CHARACTERS", "em-space-separator", START + " w KQkq -\u20030 1", 52, None),
+    case("ROW-TERMINATOR", "lf-then-space", START_FEN + "\n ", 56, None),
+    case("ROW-TERMINATOR", "lf-at-start", "\n" + START_FEN, 0, None),
+    case("ROW-TERMINATOR", "crlf-twice", START_FEN + "\r\n\r\n", 56, None),
+    case("ROW-TERMINATOR", "nul-at-end", START_FEN + " \x00", 57, None),
 ]
 
 
@@ -290,7 +490,7 @@ def test_control_characters(row, column, field):
         "fullmove",
         "fields",
     )
-    assert S.ref_normalize(row) is None
+    assert model.normalize(row) is None
 
 
 def test_non_str_items():
@@ -463,7 +663,7 @@ E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR"
 
 
 def test_ep_invalid_targets_dropped_in_every_mode():
-    for castling, ep in S.MODES:
+    for castling, ep in model.MODES:
 
         def n(row, castling=castling, ep=ep):
             return fx.normalize(row, castling=castling, en_passant=ep).split(" ")[3]
@@ -582,8 +782,8 @@ MIXED_BAD = {1: (44, "side"), 3: (19, "castling"), 5: (50, "fields")}
 
 
 def test_errors_modes_on_mixed_list():
-    good = {i: S.ref_normalize(r) for i, r in enumerate(MIXED) if i not in MIXED_BAD}
-    for castling, ep in S.MODES:
+    good = {i: model.normalize(r) for i, r in enumerate(MIXED) if i not in MIXED_BAD}
+    for castling, ep in model.MODES:
         with pytest.raises(fx.FenError) as info:
             fx.normalize(MIXED, castling=castling, en_passant=ep)
         assert (info.value.index, info.value.column, info.value.field) == (1, 44, "side")
@@ -595,7 +795,7 @@ def test_errors_modes_on_mixed_list():
                 assert coerced[i] is None
                 assert ignored[i] == row
             else:
-                expected = S.ref_normalize(row, castling, ep)
+                expected = model.normalize(row, castling, ep)
                 assert coerced[i] == ignored[i] == expected
     assert good[0] == START_FEN
     messages = fx.validate(MIXED)
@@ -621,7 +821,7 @@ def test_encode_coerce_and_decode_null():
     assert all(recs["width"][i] == 8 for i in range(len(MIXED)) if i not in MIXED_BAD)
     out = fx.decode(recs, errors="coerce")
     for i, row in enumerate(MIXED):
-        assert out[i] == (None if i in MIXED_BAD else S.ref_normalize(row))
+        assert out[i] == (None if i in MIXED_BAD else model.normalize(row))
     with pytest.raises(fx.FenError) as info:
         fx.decode(recs)
     assert (info.value.index, info.value.column, info.value.field) == (1, 0, "record.width")
@@ -637,7 +837,7 @@ def test_mutations_agree_with_rule_model():
     rows = list(S.mutation_corpus())
     messages = fx.validate(rows)
     coerced = fx.normalize(rows, errors="coerce")
-    expected = [S.ref_normalize(r) for r in rows]
+    expected = [model.normalize(r) for r in rows]
     assert sum(e is None for e in expected) > len(rows) // 3
     assert sum(e is not None for e in expected) > len(rows) // 10
     bad = S.first_mismatches(rows, expected, coerced)

@@ -9,6 +9,7 @@ import pytest
 pytest.importorskip("mypy")
 
 
+@pytest.mark.slow
 def test_api_usage_passes_mypy_strict():
     here = os.path.dirname(__file__)
     target = os.path.join(here, "typing", "api_usage.py")

@@ -6,16 +6,11 @@ The expected strings are written out by hand from each variant's rules; the
 arrays are listed in docs/variants.md.
 """
 
-import os
-import sys
-
 import numpy as np
 import pytest
+from support.gen10x8 import is_crc_array
 
 import fastxfen as fx
-
-sys.path.insert(0, os.path.dirname(__file__))
-from gen10x8 import is_crc_array  # noqa: E402
 
 EMPTY = "10/10/10/10"
 PAWNS_B, PAWNS_W = "pppppppppp", "PPPPPPPPPP"

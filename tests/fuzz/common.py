@@ -10,14 +10,17 @@ from __future__ import annotations
 import os
 import sys
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The harnesses run as scripts, without pytest and its conftest: this is their
+# one path setup, so that they share the rule model of the test suite
+# (tests/models/semantics.py).
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 import numpy as np  # noqa: E402
-import reference  # noqa: E402
+from models import semantics as model  # noqa: E402
+from models.semantics import MODES  # noqa: E402
 
 import fastxfen as fx  # noqa: E402
 
-MODES = [(c, e) for c in ("xfen", "shredder") for e in ("fen", "xfen", "legal")]
 FIELDS = {
     "placement",
     "side",
@@ -48,7 +51,7 @@ def row_as_str(row: bytes) -> str:
 
 def check_message(message, where=""):
     assert isinstance(message, str) and message, (where, message)
-    column, field = reference.parse_message(message)
+    column, field = model.parse_message(message)
     assert field in FIELDS, (where, message)
     assert column >= 0, (where, message)
     return column, field
@@ -71,7 +74,7 @@ def two_modes(data: bytes) -> list:
 
 def check_str_row(s: str, modes=MODES) -> bool:
     """Every property of one str row.  Returns whether it is valid."""
-    expected = reference.locate(s)
+    expected = model.locate(s)
     message = fx.validate(s)
     if expected is None:
         assert message is None, (s, message)
@@ -103,7 +106,7 @@ def check_str_row(s: str, modes=MODES) -> bool:
 
 def check_records(s: str, valid: bool, modes=MODES) -> None:
     """encode/decode of one str row agree with normalize."""
-    wide = valid and reference.width_of(s) == 10
+    wide = valid and model.width_of(s) == 10
     for width in (8, 10):
         recs = fx.encode([s, s], width=width, errors="coerce")
         assert recs.shape == (2,) and recs.dtype == fx.record_dtype(width), s
@@ -168,10 +171,10 @@ def expected_row_bytes(row: bytes, castling, en_passant, errors):
 
 
 def check_validate_bytes_row(row: bytes, message) -> None:
-    """validate of a row of bytes names the column and field the reference
+    """validate of a row of bytes names the column and field the model
     (and the str path) names for it."""
     s = row_as_str(row)
-    expected = reference.locate(s)
+    expected = model.locate(s)
     if expected is None:
         assert message is None, (row, message)
     else:

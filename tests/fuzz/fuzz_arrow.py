@@ -7,7 +7,7 @@ offset and byte 2 a length to slice the column with; the rest is split on
 from raw buffers, so its "strings" may be invalid UTF-8, as a column handed
 over from C can be.
 Properties: as many rows out as in, nulls stay null; every message names the
-reference's column and field for its row (byte offsets); normalize gives, per
+model's column and field for its row (byte offsets); normalize gives, per
 row, what the str path gives; coerce nulls exactly the rejected rows; ignore
 passes them through; raise names the first rejected row with validate's
 message; encode gives the records the list path gives.
@@ -22,16 +22,14 @@ import sys
 sys.setdlopenflags(sys.getdlopenflags() | os.RTLD_GLOBAL)
 import atheris  # noqa: E402
 import atheris.core_with_libfuzzer  # noqa: E402,F401
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 import pyarrow as pa  # noqa: E402
 
-# Python coverage of the harness and the reference only: the C core and the
+# Python coverage of the harness and the rule model only: the C core and the
 # Cython glue report their own (native) coverage, and atheris's comparison
 # tracing in fastxfen's Python dispatch code grows the fuzzer's memory by
 # about 1 KB per execution.
-with atheris.instrument_imports(include=["reference", "common"]):
+with atheris.instrument_imports(include=["models", "common"]):
     import common
 
     import fastxfen as fx

@@ -22,15 +22,13 @@ import sys
 sys.setdlopenflags(sys.getdlopenflags() | os.RTLD_GLOBAL)
 import atheris  # noqa: E402
 import atheris.core_with_libfuzzer  # noqa: E402,F401
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
-# Python coverage of the harness and the reference only: the C core and the
+# Python coverage of the harness and the rule model only: the C core and the
 # Cython glue report their own (native) coverage, and atheris's comparison
 # tracing in fastxfen's Python dispatch code grows the fuzzer's memory by
 # about 1 KB per execution.
-with atheris.instrument_imports(include=["reference", "common"]):
+with atheris.instrument_imports(include=["models", "common"]):
     import common
 
     import fastxfen as fx

@@ -17,15 +17,13 @@ import sys
 sys.setdlopenflags(sys.getdlopenflags() | os.RTLD_GLOBAL)
 import atheris  # noqa: E402
 import atheris.core_with_libfuzzer  # noqa: E402,F401
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
-# Python coverage of the harness and the reference only: the C core and the
+# Python coverage of the harness and the rule model only: the C core and the
 # Cython glue report their own (native) coverage, and atheris's comparison
 # tracing in fastxfen's Python dispatch code grows the fuzzer's memory by
 # about 1 KB per execution.
-with atheris.instrument_imports(include=["reference", "common"]):
+with atheris.instrument_imports(include=["models", "common"]):
     import common
 
     import fastxfen as fx
@@ -34,7 +32,7 @@ with atheris.instrument_imports(include=["reference", "common"]):
 def TestOneInput(data: bytes) -> None:
     s = common.text_of(data)
     valid = fx.validate(s) is None
-    assert valid == (common.reference.locate(s) is None), s
+    assert valid == (common.model.locate(s) is None), s
     common.check_records(s, valid, common.two_modes(data))
     if b"\n" in data[:-1] or data.endswith(b"\0") or not data:
         return

@@ -3,7 +3,7 @@ numpy S array of the same rows).
 
 Input: the buffer itself.
 Properties: one message per row; each message names the column and field the
-reference names for that row; normalize's output, row by row, is what the str
+rule model names for that row; normalize's output, row by row, is what the str
 path gives for the row (each line keeping its own terminator), an empty line
 for a coerced row and the row itself for an ignored one; raise stops at the
 first rejected row with validate's message; threads=2 gives the same bytes.
@@ -18,15 +18,13 @@ import sys
 sys.setdlopenflags(sys.getdlopenflags() | os.RTLD_GLOBAL)
 import atheris  # noqa: E402
 import atheris.core_with_libfuzzer  # noqa: E402,F401
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
-# Python coverage of the harness and the reference only: the C core and the
+# Python coverage of the harness and the rule model only: the C core and the
 # Cython glue report their own (native) coverage, and atheris's comparison
 # tracing in fastxfen's Python dispatch code grows the fuzzer's memory by
 # about 1 KB per execution.
-with atheris.instrument_imports(include=["reference", "common"]):
+with atheris.instrument_imports(include=["models", "common"]):
     import common
 
     import fastxfen as fx
@@ -56,9 +54,11 @@ def TestOneInput(data: bytes) -> None:
         want = fx.validate(common.row_as_str(row), epd=True)  # one char per byte
         assert (message is None) == (want is None), (row, message, want)
         if message is not None:
-            assert common.reference.parse_message(message) == common.reference.parse_message(
-                want
-            ), (row, message, want)
+            assert common.model.parse_message(message) == common.model.parse_message(want), (
+                row,
+                message,
+                want,
+            )
     castling, en_passant = common.MODES[len(data) % len(common.MODES)]
     threads = 2 if (data[:1] or b"\0")[0] & 7 == 0 else None
     for errors in ("coerce", "ignore"):

@@ -2,7 +2,7 @@
 U-array paths with it).
 
 Input: the bytes of one row; invalid UTF-8 becomes lone surrogates.
-Properties: validate names exactly the column and field tests/fuzz/reference.py
+Properties: validate names exactly the column and field tests/models/semantics.py
 names (None exactly when the row is valid); normalize raises exactly when
 validate gives a message, with the same message; every output, in every
 castling / en-passant mode, re-normalizes to itself; coerce gives None and
@@ -18,15 +18,13 @@ import sys
 sys.setdlopenflags(sys.getdlopenflags() | os.RTLD_GLOBAL)
 import atheris  # noqa: E402
 import atheris.core_with_libfuzzer  # noqa: E402,F401
-
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import numpy as np  # noqa: E402
 
-# Python coverage of the harness and the reference only: the C core and the
+# Python coverage of the harness and the rule model only: the C core and the
 # Cython glue report their own (native) coverage, and atheris's comparison
 # tracing in fastxfen's Python dispatch code grows the fuzzer's memory by
 # about 1 KB per execution.
-with atheris.instrument_imports(include=["reference", "common"]):
+with atheris.instrument_imports(include=["models", "common"]):
     import common
 
     import fastxfen as fx

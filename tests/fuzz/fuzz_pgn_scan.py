@@ -4,7 +4,7 @@ Input: byte 0 picks the scan's start state (bit 0: a comment is open, bit 1:
 the line before is a tag line) and whether Variant tags are read (bit 2);
 the rest is the text.
 Properties: the scan equals the line-by-line model of docs/pgn.md
-(tests/pgn_scan_reference.py); the text at the start of a bigger buffer,
+(tests/models/pgn.py); the text at the start of a bigger buffer,
 given as a slice, scans the same (nothing is read past the slice);
 normalize_pgn under errors="ignore" returns a text without FEN tags as it is,
 and its output unchanged when run on it again.
@@ -20,11 +20,9 @@ sys.setdlopenflags(sys.getdlopenflags() | os.RTLD_GLOBAL)
 import atheris  # noqa: E402
 import atheris.core_with_libfuzzer  # noqa: E402,F401
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.dirname(HERE))  # tests/, for pgn_scan_reference
-
-with atheris.instrument_imports(include=["pgn_scan_reference"]):
-    import pgn_scan_reference as ref
+with atheris.instrument_imports(include=["models"]):
+    import common  # noqa: F401  (the path to tests/models)
+    from models import pgn as ref
 
     from fastxfen import _pgn, pgn
 

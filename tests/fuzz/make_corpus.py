@@ -10,13 +10,10 @@ grow in a scratch directory (see run_all.py), not here.
 import hashlib
 import os
 import shutil
-import sys
+
+import fastxfen as fx
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, "..", "..", "src"))
-
-
-import fastxfen as fx  # noqa: E402
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR"
 CAPA = "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR"

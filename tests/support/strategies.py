@@ -1,18 +1,12 @@
-"""Position generators and oracles for the fastxfen test suite.
-
-Three kinds of things live here:
+"""Position generators and the python-chess oracle for the fastxfen test suite.
 
 * generators of FEN rows, each driven by a ``random.Random`` (or by the
   ``random.Random`` that hypothesis hands out, so that failures shrink):
   random games played with python-chess, crafted back ranks for the castling
   rules, crafted en-passant scenes, and a re-writer that varies the text form
   (castling notation, whitespace, counters, line terminators);
-* two oracles: :func:`chess_oracle` (python-chess, the reference named in
-  docs/semantics.md) and :func:`ref_normalize`, a small pure-Python model of
-  docs/semantics.md written from the text of that page.  The model is checked
-  against python-chess wherever python-chess applies, and then covers what
-  python-chess cannot: several or no kings, castling flags in any order,
-  the ``s``/``m`` prefixes, 10-wide boards and rejected rows;
+* :func:`chess_oracle`, python-chess as docs/semantics.md names it (the rule
+  model itself is ``models.semantics``);
 * hypothesis strategies wrapping the generators, and deterministic corpora
   (cached per test session) built from fixed seeds.
 
@@ -21,17 +15,12 @@ Nothing here imports fastxfen.
 
 import functools
 import random
-import re
 
 import chess
-from gen10x8 import placement_text
 from hypothesis import strategies as st
+from models.semantics import FILES, MAX_COUNTER, MODES, square_name
 
-FILES = "abcdefghij"
-MAX_COUNTER = 4294967295
-MODES = [(c, e) for c in ("xfen", "shredder") for e in ("fen", "xfen", "legal")]
-MODE_IDS = [f"{c}-{e}" for c, e in MODES]
-
+from support.gen10x8 import placement_text
 
 # ============================================================== positions
 #
@@ -82,10 +71,6 @@ class Pos:
             self.halfmove,
             self.fullmove,
         )
-
-
-def square_name(f, r):
-    return f"{FILES[f]}{r + 1}"
 
 
 def kings_per_side(fen):
@@ -574,294 +559,6 @@ def chess_oracle_all(fen):
     return {m: chess_oracle(fen, *m, board=b) for m in MODES}
 
 
-# --- the rule model -----------------------------------------------------------
-
-
-class Rejected(Exception):
-    """The model rejects the row; .field is the field the rule belongs to."""
-
-    def __init__(self, field):
-        super().__init__(field)
-        self.field = field
-
-
-_DIGITS = "0123456789"
-_SEP = re.compile(r"[ \t]+")
-
-
-def ref_parse(row):
-    """Read a row by the rules of docs/semantics.md.  Returns a dict or
-    raises :class:`Rejected`."""
-    if not isinstance(row, str):
-        raise Rejected("input")
-    if row.endswith("\r\n"):
-        row = row[:-2]
-    elif row.endswith("\n"):
-        row = row[:-1]
-    for ch in row:
-        if ch != "\t" and not (" " <= ch <= "~"):
-            raise Rejected("char")
-    fields = [x for x in _SEP.split(row) if x]
-    if not 4 <= len(fields) <= 6:
-        raise Rejected("fields")
-    placement, side, castling, ep = fields[:4]
-    counters = fields[4:]
-
-    ranks = placement.split("/")
-    if len(ranks) != 8:
-        raise Rejected("placement")
-    rows = []
-    for text in ranks:
-        squares = []
-        for run in re.findall(r"[0-9]+|[^0-9]", text):
-            if run[0] in _DIGITS:
-                if run not in ("1", "2", "3", "4", "5", "6", "7", "8", "9", "10"):
-                    raise Rejected("placement")
-                squares.extend([None] * int(run))
-            elif run in "PNBRQKACpnbrqkac":
-                squares.append(run)
-            else:
-                raise Rejected("placement")
-        rows.append(squares)
-    width = len(rows[0])
-    if width not in (8, 10) or any(len(r) != width for r in rows):
-        raise Rejected("placement")
-    if width == 8 and re.search("[ACac]", placement):
-        raise Rejected("placement")
-    board = {}
-    for i, squares in enumerate(rows):
-        for f, p in enumerate(squares):
-            if p is not None:
-                board[(f, 7 - i)] = p
-
-    if side not in ("w", "b"):
-        raise Rejected("side")
-
-    files = FILES[:width]
-    prefix, flags = "", ""
-    if castling != "-":
-        flags = castling
-        if flags[0] in "sm":
-            prefix, flags = flags[0], flags[1:]
-        if not flags:
-            raise Rejected("castling")
-        seen, count = set(), {True: 0, False: 0}
-        for ch in flags:
-            if ch in "KQ" or ch in files.upper():
-                white = True
-            elif ch in "kq" or ch in files:
-                white = False
-            else:
-                raise Rejected("castling")
-            if ch in seen:
-                raise Rejected("castling")
-            seen.add(ch)
-            count[white] += 1
-            if count[white] > 2:
-                raise Rejected("castling")
-
-    ep_sq = None
-    if ep != "-":
-        if len(ep) != 2 or ep[0] not in files or ep[1] not in "12345678":
-            raise Rejected("en_passant")
-        ep_sq = (files.index(ep[0]), int(ep[1]) - 1)
-
-    values = []
-    for name, text in zip(("halfmove", "fullmove"), counters):
-        if not text or any(c not in _DIGITS for c in text) or int(text) > MAX_COUNTER:
-            raise Rejected(name)
-        values.append(int(text))
-    halfmove = values[0] if len(values) > 0 else 0
-    fullmove = values[1] if len(values) > 1 else 1
-    fullmove = max(fullmove, 1)
-
-    pos = {
-        "placement": placement,
-        "width": width,
-        "board": board,
-        "turn": side,
-        "prefix": prefix,
-        "ep": ep_sq,
-        "halfmove": halfmove,
-        "fullmove": fullmove,
-    }
-    pos["rights"] = ref_repair(board, width, flags)
-    if ep_sq is not None and not ref_ep_valid(board, width, side, ep_sq):
-        pos["ep"] = None
-    return pos
-
-
-def ref_repair(board, width, flags):
-    """{(is_white, 'h'|'a'): rook file} after the repair rules."""
-    rights = {}
-    for white in (True, False):
-        back = 0 if white else 7
-        king, rook = ("K", "R") if white else ("k", "r")
-        kings = [sq for sq, p in board.items() if p == king]
-        if len(kings) != 1 or kings[0][1] != back:
-            continue
-        kf = kings[0][0]
-        rooks = [f for f in range(width) if board.get((f, back)) == rook]
-        for ch in flags:
-            if ch.isupper() != white:
-                continue
-            c = ch.lower()
-            if c == "k":
-                cand = [f for f in rooks if f > kf]
-                f = max(cand) if cand else width - 1
-            elif c == "q":
-                cand = [f for f in rooks if f < kf]
-                f = min(cand) if cand else 0
-            else:
-                f = FILES.index(c)
-            if f not in rooks:
-                continue
-            side = "h" if f > kf else "a"
-            old = rights.get((white, side))
-            if old is None:
-                rights[(white, side)] = f
-            else:
-                rights[(white, side)] = max(old, f) if side == "h" else min(old, f)
-    return rights
-
-
-def ref_ep_valid(board, width, turn, sq):
-    f, r = sq
-    if turn == "w":
-        want, pawn_r, origin_r, pawn = 5, 4, 6, "p"
-    else:
-        want, pawn_r, origin_r, pawn = 2, 3, 1, "P"
-    return (
-        r == want
-        and (f, r) not in board
-        and (f, origin_r) not in board
-        and board.get((f, pawn_r)) == pawn
-    )
-
-
-_KNIGHT = [(1, 2), (2, 1), (-1, 2), (-2, 1), (1, -2), (2, -1), (-1, -2), (-2, -1)]
-_ORTHO = [(1, 0), (-1, 0), (0, 1), (0, -1)]
-_DIAG = [(1, 1), (1, -1), (-1, 1), (-1, -1)]
-
-
-def ref_attacked(board, width, sq, by_white):
-    """Is ``sq`` attacked by a piece of the given color?"""
-    f, r = sq
-
-    def piece(x, y):
-        return board.get((x, y))
-
-    def mine(p, letters):
-        return p is not None and p.isupper() == by_white and p.upper() in letters
-
-    pawn_from = r - 1 if by_white else r + 1
-    for dx in (-1, 1):
-        if mine(piece(f + dx, pawn_from), "P"):
-            return True
-    for dx, dy in _KNIGHT:
-        if mine(piece(f + dx, r + dy), "NAC"):
-            return True
-    for dx in (-1, 0, 1):
-        for dy in (-1, 0, 1):
-            if (dx or dy) and mine(piece(f + dx, r + dy), "K"):
-                return True
-    for dirs, letters in ((_ORTHO, "RQC"), (_DIAG, "BQA")):
-        for dx, dy in dirs:
-            x, y = f + dx, r + dy
-            while 0 <= x < width and 0 <= y < 8:
-                p = piece(x, y)
-                if p is not None:
-                    if mine(p, letters):
-                        return True
-                    break
-                x, y = x + dx, y + dy
-    return False
-
-
-def ref_ep_keep(board, width, turn, sq, mode):
-    """Should a valid target be written in ``mode``?"""
-    if mode == "fen":
-        return True
-    f, r = sq
-    white = turn == "w"
-    pawn_r = r - 1 if white else r + 1
-    me = "P" if white else "p"
-    caps = [(f + dx, pawn_r) for dx in (-1, 1) if board.get((f + dx, pawn_r)) == me]
-    if mode == "xfen":
-        return bool(caps)
-    king = "K" if white else "k"
-    for c in caps:
-        after = dict(board)
-        del after[c]
-        del after[(f, pawn_r)]
-        after[sq] = me
-        kings = [s for s, p in after.items() if p == king]
-        if not any(ref_attacked(after, width, k, not white) for k in kings):
-            return True
-    return False
-
-
-def ref_castling_text(pos, castling):
-    rights = pos["rights"]
-    board, width = pos["board"], pos["width"]
-    out = []
-    for white in (True, False):
-        back = 0 if white else 7
-        rook = "R" if white else "r"
-        rooks = [f for f in range(width) if board.get((f, back)) == rook]
-        for side in ("h", "a"):
-            f = rights.get((white, side))
-            if f is None:
-                continue
-            if castling == "shredder":
-                ch = FILES[f]
-            elif side == "h":
-                ch = FILES[f] if any(x > f for x in rooks) else "k"
-            else:
-                ch = FILES[f] if any(x < f for x in rooks) else "q"
-            out.append(ch.upper() if white else ch)
-    if not out:
-        return "-"
-    return pos["prefix"] + "".join(out)
-
-
-def ref_write(pos, castling="xfen", en_passant="xfen"):
-    ep = "-"
-    if pos["ep"] is not None and ref_ep_keep(
-        pos["board"], pos["width"], pos["turn"], pos["ep"], en_passant
-    ):
-        ep = square_name(*pos["ep"])
-    return " ".join(
-        [
-            pos["placement"],
-            pos["turn"],
-            ref_castling_text(pos, castling),
-            ep,
-            str(pos["halfmove"]),
-            str(pos["fullmove"]),
-        ]
-    )
-
-
-def ref_normalize(row, castling="xfen", en_passant="xfen"):
-    """The model's output for a row, or None if it rejects the row."""
-    try:
-        pos = ref_parse(row)
-    except Rejected:
-        return None
-    return ref_write(pos, castling, en_passant)
-
-
-def ref_normalize_all(row):
-    """{(castling, en_passant): model output} for every mode (None values if
-    the model rejects the row)."""
-    try:
-        pos = ref_parse(row)
-    except Rejected:
-        return {m: None for m in MODES}
-    return {m: ref_write(pos, *m) for m in MODES}
-
-
 def first_mismatches(inputs, expected, got, limit=5):
     """A readable list of the first rows where two output lists differ."""
     assert len(expected) == len(got), (len(expected), len(got))
@@ -874,32 +571,27 @@ def first_mismatches(inputs, expected, got, limit=5):
     return out
 
 
-PIECE_CODES = {p: i + 1 for i, p in enumerate("PNBRQKpnbrqk")}
-PIECE_CODES.update({"A": 13, "C": 14, "a": 15, "c": 16})
-
-
-def ref_record(row, board_len=64):
-    """The record fields docs/records.md describes, from the model."""
-    pos = ref_parse(row)
-    width = pos["width"]
-    board = [0] * board_len
-    for (f, r), p in pos["board"].items():
-        board[r * width + f] = PIECE_CODES[p]
-    castling = [
-        pos["rights"].get(k, 255) for k in ((True, "h"), (True, "a"), (False, "h"), (False, "a"))
-    ]
-    ep = 255 if pos["ep"] is None else pos["ep"][1] * width + pos["ep"][0]
-    return {
-        "board": board,
-        "width": width,
-        "turn": 0 if pos["turn"] == "w" else 1,
-        "prefix": {"": 0, "s": 1, "m": 2}[pos["prefix"]],
-        "ep": ep,
-        "castling": castling,
-        "halfmove": pos["halfmove"],
-        "fullmove": pos["fullmove"],
-        "has_rights": bool(pos["rights"]),
-    }
+def game_fens(games=70, seed=2024, max_plies=110):
+    """FENs of every position of `games` random games (a third from Chess960
+    starts), written with every en-passant target and, for half of the
+    Chess960 games, Shredder castling letters."""
+    rng = random.Random(seed)
+    out = []
+    for g in range(games):
+        if g % 3 == 2:
+            board = chess.Board.from_chess960_pos(rng.randrange(960))
+            shredder = rng.random() < 0.5
+        else:
+            board = chess.Board(chess960=True)
+            shredder = False
+        for _ in range(rng.randint(10, max_plies)):
+            out.append(board.fen(shredder=shredder, en_passant="fen"))
+            moves = list(board.legal_moves)
+            if not moves:
+                break
+            board.push(moves[rng.randrange(len(moves))])
+        out.append(board.fen(shredder=shredder, en_passant="fen"))
+    return out
 
 
 # ============================================================== corpora

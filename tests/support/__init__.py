@@ -1,0 +1,1 @@
+"""Test helpers: position generators, hypothesis strategies, small utilities."""
