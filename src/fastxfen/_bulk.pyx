@@ -55,6 +55,9 @@ cdef extern from "Python.h":
 cnp.import_array()
 fx_init_tables()
 
+#: The error of a call whose input changed under it (another thread wrote
+#: to the buffer): its lines are no longer those counted.
+CHANGED = "the input changed during the call (its lines differ from those counted)"
 #: Rows per thread below which a batch is not split.
 MIN_ROWS_PER_THREAD = 65536
 #: Bytes a row of a newline buffer is reckoned at before its lines are
@@ -100,7 +103,8 @@ cdef class Job:
     cdef const void *offsets
     cdef bint wide_offsets      # int64 offsets (else int32)
     cdef size_t data_size
-    cdef bint bad_offsets
+    cdef int64_t bad_row         # the first row whose offsets leave the data, or -1
+    cdef bint changed           # the lines differ from those counted
     cdef const uint8_t *nulls   # 1 for a null row (Arrow), or NULL
     cdef int64_t lo, hi
     cdef int task, errors
@@ -209,26 +213,32 @@ cdef class Job:
     cdef void _offset_rows(self) noexcept nogil:
         """The rows of an offsets array, BLOCK at a time, once every offset
         of the job is known to lie in the data (so a bad one is reported
-        whatever the rows before it hold)."""
+        whatever the rows before it hold).  Each block's offsets are checked
+        again as they are copied: the array may change meanwhile."""
         cdef int64_t spans[2 * BLOCK]
         cdef int64_t k, r = self.lo
-        if not _offsets_fit(self.offsets, self.wide_offsets, self.lo, self.hi, self.data_size):
-            self.bad_offsets = True
-            return
-        while r < self.hi and not self.stopped:
+        self.bad_row = _first_bad_offset(self.offsets, self.wide_offsets, self.lo, self.hi,
+                                         self.data_size)
+        while r < self.hi and not self.stopped and self.bad_row < 0:
             k = min(<int64_t>BLOCK, self.hi - r)
-            _offset_spans(self.offsets, self.wide_offsets, r, k, spans, spans + BLOCK)
+            self.bad_row = _offset_spans(self.offsets, self.wide_offsets, r, k, spans,
+                                         spans + BLOCK, self.data_size)
+            if self.bad_row >= 0:
+                return
             self._rows(spans, spans + BLOCK, r, r + k)
             r += k
 
     cdef void _lines(self) noexcept nogil:
         """The piece's lines, BLOCK at a time, found as they are read:
-        one pass over the bytes, which also counts an uncounted piece."""
+        one pass over the bytes, which also counts an uncounted piece.  A
+        counted piece reads no more rows than were counted, and notes
+        (changed) when its lines are not those counted."""
         cdef int64_t spans[2 * BLOCK]
         cdef size_t at = self.byte_lo
-        cdef int64_t k, r = self.lo
+        cdef int64_t k, limit, r = self.lo
         while not self.stopped:
-            k = fx_line_spans(self.data, &at, self.byte_hi, spans, spans + BLOCK, BLOCK)
+            limit = BLOCK if self.uncounted else min(<int64_t>BLOCK, self.hi - r)
+            k = fx_line_spans(self.data, &at, self.byte_hi, spans, spans + BLOCK, limit)
             if k == 0:
                 break
             self._rows(spans, spans + BLOCK, r, r + k)
@@ -236,6 +246,8 @@ cdef class Job:
         if self.uncounted:
             self.count = r
             self.hi = r
+        elif not self.stopped and (r != self.hi or at < self.byte_hi):
+            self.changed = True
 
     cdef void _end_row(self, int64_t r) noexcept nogil:
         if self.ends32:
@@ -317,24 +329,29 @@ cdef inline int64_t _offset(const void *offsets, bint wide, int64_t k) noexcept 
     return (<const int64_t *>offsets)[k] if wide else (<const int32_t *>offsets)[k]
 
 
-cdef bint _offsets_fit(const void *offsets, bint wide, int64_t lo, int64_t hi,
-                       size_t size) noexcept nogil:
-    """Whether rows lo to hi of an offsets array lie within the data's size
-    bytes: offsets lo to hi rise and stay in [0, size]."""
+cdef int64_t _first_bad_offset(const void *offsets, bint wide, int64_t lo, int64_t hi,
+                               size_t size) noexcept nogil:
+    """The first row of lo to hi whose offsets leave the data's size bytes
+    (offsets must rise and stay in [0, size]), or -1."""
     cdef int64_t k, a, b
     for k in range(lo, hi):
         a, b = _offset(offsets, wide, k), _offset(offsets, wide, k + 1)
         if a < 0 or b < a or <size_t>b > size:
-            return False
-    return True
+            return k
+    return -1
 
 
-cdef void _offset_spans(const void *offsets, bint wide, int64_t lo, int64_t n,
-                        int64_t *starts, int64_t *ends) noexcept nogil:
-    """Rows lo to lo + n of an offsets array as spans."""
-    cdef int64_t k
+cdef int64_t _offset_spans(const void *offsets, bint wide, int64_t lo, int64_t n,
+                           int64_t *starts, int64_t *ends, size_t size) noexcept nogil:
+    """Rows lo to lo + n of an offsets array as spans; the first of them
+    that, as read here, leaves the data's size bytes, or -1."""
+    cdef int64_t k, a, b
     for k in range(n):
-        starts[k], ends[k] = _offset(offsets, wide, lo + k), _offset(offsets, wide, lo + k + 1)
+        a, b = _offset(offsets, wide, lo + k), _offset(offsets, wide, lo + k + 1)
+        if a < 0 or b < a or <size_t>b > size:
+            return lo + k
+        starts[k], ends[k] = a, b
+    return -1
 
 
 def jobs_for(int64_t n, int threads):
@@ -389,6 +406,7 @@ cdef class Batch:
         self.jobs = []
         for k in range(parts):
             job = Job()
+            job.bad_row = -1
             job.data, job.starts, job.ends = self.data, self.starts, self.ends
             job.nulls = self.nulls
             if self.pieces is not None:
@@ -462,8 +480,11 @@ cdef class Batch:
         for job in self.jobs:
             if job.out_of_memory:
                 raise MemoryError()
-            if job.bad_offsets:
-                raise ValueError("row offsets outside the data buffer")
+            if job.bad_row >= 0:
+                raise ValueError(f"row {job.bad_row + self.base}: offsets outside the "
+                                 "data buffer or decreasing")
+            if job.changed:
+                raise ValueError(CHANGED)
 
     cdef object _text(self, Failure *f):
         return PyBytes_FromStringAndSize(<const char *>self.data + f.start, f.end - f.start)
@@ -989,7 +1010,8 @@ def fixed(array, int threads=1):
         _each(copies, _Narrow.run)
     else:
         ends[:] = starts
-    return _batch(data if ucs4 else array, &text[0] if ucs4 and n and chars else
+    # an S array is read in place: its buffer stays exported (raw) for the call
+    return _batch(data if ucs4 else raw, &text[0] if ucs4 and n and chars else
                   (&raw[0] if n and chars else NULL), starts, ends)
 
 
