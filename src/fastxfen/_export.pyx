@@ -476,9 +476,37 @@ def from_planes(cnp.ndarray tensors, int width, bint flip, tuple extra, Defaults
                             failures)
 
 
-def lichess_unpack(data, starts, ends, nulls, errors, list failures=None):
+def check_spans(data, starts, ends, nulls=None, Py_ssize_t base=0):
+    """ValueError unless starts, ends (int64) and nulls (uint8 or None) are
+    one per row and every row data[starts[i]:ends[i]] lies in data (null
+    rows too: Arrow keeps their offsets in order); the message names the
+    first bad row, numbered from base."""
+    cdef const uint8_t[::1] raw = data
+    cdef const int64_t[::1] s = starts
+    cdef const int64_t[::1] e = ends
+    cdef Py_ssize_t n = s.shape[0], i, bad = -1
+    cdef int64_t size = raw.shape[0]
+    if e.shape[0] != n:
+        raise ValueError(f"{n} row starts but {e.shape[0]} row ends")
+    if nulls is not None and len(nulls) != n:
+        raise ValueError(f"a null mask of {len(nulls)} rows for {n} rows")
+    with nogil:
+        for i in range(n):
+            if s[i] < 0 or e[i] < s[i] or e[i] > size:
+                bad = i
+                break
+    if bad >= 0:
+        raise ValueError(f"row {bad + base}: offsets {s[bad]}..{e[bad]} outside the "
+                         f"{size}-byte data buffer or decreasing")
+
+
+def lichess_unpack(data, starts, ends, nulls, errors, list failures=None,
+                   Py_ssize_t first_row=0):
     """Records of lichess elements data[starts[i]:ends[i]] (null rows: the
-    null record)."""
+    null record); spans outside data are a ValueError (rows numbered from
+    first_row).  The caller keeps starts, ends and nulls to itself for the call:
+    they are checked once, then read by the kernel."""
+    check_spans(data, starts, ends, nulls, first_row)
     cdef int coerce = _coerce(errors, failures)
     cdef const uint8_t[::1] raw = data
     cdef const int64_t[::1] s = starts
