@@ -195,3 +195,59 @@ def test_buffer_stays_exported_while_read():
         buf.extend(b"x")
     del batch
     buf.extend(b"x")
+
+
+# ---------------------------------------------------------------- numpy U code points
+
+
+def _beyond_unicode(column=3, code=0x110000):
+    """A numpy U array whose row 1 holds `code` (no character has it) at
+    `column`; numpy builds one from raw code points."""
+    rows = np.array(FENS[:3], "<U80")
+    codes = rows.view("<u4").reshape(3, 80).copy()
+    codes[1, column] = code
+    return codes.reshape(-1).view("<U80"), rows
+
+
+@pytest.mark.parametrize("code", [0x110000, 0xFFFFFFFF])
+def test_code_point_beyond_unicode_raises_fen_error(code):
+    arr, _ = _beyond_unicode(3, code)
+    reason = f"code point 0x{code:X} (not a character)"
+    for call in (
+        fx.normalize,
+        fx.encode,
+        export.to_planes,
+        export.to_bitboards,
+        export.pack,
+        lambda a: fx.encode(a, width=10),
+    ):
+        with pytest.raises(fx.FenError) as info:
+            call(arr)
+        assert (info.value.index, info.value.column, info.value.field) == (1, 3, "placement")
+        assert info.value.reason == f"unexpected {reason}"
+    assert fx.validate(arr) == [None, f"column 3 (placement): unexpected {reason}", None]
+
+
+def test_code_point_beyond_unicode_coerced_or_ignored():
+    arr, rows = _beyond_unicode(60)  # in a field after the placement
+    assert list(fx.normalize(arr, errors="coerce")) == [
+        fx.normalize(str(rows[0])),
+        "",
+        fx.normalize(str(rows[2])),
+    ]
+    ignored = fx.normalize(arr, errors="ignore")
+    assert ignored.dtype == arr.dtype
+    assert ignored.view("<u4").tobytes() == arr.view("<u4").tobytes()[: ignored.nbytes]
+    records = fx.encode(arr, errors="coerce")
+    assert records["width"].tolist() == [8, 0, 8]
+    assert export.to_bitboards(arr, errors="coerce")[1].tolist() == [0] * 12
+    assert export.pack(arr, errors="coerce").valid.tolist() == [True, False, True]
+    with pytest.raises(fx.FenError, match="row 1, column 60"):
+        fx.normalize(arr)
+
+
+def test_code_point_beyond_unicode_byte_swapped():
+    arr, _ = _beyond_unicode()
+    swapped = arr.astype(arr.dtype.newbyteorder(">"))
+    with pytest.raises(fx.FenError, match="row 1, column 3 .*0x110000"):
+        fx.encode(swapped)

@@ -366,7 +366,7 @@ cdef class Batch:
     """Rows of one data buffer, cut into jobs."""
     cdef object keep            # what owns the memory the pointers point into
     cdef public int64_t base    # index of row 0 in the caller's input (Arrow chunks)
-    cdef public object texts    # the input rows as str, for messages (numpy U, lists), or None
+    cdef public object texts    # the input rows, for messages (a numpy U array, a list), or None
     cdef public list slow       # rows a list batch leaves to the row-by-row glue
     cdef const uint8_t *data
     cdef const int64_t *starts
@@ -519,6 +519,8 @@ cdef class Batch:
                     text = None
                 elif self.texts is None:
                     text = self._text(&job.failures[k])
+                elif isinstance(self.texts, np.ndarray):  # a U array: the row's code points
+                    text = self.texts[row:row + 1].view(np.uint32)
                 else:
                     text = self.texts[row]
                 out.append((row, _error(row + self.base, job.failures[k].err, text)))

@@ -74,8 +74,14 @@ _FIELDS = ("placement", "side", "castling", "en_passant", "halfmove", "fullmove"
 
 
 cdef str _char_at(object text, size_t column, uint32_t byte):
-    """The offending character, from the original text where there is one."""
-    if isinstance(text, str) and column < len(text):
+    """The offending character, from the original text where there is one
+    (a str, bytes, or the code points of a numpy ``U`` row, which may hold
+    values no character has)."""
+    if isinstance(text, np.ndarray) and column < len(text):
+        if text[column] > 0x10FFFF:
+            return f"code point 0x{text[column]:X} (not a character)"
+        ch = chr(text[column])
+    elif isinstance(text, str) and column < len(text):
         ch = text[column]
     elif isinstance(text, bytes) and column < len(text) and text[column] < 0x80:
         ch = chr(text[column])
