@@ -27,7 +27,7 @@ cimport cython
 cimport numpy as cnp
 
 from fastxfen._codec cimport (COERCE, IGNORE, RAISE, _castling_mode, _ep_mode, _error,
-                              _errors_mode, _record_errors)
+                              _errors_mode, _null_record, _record_errors)
 from fastxfen._core cimport *
 
 import os
@@ -128,6 +128,7 @@ cdef class Job:
     cdef char *records
     cdef Py_ssize_t itemsize
     cdef bint wide
+    cdef bint missing           # decode: a null record is missing (no text), not a failure
     # rows that failed, in order; with errors="raise" the job stops at the first
     cdef Failure *failures
     cdef size_t n_failures, failures_cap
@@ -202,7 +203,9 @@ cdef class Job:
             if fx_load_record(self.records + r * self.itemsize, self.wide, &pos, &err) == 0:
                 self.out_len += fx_write(&pos, self.castling, self.ep, NULL, 0,
                                          self.out + self.out_len)
-            elif self._fail(r, 0, 0, &err):
+            elif (not (self.missing and _null_record(err, self.records + r * self.itemsize,
+                                                     self.itemsize))
+                  and self._fail(r, 0, 0, &err)):
                 return
             if self.terminators:
                 self.out[self.out_len] = b'\n'
@@ -385,6 +388,7 @@ cdef class Batch:
     cdef const char *records
     cdef Py_ssize_t itemsize
     cdef bint wide_records
+    cdef bint missing           # decode: null records are missing values
     cdef list jobs
     cdef Py_ssize_t taken       # jobs taken by the workers of a run (with the GIL held)
 
@@ -420,6 +424,7 @@ cdef class Batch:
                 job.source = RECORDS
                 job.records = <char *>self.records
                 job.itemsize, job.wide = self.itemsize, self.wide_records
+                job.missing = self.missing
                 job.lo, job.hi = self.n * k // parts, self.n * (k + 1) // parts
             else:
                 job.source = SPANS if self.offsets == NULL else OFFSETS
@@ -541,10 +546,12 @@ cdef class Batch:
                                 terminators, epd, ends, offsets, into)
 
     def decode(self, castling, en_passant, errors, threads, bint terminators,
-               bint ends=True, offsets=None):
+               bint ends=True, offsets=None, bint missing=False):
         """The text of every record of a ``records`` batch, as normalize
         gives it; errors "raise" or "coerce" (a failed record writes no
-        text)."""
+        text).  With `missing`, a null record is a missing value: no text,
+        whatever errors says, and not among the failed rows."""
+        self.missing = missing
         return self._write_text(_record_errors(errors), castling, en_passant, threads,
                                 terminators, False, ends, offsets, None)
 

@@ -10,3 +10,4 @@ cdef int _record_errors(value) except -1
 cdef int _castling_mode(value) except -1
 cdef int _ep_mode(value) except -1
 cdef object _error(Py_ssize_t index, fx_error err, object text)
+cdef bint _null_record(fx_error err, const void *record, Py_ssize_t size) noexcept nogil

@@ -154,6 +154,20 @@ cdef str _reason(fx_error err, object text):
     return f"internal error code {code}"
 
 
+cdef bint _null_record(fx_error err, const void *record, Py_ssize_t size) noexcept nogil:
+    """Whether a record refused with err is the null record (every byte 0,
+    which encode writes for a missing or coerced row): a missing value,
+    which every function passes on as missing, not a failure."""
+    cdef const uint8_t *p = <const uint8_t *>record
+    cdef Py_ssize_t k
+    if err.code != FX_E_RECORD_VALUE or err.field != FX_F_RECORD_WIDTH or err.a != 0:
+        return False
+    for k in range(size):
+        if p[k]:
+            return False
+    return True
+
+
 cdef object _error(Py_ssize_t index, fx_error err, object text):
     return FenError(index, err.column, _FIELDS[err.field], _reason(err, text))
 
@@ -244,6 +258,8 @@ def normalize_rows(list rows, castling, en_passant, errors, bint epd=False):
     cdef int rc
     for i in range(n):
         item = rows[i]
+        if item is None:  # missing: stays None
+            continue
         rc = _read_item(item, epd, &row, &pos, &span, &ops, &err)
         if rc == 0 and row.text == NULL and not epd:
             # ASCII text stored in a wider str kind (only C code makes such
@@ -286,6 +302,8 @@ def validate_rows(list rows, bint epd=False):
     cdef list out = [None] * n
     for i in range(n):
         item = rows[i]
+        if item is None:  # missing: nothing wrong to report
+            continue
         rc = _read_item(item, epd, &row, &pos, &span, &ops, &err)
         if rc:
             failure = _failure(i, item, rc, err)
@@ -308,12 +326,12 @@ def encode_rows(list rows, int width, errors, bint epd=False):
     cdef int rc
     for i in range(n):
         item = rows[i]
-        rc = _read_item(item, epd, &row, &pos, &span, &ops, &err)
+        rc = 2 if item is None else _read_item(item, epd, &row, &pos, &span, &ops, &err)
         if rc == 0:
             rc = fx_store_record(&pos, base + i * itemsize, wide, span.start, &err)
             if rc == 0:
                 continue
-        if mode == RAISE:
+        if mode == RAISE and rc != 2:  # a missing row (2) gets the null record
             raise _failure(i, item, rc, err)
         memset(base + i * itemsize, 0, itemsize)
     return out
@@ -342,7 +360,7 @@ def decode_records(records, castling, en_passant, errors):
         if fx_load_record(base + i * itemsize, wide, &pos, &err) == 0:
             written = fx_write(&pos, cmode, emode, NULL, 0, buf)
             out[i] = _text_from(buf, written)
-        elif mode == RAISE:
+        elif mode == RAISE and not _null_record(err, base + i * itemsize, itemsize):  # None
             raise _error(i, err, None)
     return out[0] if single else out
 

@@ -158,10 +158,11 @@ def _array(kind, result, nulls, errors):
     return out if written == kind else out.cast(kind)
 
 
-def arrow_text(result, errors: str):
+def arrow_text(result, errors: str, nulls=None):
     """A pyarrow ``string`` column of a text result (data, int32 or int64
     offsets, failed rows): ``large_string`` when the text needs int64
-    offsets; failed rows null under errors="coerce"."""
+    offsets; failed rows null under errors="coerce", and rows where the
+    bool array nulls is set."""
     try:
         import pyarrow as pa
     except ImportError:
@@ -171,7 +172,7 @@ def arrow_text(result, errors: str):
     if offsets.dtype == np.int64 and offsets[-1] <= np.iinfo(np.int32).max:
         offsets = offsets.astype(np.int32)
     kind = pa.string() if offsets.dtype == np.int32 else pa.large_string()
-    return _array(kind, (data, offsets, failed), None, errors)
+    return _array(kind, (data, offsets, failed), nulls, errors)
 
 
 def arrow_result(obj, run, errors: str):

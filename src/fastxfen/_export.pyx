@@ -11,7 +11,7 @@ from libc.string cimport memcpy
 
 cimport numpy as cnp
 
-from fastxfen._codec cimport COERCE, RAISE, _ep_mode, _error, _record_errors
+from fastxfen._codec cimport COERCE, RAISE, _ep_mode, _error, _null_record, _record_errors
 from fastxfen._core cimport fx_ep_mode, fx_error, fx_pos, fx_rec8
 
 import numpy as np
@@ -303,6 +303,15 @@ cdef size_t _failed_row(size_t index, object error, list failures) except 0:
     failures.append(error)
     return index + 1
 
+
+cdef inline bint _missing(fx_error err, list failures, const uint8_t *base, size_t stride,
+                          size_t index) noexcept:
+    """Whether the record the kernel stopped at (base + index * stride) is the
+    null record: a missing value whose output (zero, or a null) the kernel
+    has written, under every errors mode.  (With failures, as the command
+    line calls, it is kept with the failing rows.)"""
+    return failures is None and _null_record(err, base + index * stride, stride)
+
 # ---------------------------------------------------------------- records -> arrays
 #
 # Every function takes ``failures``: None (the default) for the behaviour of
@@ -325,6 +334,9 @@ def bitboards(cnp.ndarray recs, bint trusted, errors, cnp.ndarray out, list fail
             failed = fx_x_bitboards_batch(&r, n - start, dest + 12 * start, coerce, &err)
         if failed < 0:
             return out
+        if _missing(err, failures, base, r.stride, start + failed):
+            start += failed + 1
+            continue
         start = _failed_row(start + failed, _fail(start + failed, err, 8, None, "bitboard",
                             " (bitboards hold 8x8 positions only)"), failures)
 
@@ -349,6 +361,9 @@ def planes(cnp.ndarray recs, bint trusted, int width, bint flip, object dtype, e
             failed = fx_x_planes_batch(&r, n - start, &s, dest + size * start, coerce, &err)
         if failed < 0:
             return out
+        if _missing(err, failures, base, r.stride, start + failed):
+            start += failed + 1
+            continue
         start = _failed_row(start + failed, _fail(start + failed, err, width, None, "planes",
                                                   hint), failures)
 
@@ -371,6 +386,9 @@ def stockfish_pack(cnp.ndarray recs, bint trusted, en_passant, errors, cnp.ndarr
                                                dest + FX_X_STOCKFISH_SIZE * start, coerce, &err)
         if failed < 0:
             return out
+        if _missing(err, failures, base, r.stride, start + failed):
+            start += failed + 1
+            continue
         start = _failed_row(start + failed, _fail(start + failed, err, 8, None, "stockfish",
                             " (the format holds 8x8 positions)"), failures)
 
@@ -408,8 +426,11 @@ def lichess_pack(cnp.ndarray recs, bint trusted, en_passant, errors, list failur
                     ends[k] += size + used
             if failed < 0:
                 break
-            start = _failed_row(stop, _fail(stop, err, 8, None, "lichess",
-                                            " (the format holds 8x8 positions)"), failures)
+            if _missing(err, failures, base, r.stride, stop):
+                start = stop + 1
+            else:
+                start = _failed_row(stop, _fail(stop, err, 8, None, "lichess",
+                                                " (the format holds 8x8 positions)"), failures)
             ends[stop + 1] = ends[stop]     # the failing row is an empty null value
             used = ends[stop + 1] - size
         used = ends[hi] - size
