@@ -142,6 +142,37 @@ def _arrow_case(seconds):
                 assert len(result) == rows, name
 
 
+def _records_case(seconds):
+    """Records, bitboards, planes and packed values written to during the
+    export kernels and decode: each row is read once, so every call gives
+    one row per row (bad rows coerced)."""
+    rows = 20_000
+    records = fx.encode(_lines(rows))
+    bitboards = export.to_bitboards(records)
+    planes = export.to_planes(records)
+    packed = export.pack(records)
+    stockfish = export.pack(records, format="stockfish")
+    calls = [
+        (records, lambda: fx.decode(records, errors="coerce", output="bytes", threads=2)),
+        (records, lambda: fx.decode(records, errors="coerce", output="arrow", threads=2)),
+        (records, lambda: export.to_planes(records, errors="coerce")),
+        (records, lambda: export.to_bitboards(records, errors="coerce")),
+        (records, lambda: export.pack(records, errors="coerce")),
+        (records, lambda: export.pack(records, format="stockfish", errors="coerce")),
+        (bitboards, lambda: export.from_bitboards(bitboards, errors="coerce")),
+        (planes, lambda: export.from_planes(planes, errors="coerce")),
+        (packed.data, lambda: export.unpack(packed, errors="coerce")),
+        (stockfish, lambda: export.unpack(stockfish, format="stockfish", errors="coerce")),
+    ]
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        for target, call in calls:
+            with Flipper(target.reshape(-1).view(np.uint8), burst=16):
+                result = call()
+            got = result.count(b"\n") if isinstance(result, bytes) else len(result)
+            assert got == rows
+
+
 def test_buffer_changing_during_calls():
     _buffer_case(1.5)
 
@@ -154,11 +185,16 @@ def test_arrow_changing_during_calls():
     _arrow_case(1.0)
 
 
+def test_records_changing_during_calls():
+    _records_case(1.0)
+
+
 @pytest.mark.slow
 def test_inputs_changing_during_calls_long():
     _buffer_case(10)
     _numpy_case(5)
     _arrow_case(5)
+    _records_case(5)
 
 
 def test_counted_lines_bound_the_rows():
