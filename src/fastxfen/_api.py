@@ -326,7 +326,9 @@ def decode(
     None for a record rejected under ``errors="coerce"``.  ``"bytes"``: one
     newline-terminated line per record, an empty line for a rejected one.
     ``"arrow"``: a pyarrow ``string`` array (``large_string`` once the text
-    passes 2 GiB), null for a rejected record.  The ``bytes`` and ``arrow``
+    passes 2 GiB), null for a rejected record.  The null record (width 0,
+    a missing value) gives None, an empty line or null under every
+    ``errors`` mode (docs/failures.md, "Missing values").  The ``bytes`` and ``arrow``
     outputs are written with the GIL released, over ``threads`` as for
     ``normalize``; a list is built row by row.
 
@@ -343,7 +345,8 @@ def decode(
         return _codec.decode_records(
             records, castling=castling, en_passant=en_passant, errors=errors, fields=fields
         )
-    batch = _bulk.records(np.ascontiguousarray(np.asarray(records).reshape(-1)))
+    flat = np.ascontiguousarray(np.asarray(records).reshape(-1))
+    batch = _bulk.records(flat)
     if output == "bytes":
         return batch.decode(
             castling=castling,
@@ -353,6 +356,7 @@ def decode(
             terminators=True,
             ends=False,
             fields=fields,
+            missing=True,
         )[0]
     wide = batch.output_bound() > np.iinfo(np.int32).max
     offsets = np.int64 if wide else np.int32
@@ -365,8 +369,21 @@ def decode(
         ends=True,
         offsets=offsets,
         fields=fields,
+        missing=True,
     )
-    return arrow_text(result, errors)
+    return arrow_text(result, errors, _null_records(flat))
+
+
+def _null_records(flat: np.ndarray) -> Optional[np.ndarray]:
+    """Where the records are the null record (every byte 0), or None."""
+    rows = np.flatnonzero(flat["width"] == 0)
+    if len(rows):
+        rows = rows[~flat[rows].view(np.uint8).reshape(len(rows), -1).any(axis=1)]
+    if not len(rows):
+        return None
+    missing = np.zeros(len(flat), bool)
+    missing[rows] = True
+    return missing
 
 
 @overload
