@@ -194,3 +194,13 @@ def test_text_is_read_in_chunks(monkeypatch):
             assert np.flatnonzero(dedupe.add(bad, errors=errors)).tolist() == [
                 i + (i > 19) * 2 for i in reference(fens) if i >= 5
             ]
+
+
+def test_one_position_at_many_move_numbers():
+    # the Zobrist key ignores the counters: with counters=True the table
+    # mixes them into its key, or these rows would share one run of slots
+    recs = np.resize(fx.encode([START]), 50_000)
+    recs["fullmove"] = np.arange(1, 50_001) // 2 + 1
+    first = fx.unique(recs, counters=True)
+    assert first.tolist() == [0] + list(range(1, 50_000, 2))
+    assert fx.unique(recs).tolist() == [0]

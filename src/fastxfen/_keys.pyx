@@ -66,6 +66,7 @@ def zobrist(cnp.ndarray recs, bint trusted, errors):
 cdef class Table:
     """The set of distinct positions a Deduper has seen (core/dedupe.c)."""
     cdef fx_dedupe d
+    cdef bint busy      # an add is running (without the GIL) in some thread
 
     def __cinit__(self, bint counters, en_passant, uint64_t key_mask=<uint64_t>-1):
         if fx_dedupe_init(&self.d, counters, <fx_ep_mode>_ep_mode(en_passant), key_mask):
@@ -94,9 +95,16 @@ cdef class Table:
         cdef const uint8_t *base = <const uint8_t *>cnp.PyArray_DATA(recs)
         cdef fx_error err
         cdef int64_t failed
-        with nogil:
-            failed = fx_dedupe_add(&self.d, base, stride, wide, trusted, n, coerce,
-                                   <uint8_t *>cnp.PyArray_DATA(first), &err)
+        if self.busy:
+            raise RuntimeError("a Deduper takes one add at a time; this one is busy "
+                               "in another thread")
+        self.busy = True
+        try:
+            with nogil:
+                failed = fx_dedupe_add(&self.d, base, stride, wide, trusted, n, coerce,
+                                       <uint8_t *>cnp.PyArray_DATA(first), &err)
+        finally:
+            self.busy = False
         if failed == -2:
             raise MemoryError(f"out of memory after {self.d.count} distinct positions")
         if failed >= 0:

@@ -122,12 +122,30 @@ static int reserve(fx_dedupe *d)
     return 0;
 }
 
+/* splitmix64's finalizer: the counters spread over 64 bits. */
+static uint64_t mix(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* The table's key: the Zobrist key, and the counters when they count (else
+ * one position at many move numbers would make one long run of slots). */
+static uint64_t table_key(const fx_dedupe *d, const fx_pos *pos)
+{
+    uint64_t key = fx_zobrist(pos);
+    if (d->counters)
+        key ^= mix(((uint64_t)pos->fullmove << 32 | pos->halfmove) + 0x9E3779B97F4A7C15ull);
+    return key & d->key_mask;
+}
+
 /* 1 if the position is new (then stored), 0 if held already, -1 out of memory. */
 static int insert(fx_dedupe *d, const fx_pos *pos)
 {
     uint8_t packed[FX_PACKED_MAX];
     size_t len = pack(pos, d->counters, packed);
-    uint64_t key = fx_zobrist(pos) & d->key_mask;
+    uint64_t key = table_key(d, pos);
     size_t at = key & d->mask;
     for (;;) {
         fx_slot s = d->slots[at];
