@@ -1,0 +1,178 @@
+"""Position keys and exact deduplication: ``zobrist``, ``unique`` and
+``Deduper``.
+
+Text is read by ``encode`` (GIL released, over ``threads``); the keys and
+the set of distinct positions are computed in C (core/zobrist.c,
+core/dedupe.c) in one GIL-free loop per call.  The definitions are in
+docs/keys.md.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, Optional, overload
+
+import numpy as np
+import numpy.typing as npt
+
+from fastxfen import _keys
+from fastxfen._api import encode
+from fastxfen._columns import is_arrow
+from fastxfen._errors import FenError
+from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
+
+__all__ = ["Deduper", "unique", "zobrist"]
+
+KeyErrors = Literal["raise", "coerce"]
+EnPassant = Literal["fen", "xfen", "legal"]
+
+
+def _check_errors(errors: Any) -> None:
+    if errors not in ("raise", "coerce"):
+        raise ValueError(f"errors must be one of 'raise', 'coerce', not {errors!r}")
+
+
+def _is_records(x: Any) -> bool:
+    return isinstance(x, (np.ndarray, np.void)) and x.dtype in (
+        POSITION_DTYPE,
+        POSITION_DTYPE_10x8,
+    )
+
+
+_BUFFERS = (bytes, bytearray, memoryview)
+
+
+def _rows_with_missing(x: Any) -> Optional[list[Any]]:
+    """The rows of a list or object array that holds None, else None (such
+    input is read with errors="coerce" and its refused rows checked after)."""
+    if isinstance(x, np.ndarray):
+        rows = x.ravel().tolist() if x.dtype.kind == "O" else []
+    else:
+        rows = x if isinstance(x, list) else []
+    return rows if any(row is None for row in rows) else None
+
+
+def _records(x: Any, errors: str, threads: Optional[int]) -> tuple[np.ndarray, bool, Any]:
+    """Flat contiguous records of x, whether they come fresh from the reader
+    (checked already), and the shape of a numpy input (None for others).
+    Missing values (None, Arrow nulls) give null records."""
+    if _is_records(x):
+        arr = np.asarray(x)
+        return np.ascontiguousarray(arr.reshape(-1)), False, arr.shape
+    if not isinstance(x, (np.ndarray, list, str, *_BUFFERS)) and not is_arrow(x):
+        x = list(x)  # any other iterable is read once
+    shape = x.shape if isinstance(x, np.ndarray) else None
+    rows = _rows_with_missing(x) if errors == "raise" else None
+    if rows is None:
+        return encode(x, width=10, errors=errors, threads=threads), True, shape
+    recs = encode(rows, width=10, errors="coerce", threads=threads)
+    for i in np.flatnonzero(recs["width"] == 0):
+        if rows[i] is not None:  # a refused row: its own error, numbered i
+            try:
+                encode([rows[i]], width=10)
+            except FenError as e:
+                raise FenError(int(i), e.column, e.field, e.reason) from None
+    return recs, True, shape
+
+
+@overload
+def zobrist(fens: str, *, errors: KeyErrors = ..., threads: Optional[int] = ...) -> int: ...
+@overload
+def zobrist(
+    fens: Any, *, errors: KeyErrors = ..., threads: Optional[int] = ...
+) -> npt.NDArray[np.uint64]: ...
+def zobrist(fens: Any, *, errors: KeyErrors = "raise", threads: Optional[int] = None) -> Any:
+    """Zobrist keys of positions: polyglot's for 8x8 boards (equal to
+    ``chess.polyglot.zobrist_hash``), fastxfen's documented extension for
+    10x8 boards (not polyglot).
+
+    ``fens`` is anything ``encode`` reads, or records (``POSITION_DTYPE`` or
+    ``POSITION_DTYPE_10x8``).  One ``str`` or one record gives an ``int``;
+    anything else a ``uint64`` array, of the input's shape for numpy input
+    and 1-d otherwise.  A missing value (``None``, an Arrow null, the null
+    record) gives 0; a bad row raises ``FenError``, or gives 0 with
+    ``errors="coerce"``.  ``threads`` is used to read text, as ``encode``
+    does.  See docs/keys.md.
+    """
+    _check_errors(errors)
+    if isinstance(fens, str):
+        recs = encode(fens, width=10, errors=errors)
+        return int(_keys.zobrist(recs, True, errors)[0])
+    recs, trusted, shape = _records(fens, errors, threads)
+    keys = _keys.zobrist(recs, trusted, errors)
+    if shape == ():
+        return int(keys[0])
+    return keys if shape is None else keys.reshape(shape)
+
+
+class Deduper:
+    """The first occurrences of positions fed chunk by chunk.
+
+    ``add(chunk)`` returns a ``bool`` mask, True where a row holds a position
+    not seen before (in this chunk or an earlier one).  Two rows hold the
+    same position when their placement, side to move, castling rights (after
+    repair, prefix included) and en-passant target (kept as ``en_passant``
+    says: ``"xfen"``, the default, keeps it when a pawn of the side to move
+    stands ready to capture; ``"fen"`` every valid target; ``"legal"`` only a
+    legal capture) are equal, and their move counters too with
+    ``counters=True``.  Keys only find candidates: positions are compared
+    byte for byte, so a key collision never merges two of them.  Memory
+    grows with the distinct positions held (``nbytes``; about 60 to 90 bytes
+    each, see docs/keys.md).
+    """
+
+    def __init__(self, *, counters: bool = False, en_passant: EnPassant = "xfen") -> None:
+        if en_passant not in ("fen", "xfen", "legal"):
+            raise ValueError(
+                f"en_passant must be one of 'fen', 'xfen', 'legal', not {en_passant!r}"
+            )
+        self._table = _keys.Table(bool(counters), en_passant)
+        self._rows = 0
+
+    def add(
+        self, fens: Any, *, errors: KeyErrors = "raise", threads: Optional[int] = None
+    ) -> npt.NDArray[np.bool_]:
+        """Mask of first occurrences among ``fens`` (anything ``zobrist``
+        takes; one flat mask in C order for numpy input).  Missing values and,
+        with ``errors="coerce"``, bad rows hold no position: False.  A bad row
+        otherwise raises ``FenError``, numbered from the first row ever
+        added; the rows before it are then in the set."""
+        _check_errors(errors)
+        if isinstance(fens, str):
+            fens = [fens]
+        recs, trusted, _ = _records(fens, errors, threads)
+        mask = self._table.add(recs, trusted, errors, self._rows)
+        self._rows += len(recs)
+        return mask
+
+    @property
+    def rows(self) -> int:
+        """Rows added so far."""
+        return self._rows
+
+    @property
+    def distinct(self) -> int:
+        """Distinct positions seen so far."""
+        return self._table.count
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held for them."""
+        return self._table.nbytes
+
+
+def unique(
+    fens: Any,
+    *,
+    counters: bool = False,
+    en_passant: EnPassant = "xfen",
+    errors: KeyErrors = "raise",
+    threads: Optional[int] = None,
+) -> npt.NDArray[np.int64]:
+    """Indices (``int64``, ascending; flat C-order indices for numpy input)
+    of the first occurrence of each distinct position in ``fens``, by the
+    sameness ``Deduper`` defines.  Missing values and, with
+    ``errors="coerce"``, bad rows are never included."""
+    mask = Deduper(counters=counters, en_passant=en_passant).add(
+        fens, errors=errors, threads=threads
+    )
+    return np.flatnonzero(mask).astype(np.int64, copy=False)
