@@ -115,3 +115,77 @@ def test_unicode_operations_survive_numpy_and_buffers():
     assert fx.normalize(row.encode(), epd=True) == expected.encode()
     # as FEN the same row is rejected: non-ASCII text is never a FEN field
     assert fx.validate(row) is not None
+
+
+# ---------------------------------------------------------------- opcodes
+
+KEY = "4k3/8/8/8/8/8/4P3/4K3 w - -"
+
+
+@pytest.mark.parametrize(
+    "ops, offset, reason",
+    [
+        # counters written before the operations: the 0 is where it fails
+        (
+            "0 41 bm e4;",
+            0,
+            "EPD opcode must start with a letter, not a digit "
+            "(counters go in hmvc/fmvn operations)",
+        ),
+        ("bm e4; 12 c0;", 7, "EPD opcode must start with a letter, not a digit"),
+        ("_x 1;", 0, "EPD opcode must start with a letter, not character '_'"),
+        ('"id" x;', 0, "EPD opcode must start with a letter, not character '\"'"),
+        ("bm e4; ;", 7, "EPD operation without an opcode"),
+        ("- ;", 0, "EPD opcode must start with a letter, not character '-'"),
+        ("b-m e4;", 1, "EPD opcode holds letters, digits and '_' only, not character '-'"),
+        ("bm+ e4;", 2, "EPD opcode holds letters, digits and '_' only, not character '+'"),
+        # (a str row names the character, a bytes row the byte)
+        ("c\u00e9 x;", 1, "EPD opcode holds letters, digits and '_' only, not "),
+    ],
+)
+def test_opcode_is_a_letter_then_letters_digits_underscores(ops, offset, reason):
+    row = f"{KEY} {ops}"
+    column = len(KEY) + 1 + offset
+    kinds = [
+        [row],
+        np.array([row], dtype=object),
+        pa.array([row]),
+        (row + "\n").encode(),
+    ]
+    if row.isascii():
+        kinds.append(np.array([row.encode()]))
+    for fens in kinds:
+        with pytest.raises(fx.FenError) as info:
+            fx.normalize(fens, epd=True)
+        assert (info.value.index, info.value.column, info.value.field) == (
+            0,
+            column if not isinstance(fens, bytes) else len(row[:column].encode()),
+            "operations",
+        )
+        assert info.value.reason.startswith(reason)
+    with pytest.raises(fx.FenError):
+        fx.encode([row], epd=True)
+    assert fx.validate(row, epd=True).startswith(f"column {column} (operations): {reason}")
+
+
+def test_counters_before_operations_are_never_lost():
+    row = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 41 bm Ng5;"
+    with pytest.raises(ValueError, match="opcode to start with a letter"):
+        chess.Board().set_epd(row)
+    assert fx.normalize([row], epd=True, errors="coerce") == [None]
+    assert fx.encode([row], epd=True, errors="coerce")["width"].tolist() == [0]
+    # read as FEN, the row has too many fields
+    assert fx.validate(row).startswith(f"column {row.index('bm')} (fields)")
+    # written the EPD way, the counters are kept
+    fixed = row.replace(" 0 41 bm Ng5;", " hmvc 0; fmvn 41; bm Ng5;")
+    record = fx.encode([fixed], epd=True)
+    assert (record["halfmove"][0], record["fullmove"][0]) == (0, 41)
+
+
+@pytest.mark.parametrize(
+    "ops", ['c_0 "x";', 'A1 "x";', "bm e4; am Kd1;", "z;", "acd 20 ;", "ce -35;"]
+)
+def test_opcodes_python_chess_accepts_are_accepted(ops):
+    row = f"{KEY} {ops}"
+    chess.Board().set_epd(row)
+    assert fx.normalize(row, epd=True) == row

@@ -28,6 +28,7 @@ Castling = Literal["xfen", "shredder"]
 EnPassant = Literal["fen", "xfen", "legal"]
 Errors = Literal["raise", "coerce", "ignore"]
 Output = Literal["list", "bytes", "arrow"]
+Fields = Literal[4, 6, "same"]
 Buffer = Union[bytes, bytearray, memoryview]
 
 
@@ -108,6 +109,7 @@ def normalize(
     errors: Errors = ...,
     threads: Optional[int] = ...,
     epd: bool = ...,
+    fields: Fields = ...,
 ) -> str: ...
 @overload
 def normalize(
@@ -118,6 +120,7 @@ def normalize(
     errors: Errors = ...,
     threads: Optional[int] = ...,
     epd: bool = ...,
+    fields: Fields = ...,
 ) -> bytes: ...
 @overload
 def normalize(
@@ -128,6 +131,7 @@ def normalize(
     errors: Errors = ...,
     threads: Optional[int] = ...,
     epd: bool = ...,
+    fields: Fields = ...,
 ) -> np.ndarray: ...
 @overload
 def normalize(
@@ -138,6 +142,7 @@ def normalize(
     errors: Errors = ...,
     threads: Optional[int] = ...,
     epd: bool = ...,
+    fields: Fields = ...,
 ) -> Any: ...
 def normalize(
     fens: Any,
@@ -147,6 +152,7 @@ def normalize(
     errors: Errors = "raise",
     threads: Optional[int] = None,
     epd: bool = False,
+    fields: Fields = 6,
 ) -> Any:
     """Canonical text of positions.
 
@@ -162,21 +168,26 @@ def normalize(
     With ``epd=True`` rows are EPD: the four position fields, then operations
     (``bm Nf3; id "x";``) that are written back as they came; ``hmvc`` and
     ``fmvn`` operations give the counters ``encode`` stores.
+
+    ``fields=6`` writes both counters, ``fields=4`` none (placement, side,
+    castling, en passant: a position key), ``fields="same"`` as many fields
+    as each row came with (4, 5 or 6).  EPD rows get no counters whatever
+    ``fields`` says.
     """
     if isinstance(fens, str):
-        return _codec.normalize_rows([fens], castling, en_passant, errors, epd)[0]
+        return _codec.normalize_rows([fens], castling, en_passant, errors, epd, fields)[0]
     batches = _batches(fens, epd, threads, count=False)
     if batches is None:
         rows = _rows(fens)
         batch = _list_batch(rows, threads, epd)
         if batch is None:
-            out = _codec.normalize_rows(rows, castling, en_passant, errors, epd)
+            out = _codec.normalize_rows(rows, castling, en_passant, errors, epd, fields)
         else:
             kernel = "coerce" if errors == "raise" else errors
             data, ends, failed = batch.normalize(
-                castling, en_passant, kernel, _threads(threads), False
+                castling, en_passant, kernel, _threads(threads), False, fields=fields
             )
-            one = _one_row(_codec.normalize_rows, rows, castling, en_passant, errors)
+            one = _one_row(_codec.normalize_rows, rows, castling, en_passant, errors, False, fields)
             if errors == "raise":
                 _check_rows(batch, failed, one)
             out = _bulk.rows_from(rows, data, ends, failed, errors == "ignore", one)
@@ -189,7 +200,15 @@ def normalize(
 
     def run(batch: Any, offsets: Any = None, buffer: bool = False) -> Any:
         return batch.normalize(
-            castling, en_passant, errors, _threads(threads), buffer, epd, not buffer, offsets
+            castling,
+            en_passant,
+            errors,
+            _threads(threads),
+            buffer,
+            epd,
+            not buffer,
+            offsets,
+            fields=fields,
         )
 
     if isinstance(fens, _BUFFERS):
@@ -241,6 +260,7 @@ def decode(
     errors: Literal["raise", "coerce"] = ...,
     output: Literal["bytes"],
     threads: Optional[int] = ...,
+    fields: Literal[4, 6] = ...,
 ) -> bytes: ...
 @overload
 def decode(
@@ -251,6 +271,7 @@ def decode(
     errors: Literal["raise", "coerce"] = ...,
     output: Output = ...,
     threads: Optional[int] = ...,
+    fields: Literal[4, 6] = ...,
 ) -> Any: ...
 def decode(
     records: Any,
@@ -260,6 +281,7 @@ def decode(
     errors: Literal["raise", "coerce"] = "raise",
     output: Output = "list",
     threads: Optional[int] = None,
+    fields: Literal[4, 6] = 6,
 ) -> Any:
     """Text of records (``POSITION_DTYPE`` or ``POSITION_DTYPE_10x8``, any
     shape, read in C order).
@@ -271,18 +293,25 @@ def decode(
     passes 2 GiB), null for a rejected record.  The ``bytes`` and ``arrow``
     outputs are written with the GIL released, over ``threads`` as for
     ``normalize``; a list is built row by row.
+
+    ``fields=6`` writes both counters, ``fields=4`` none.  Records keep no
+    count of the fields their text had, so ``fields="same"`` is an error.
     """
     if output not in ("list", "bytes", "arrow"):
         raise ValueError(f"output must be 'list', 'bytes' or 'arrow', not {output!r}")
     threads_asked = _threads(threads)
     if output == "list":
-        return _codec.decode_records(records, castling, en_passant, errors)
+        return _codec.decode_records(records, castling, en_passant, errors, fields)
     batch = _bulk.records(np.ascontiguousarray(np.asarray(records).reshape(-1)))
     if output == "bytes":
-        return batch.decode(castling, en_passant, errors, threads_asked, True, False)[0]
+        return batch.decode(
+            castling, en_passant, errors, threads_asked, True, False, fields=fields
+        )[0]
     wide = batch.output_bound() > np.iinfo(np.int32).max
     offsets = np.int64 if wide else np.int32
-    result = batch.decode(castling, en_passant, errors, threads_asked, False, True, offsets)
+    result = batch.decode(
+        castling, en_passant, errors, threads_asked, False, True, offsets, fields=fields
+    )
     return arrow_text(result, errors)
 
 

@@ -26,6 +26,7 @@ class Batch:
         ends: bool = ...,
         offsets: type[np.int32] | type[np.int64] | None = ...,
         into: bytearray | None = ...,
+        fields: int | str = ...,
     ) -> tuple[
         bytes | memoryview, npt.NDArray[np.int64] | npt.NDArray[np.int32] | None, list[int]
     ]: ...
@@ -38,6 +39,7 @@ class Batch:
         terminators: bool,
         ends: bool = ...,
         offsets: type[np.int32] | type[np.int64] | None = ...,
+        fields: int = ...,
     ) -> tuple[bytes, npt.NDArray[np.int64] | npt.NDArray[np.int32] | None, list[int]]: ...
     def output_bound(self) -> int: ...
     def encode(

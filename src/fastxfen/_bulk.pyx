@@ -26,8 +26,9 @@ from libc.string cimport memchr, memcmp, memcpy, memset
 cimport cython
 cimport numpy as cnp
 
-from fastxfen._codec cimport (COERCE, IGNORE, RAISE, _castling_mode, _ep_mode, _error,
-                              _errors_mode, _record_errors)
+from fastxfen._codec cimport (COERCE, FIELDS_SAME, IGNORE, RAISE, _castling_mode, _ep_mode,
+                              _error, _errors_mode, _fields_mode, _record_errors,
+                              _record_fields)
 from fastxfen._core cimport *
 
 import os
@@ -108,6 +109,7 @@ cdef class Job:
     cdef fx_ep_mode ep
     cdef bint terminators       # copy each row's line terminator to the output
     cdef bint epd               # rows are EPD: operations instead of counters
+    cdef int fields             # fields normalize writes: 4 or 6, or FIELDS_SAME
     # normalize: text, in a buffer lent by the Worker running the job, and
     # where each row's text ends in it (in the result's ends or offsets,
     # int64 or with ends32 int32; or NULL)
@@ -196,7 +198,7 @@ cdef class Job:
             if self._grow_out(FX_MAX_OUTPUT + 1):
                 return
             if fx_load_record(self.records + r * self.itemsize, self.wide, &pos, &err) == 0:
-                self.out_len += fx_write(&pos, self.castling, self.ep, NULL, 0,
+                self.out_len += fx_write(&pos, self.castling, self.ep, self.fields, NULL, 0,
                                          self.out + self.out_len)
             elif self._fail(r, 0, 0, &err):
                 return
@@ -250,7 +252,7 @@ cdef class Job:
         cdef fx_pos pos
         cdef fx_span span, ops
         cdef fx_error err
-        cdef int rc
+        cdef int rc, fields
         cdef size_t head
         cdef int64_t kept, k
         cdef const uint8_t *text
@@ -271,7 +273,7 @@ cdef class Job:
             if self.epd:
                 rc = fx_parse_epd(text, <size_t>(text_end - start), &pos, &span, &ops, &err)
             else:
-                rc = fx_parse(text, <size_t>(text_end - start), &pos, &span, &err)
+                rc = fx_parse(text, <size_t>(text_end - start), &pos, &span, &fields, &err)
             if rc == 0 and self.task == ENCODE:
                 rc = fx_store_record(&pos, self.records + r * self.itemsize, self.wide,
                                      span.start, &err)
@@ -281,11 +283,13 @@ cdef class Job:
                 if self._grow_out(FX_MAX_OUTPUT + <size_t>(end - start)):
                     return
                 if rc == 0 and not self.epd:
-                    self.out_len += fx_write(&pos, self.castling, self.ep, text + span.start,
-                                             span.len, self.out + self.out_len)
-                elif rc == 0:
-                    head = fx_write_epd(&pos, self.castling, self.ep, text + span.start,
-                                        span.len, self.out + self.out_len)
+                    self.out_len += fx_write(&pos, self.castling, self.ep,
+                                             self.fields if self.fields != FIELDS_SAME else fields,
+                                             text + span.start, span.len,
+                                             self.out + self.out_len)
+                elif rc == 0:  # EPD: the position fields, never counters
+                    head = fx_write(&pos, self.castling, self.ep, 4, text + span.start,
+                                    span.len, self.out + self.out_len)
                     self.out_len += head
                     if ops.len:
                         self.out[self.out_len] = b' '
@@ -506,31 +510,33 @@ cdef class Batch:
         return out
 
     def normalize(self, castling, en_passant, errors, threads, bint terminators,
-                  bint epd=False, bint ends=True, offsets=None, bytearray into=None):
+                  bint epd=False, bint ends=True, offsets=None, bytearray into=None,
+                  fields=6):
         """Normalized text of every row: (data, ends, failed rows).  ends are
         int64 row ends; None with ends=False; with offsets=np.int32 or
         np.int64, Arrow offsets of that type (n + 1, from 0).  Each job's text
         is copied into the result as soon as the jobs before it are.  With
         `into`, the text is written into that bytearray (grown if it is too
         small) and data is a memoryview of it: a caller reusing one buffer
-        spares the page faults of fresh memory."""
+        spares the page faults of fresh memory.  `fields`: 4, 6 or "same"
+        (EPD rows always get their four position fields)."""
         return self._write_text(_errors_mode(errors), castling, en_passant, threads,
-                                terminators, epd, ends, offsets, into)
+                                terminators, epd, ends, offsets, into, _fields_mode(fields))
 
     def decode(self, castling, en_passant, errors, threads, bint terminators,
-               bint ends=True, offsets=None):
+               bint ends=True, offsets=None, fields=6):
         """The text of every record of a ``records`` batch, as normalize
         gives it; errors "raise" or "coerce" (a failed record writes no
-        text)."""
+        text); fields 4 or 6."""
         return self._write_text(_record_errors(errors), castling, en_passant, threads,
-                                terminators, False, ends, offsets, None)
+                                terminators, False, ends, offsets, None, _record_fields(fields))
 
     cpdef int64_t output_bound(self):
         """Bytes the text of the batch may take."""
         return _output_bound(self)
 
     cdef _write_text(self, int mode, castling, en_passant, threads, bint terminators,
-                     bint epd, bint ends, offsets, bytearray into):
+                     bint epd, bint ends, offsets, bytearray into, int fields):
         cdef Job job
         cdef Worker worker
         cdef int64_t k
@@ -568,6 +574,7 @@ cdef class Batch:
             for k in range(len(self.jobs)):
                 job = self.jobs[k]
                 job.terminators = terminators
+                job.fields = fields
                 job.out_ends = ends_at + job.lo * width if ends_at != NULL else NULL
                 job.ends32 = width == 4
                 job.turn = PyThread_allocate_lock()

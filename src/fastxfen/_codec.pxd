@@ -9,4 +9,9 @@ cdef int _errors_mode(value) except -1
 cdef int _record_errors(value) except -1
 cdef int _castling_mode(value) except -1
 cdef int _ep_mode(value) except -1
+cdef int _fields_mode(value) except -1
+cdef int _record_fields(value) except -1
+
+cdef enum:
+    FIELDS_SAME = 0  # fields="same": each row keeps the number it came with
 cdef object _error(Py_ssize_t index, fx_error err, object text)

@@ -58,6 +58,23 @@ cdef int _ep_mode(value) except -1:
     return _option(_EN_PASSANT, "en_passant", value)
 
 
+cdef int _fields_mode(value) except -1:
+    """fields= of normalize: 4 or 6, or FIELDS_SAME for "same"."""
+    if isinstance(value, str) and value == "same":
+        return FIELDS_SAME
+    if type(value) is int and (value == 4 or value == 6):
+        return value
+    raise ValueError(f"fields must be 4, 6 or 'same', not {value!r}")
+
+
+cdef int _record_fields(value) except -1:
+    """fields= of decode: a record keeps no count of fields to be the same as."""
+    if isinstance(value, str) and value == "same":
+        raise ValueError("fields='same' keeps the fields each text row came with; "
+                         "records have no such count (use 4 or 6)")
+    return _fields_mode(value)
+
+
 cdef int _record_errors(value) except -1:
     cdef int mode = _option(_ERRORS, "errors", value)
     if mode == IGNORE:
@@ -139,6 +156,16 @@ cdef str _reason(fx_error err, object text):
         return "a 10-wide position needs encode(..., width=10)"
     if code == FX_E_EPD_OPERATION:
         return "EPD operation without its closing ';'"
+    if code == FX_E_EPD_OPCODE:
+        if b and a == ord(';'):
+            return "EPD operation without an opcode"
+        if b and ord('0') <= a <= ord('9'):
+            return ("EPD opcode must start with a letter, not a digit "
+                    "(counters go in hmvc/fmvn operations)")
+        if b:
+            return f"EPD opcode must start with a letter, not {_char_at(text, err.column, a)}"
+        return (f"EPD opcode holds letters, digits and '_' only, not "
+                f"{_char_at(text, err.column, a)}")
     if code == FX_E_RECORD_VALUE:
         if err.field == FX_F_RECORD_WIDTH:
             if a == 0:
@@ -173,6 +200,7 @@ cdef struct Row:
     const uint8_t *text   # the row's bytes, line terminator excluded
     Py_ssize_t len
     Py_ssize_t full       # length including the terminator
+    int fields            # fields the row had (4 to 6; an EPD row 4)
 
 
 cdef inline Py_ssize_t _strip_line_end(const uint8_t *p, Py_ssize_t n) noexcept nogil:
@@ -183,12 +211,13 @@ cdef inline Py_ssize_t _strip_line_end(const uint8_t *p, Py_ssize_t n) noexcept 
     return n
 
 
-cdef inline int _parse(const uint8_t *text, Py_ssize_t n, bint epd, fx_pos *pos,
+cdef inline int _parse(const uint8_t *text, Py_ssize_t n, bint epd, Row *row, fx_pos *pos,
                        fx_span *span, fx_span *ops, fx_error *err) noexcept:
     if epd:
+        row.fields = 4
         return fx_parse_epd(text, n, pos, span, ops, err)
     ops.start = ops.len = 0
-    return fx_parse(text, n, pos, span, err)
+    return fx_parse(text, n, pos, span, &row.fields, err)
 
 
 cdef inline int _read_item(object item, bint epd, Row *row, fx_pos *pos, fx_span *span,
@@ -205,13 +234,13 @@ cdef inline int _read_item(object item, bint epd, Row *row, fx_pos *pos, fx_span
         row.text = <const uint8_t *>PyUnicode_DATA(item)
         row.full = PyUnicode_GET_LENGTH(item)
         row.len = _strip_line_end(row.text, row.full)
-        return _parse(row.text, row.len, epd, pos, span, ops, err)
+        return _parse(row.text, row.len, epd, row, pos, span, ops, err)
     stand_in = (<str>item).encode("ascii", "replace")
     row.full = PyBytes_GET_SIZE(stand_in)
     row.len = _strip_line_end(<const uint8_t *>PyBytes_AS_STRING(stand_in), row.full)
     row.text = NULL
-    return _parse(<const uint8_t *>PyBytes_AS_STRING(stand_in), row.len, epd, pos, span,
-                  ops, err)
+    return _parse(<const uint8_t *>PyBytes_AS_STRING(stand_in), row.len, epd, row, pos,
+                  span, ops, err)
 
 
 cdef inline object _text_from(const uint8_t *buf, size_t n):
@@ -222,10 +251,11 @@ cdef inline object _text_from(const uint8_t *buf, size_t n):
 # ---------------------------------------------------------------- rows of str
 
 
-def normalize_rows(list rows, castling, en_passant, errors, bint epd=False):
+def normalize_rows(list rows, castling, en_passant, errors, bint epd=False, fields=6):
     """normalize() for a list of str."""
     cdef fx_castling_mode cmode = <fx_castling_mode>_castling_mode(castling)
     cdef fx_ep_mode emode = <fx_ep_mode>_ep_mode(en_passant)
+    cdef int fmode = _fields_mode(fields)
     cdef int mode = _errors_mode(errors)
     cdef Py_ssize_t i, n = len(rows)
     cdef list out = [None] * n
@@ -249,7 +279,8 @@ def normalize_rows(list rows, castling, en_passant, errors, bint epd=False):
         elif epd:
             out[i] = _epd_text(item, &pos, span, ops, cmode, emode)
         else:
-            written = fx_write(&pos, cmode, emode, row.text + span.start, span.len, buf)
+            written = fx_write(&pos, cmode, emode, fmode if fmode != FIELDS_SAME else row.fields,
+                               row.text + span.start, span.len, buf)
             if (<Py_ssize_t>written == row.full and type(item) is str
                     and memcmp(buf, row.text, written) == 0):
                 out[i] = item           # already canonical: share the object
@@ -260,13 +291,15 @@ def normalize_rows(list rows, castling, en_passant, errors, bint epd=False):
 
 cdef object _epd_text(object item, fx_pos *pos, fx_span span, fx_span ops,
                       fx_castling_mode cmode, fx_ep_mode emode):
-    """An EPD row: the position fields rewritten, the operations kept as written."""
+    """An EPD row: the position fields rewritten, the operations kept as
+    written; the item itself when that is its text."""
     cdef uint8_t buf[FX_MAX_OUTPUT]
     # the placement is ASCII, so item's characters are its bytes
     text = item[span.start:span.start + span.len]
-    cdef size_t written = fx_write_epd(pos, cmode, emode, <const uint8_t *>b"", 0, buf)
+    cdef size_t written = fx_write(pos, cmode, emode, 4, <const uint8_t *>b"", 0, buf)
     head = text + _text_from(buf, written)
-    return head + " " + item[ops.start:ops.start + ops.len] if ops.len else head
+    out = head + " " + item[ops.start:ops.start + ops.len] if ops.len else head
+    return item if type(item) is str and out == item else out
 
 
 def validate_rows(list rows, bint epd=False):
@@ -313,10 +346,11 @@ def encode_rows(list rows, int width, errors, bint epd=False):
     return out
 
 
-def decode_records(records, castling, en_passant, errors):
+def decode_records(records, castling, en_passant, errors, fields=6):
     """decode(): text of each record; one str for a single (0-d) record."""
     cdef fx_castling_mode cmode = <fx_castling_mode>_castling_mode(castling)
     cdef fx_ep_mode emode = <fx_ep_mode>_ep_mode(en_passant)
+    cdef int fmode = _record_fields(fields)
     cdef int mode = _record_errors(errors)
     arr = np.asarray(records)
     if arr.dtype != POSITION_DTYPE and arr.dtype != POSITION_DTYPE_10x8:
@@ -334,7 +368,7 @@ def decode_records(records, castling, en_passant, errors):
     cdef size_t written
     for i in range(n):
         if fx_load_record(base + i * itemsize, wide, &pos, &err) == 0:
-            written = fx_write(&pos, cmode, emode, NULL, 0, buf)
+            written = fx_write(&pos, cmode, emode, fmode, NULL, 0, buf)
             out[i] = _text_from(buf, written)
         elif mode == RAISE:
             raise _error(i, err, None)

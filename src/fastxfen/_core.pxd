@@ -34,7 +34,8 @@ cdef extern from "fx.h" nogil:
         FX_E_SIDE, FX_E_CASTLING_DASH, FX_E_CASTLING_EMPTY_PREFIX,
         FX_E_CASTLING_TOO_MANY, FX_E_CASTLING_REPEAT, FX_E_FILE_OFF_BOARD,
         FX_E_EP_SQUARE, FX_E_DIGITS, FX_E_COUNTER_RANGE, FX_E_TOO_FEW_FIELDS,
-        FX_E_TOO_MANY_FIELDS, FX_E_WIDE_ROW, FX_E_RECORD_VALUE, FX_E_EPD_OPERATION
+        FX_E_TOO_MANY_FIELDS, FX_E_WIDE_ROW, FX_E_RECORD_VALUE, FX_E_EPD_OPERATION,
+        FX_E_EPD_OPCODE
 
     ctypedef struct fx_error:
         uint32_t code
@@ -54,12 +55,10 @@ cdef extern from "fx.h" nogil:
 
     void fx_init_tables()
     int fx_parse(const uint8_t *text, size_t len, fx_pos *pos, fx_span *placement,
-                 fx_error *err)
+                 int *fields, fx_error *err)
     int fx_parse_epd(const uint8_t *text, size_t len, fx_pos *pos, fx_span *placement,
                      fx_span *operations, fx_error *err)
-    size_t fx_write_epd(const fx_pos *pos, fx_castling_mode castling, fx_ep_mode ep,
-                        const uint8_t *placement, size_t placement_len, uint8_t *out)
-    size_t fx_write(const fx_pos *pos, fx_castling_mode castling, fx_ep_mode ep,
+    size_t fx_write(const fx_pos *pos, fx_castling_mode castling, fx_ep_mode ep, int fields,
                     const uint8_t *placement, size_t placement_len, uint8_t *out)
     int fx_check_record(fx_pos *pos, int max_width, fx_error *err)
     void fx_pos_to_rec8(const fx_pos *pos, fx_rec8 *rec)

@@ -17,6 +17,7 @@ from typing import Any, Iterable, Optional
 import numpy as np
 
 from fastxfen import _bulk
+from fastxfen._api import Fields
 from fastxfen._api import encode as _encode
 from fastxfen._api import normalize as _normalize
 from fastxfen._api import validate as _validate
@@ -89,6 +90,7 @@ def normalize_lines(
     errors: str = "raise",
     threads: Optional[int] = None,
     epd: bool = False,
+    fields: Fields = 6,
 ) -> list:
     """The lines of one partition, normalized; each keeps its own line
     terminator (``\\n`` or ``\\r\\n``, if it had one), as the command line
@@ -96,7 +98,9 @@ def normalize_lines(
     one unchanged.  Columns in errors are byte offsets into the UTF-8 line,
     and ``FenError.index`` is the row within the partition."""
     batch, kind, lines = _lines_batch(lines)
-    data, ends, failed = batch.normalize(castling, en_passant, errors, _threads(threads), True, epd)
+    data, ends, failed = batch.normalize(
+        castling, en_passant, errors, _threads(threads), True, epd, fields=fields
+    )
     starts = np.empty_like(ends)
     if len(ends):
         starts[0] = 0
@@ -192,6 +196,7 @@ def normalize_series(
     errors: str = "raise",
     threads: Optional[int] = None,
     epd: bool = False,
+    fields: Fields = 6,
 ):
     """One pandas partition normalized: a Series of the same dtype, index and
     name; missing values stay missing, a coerced row becomes missing."""
@@ -202,6 +207,7 @@ def normalize_series(
         errors=errors,
         threads=_threads(threads),
         epd=epd,
+        fields=fields,
     )
     return _series_like(series, result)
 
@@ -267,6 +273,7 @@ def normalize_bag(
     errors: str = "raise",
     threads: Optional[int] = None,
     epd: bool = False,
+    fields: Fields = 6,
 ):
     """A Bag of lines (``dask.bag.read_text``, ``from_sequence``) normalized
     partition by partition: a Bag of the same lines in canonical form, each
@@ -279,6 +286,7 @@ def normalize_bag(
         errors=errors,
         threads=threads,
         epd=epd,
+        fields=fields,
     )
 
 
@@ -298,13 +306,19 @@ def normalize_column(
     errors: str = "raise",
     threads: Optional[int] = None,
     epd: bool = False,
+    fields: Fields = 6,
 ):
     """A Dask DataFrame with ``column`` normalized (into column ``out`` if
     given, else in place), or a Dask Series normalized: same dtype, same
     partitions.  ``string[pyarrow]`` columns are read without Python strings."""
     kind = _collection_kind(collection, column)
     options = dict(
-        castling=castling, en_passant=en_passant, errors=errors, threads=threads, epd=epd
+        castling=castling,
+        en_passant=en_passant,
+        errors=errors,
+        threads=threads,
+        epd=epd,
+        fields=fields,
     )
     if kind == "series":
         return collection.map_partitions(normalize_series, meta=collection._meta, **options)

@@ -57,7 +57,7 @@ static size_t random_placement(int width, uint8_t *out)
     fx_pos pos;
     random_board(width, 0, &pos);
     uint8_t text[FX_MAX_OUTPUT];
-    size_t len = fx_write_epd(&pos, FX_CASTLING_XFEN, FX_EP_FEN, NULL, 0, text);
+    size_t len = fx_write(&pos, FX_CASTLING_XFEN, FX_EP_FEN, 4, NULL, 0, text);
     size_t n = 0;
     while (n < len && text[n] != ' ')
         n++;
@@ -169,9 +169,9 @@ int main(int argc, char **argv)
         fx_pos pos;
         random_board(8, r % 8 == 0, &pos);
         uint8_t wide[FX_MAX_OUTPUT], narrow[FX_MAX_OUTPUT];
-        size_t a = fx_write_epd(&pos, FX_CASTLING_XFEN, FX_EP_FEN, NULL, 0, wide);
+        size_t a = fx_write(&pos, FX_CASTLING_XFEN, FX_EP_FEN, 4, NULL, 0, wide);
         fx_avx512_enabled = 0;
-        size_t b = fx_write_epd(&pos, FX_CASTLING_XFEN, FX_EP_FEN, NULL, 0, narrow);
+        size_t b = fx_write(&pos, FX_CASTLING_XFEN, FX_EP_FEN, 4, NULL, 0, narrow);
         fx_avx512_enabled = 1;
         written512++;
         if (a != b || memcmp(wide, narrow, a) != 0) {

@@ -20,11 +20,11 @@ def many(rows: list[str]) -> list[str | None]:
 
 
 def buffer(data: bytes) -> bytes:
-    return fx.normalize(data, en_passant="fen", errors="ignore", epd=False)
+    return fx.normalize(data, en_passant="fen", errors="ignore", epd=False, fields="same")
 
 
 def column(texts: npt.NDArray[np.str_]) -> np.ndarray:
-    return fx.normalize(texts, castling="xfen")
+    return fx.normalize(texts, castling="xfen", fields=4)
 
 
 def records(rows: list[str]) -> list[str | None]:
@@ -33,7 +33,7 @@ def records(rows: list[str]) -> list[str | None]:
     board: np.ndarray = recs["board"]
     assert board.shape[1] == 80 and fx.PIECE_CODES["K"] == 6
     texts: list[str | None] = fx.decode(recs, castling="shredder", errors="coerce")
-    lines: bytes = fx.decode(recs, output="bytes", threads=2)
+    lines: bytes = fx.decode(recs, output="bytes", threads=2, fields=4)
     assert lines.count(b"\n") == len(texts)
     return texts
 

@@ -88,6 +88,7 @@ typedef enum {
     FX_E_WIDE_ROW,        /* a 10-wide row for an 8x8 record */
     FX_E_RECORD_VALUE,    /* record value a out of range (b = limit) */
     FX_E_EPD_OPERATION,   /* an EPD operation without its closing ';' */
+    FX_E_EPD_OPCODE,      /* opcode not a letter then letters, digits, '_' (a = byte, b = 1: first) */
     FX_E_RECORD_CODE_LIMIT
 } fx_code;
 
@@ -108,14 +109,15 @@ typedef struct {
 } fx_span;
 
 /* parse.c: read one row of text (no line terminator) into *pos, repairing
- * castling rights and dropping an invalid en-passant target.  Returns 0, or
- * -1 with *err filled. */
+ * castling rights and dropping an invalid en-passant target; *fields is the
+ * number of fields the row had (4, 5 or 6).  Returns 0, or -1 with *err
+ * filled. */
 int fx_parse(const uint8_t *text, size_t len, fx_pos *pos, fx_span *placement,
-             fx_error *err);
+             int *fields, fx_error *err);
 
 /* parse.c: read one EPD row: the four position fields, then operations,
  * kept as text (*operations, possibly empty); hmvc / fmvn operations give
- * the counters. */
+ * the counters.  An opcode is a letter, then letters, digits and '_'. */
 int fx_parse_epd(const uint8_t *text, size_t len, fx_pos *pos, fx_span *placement,
                  fx_span *operations, fx_error *err);
 
@@ -153,14 +155,13 @@ int fx_load_record(const void *src, int wide, fx_pos *pos, fx_error *err);
 /* write.c: fx_init_tables must run once before the first fx_write. */
 void fx_init_tables(void);
 
-/* write.c: write the text of *pos into out (at least FX_MAX_OUTPUT bytes);
- * when placement is non-NULL its bytes are copied instead of rebuilding the
- * placement from the board.  Returns the length written. */
-size_t fx_write(const fx_pos *pos, fx_castling_mode castling, fx_ep_mode ep,
+/* write.c: write the text of *pos into out (at least FX_MAX_OUTPUT bytes):
+ * the four position fields, then with fields 5 the halfmove clock, with 6
+ * both counters (any other value: none).  When placement is non-NULL its
+ * bytes are copied instead of rebuilding the placement from the board.
+ * Returns the length written. */
+size_t fx_write(const fx_pos *pos, fx_castling_mode castling, fx_ep_mode ep, int fields,
                 const uint8_t *placement, size_t placement_len, uint8_t *out);
-/* The same without the two counters (the position part of an EPD row). */
-size_t fx_write_epd(const fx_pos *pos, fx_castling_mode castling, fx_ep_mode ep,
-                    const uint8_t *placement, size_t placement_len, uint8_t *out);
 
 _Static_assert(sizeof(fx_pos) == 96, "fx_pos is the 96-byte public record");
 _Static_assert(sizeof(fx_rec8) == 80, "fx_rec8 is the 80-byte public record");

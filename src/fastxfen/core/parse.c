@@ -574,9 +574,10 @@ static int64_t counter8(const uint8_t *p, size_t n)
  * bytes after it: a bit mask of the blanks, from two 16-byte loads that
  * end at `end` at the latest (the placement, 15 bytes or more, lies
  * before), gives every field's bounds with no loop over bytes.  Returns 1
- * when the fields are valid and read into pos; 0 leaves the row to
- * read_fields and the counters' reader, which name any error. */
-static int fast_fields(const uint8_t *s, size_t i, size_t end, fx_pos *pos)
+ * when the fields are valid and read into pos (*fields: how many the row
+ * has); 0 leaves the row to read_fields and the counters' reader, which
+ * name any error. */
+static int fast_fields(const uint8_t *s, size_t i, size_t end, fx_pos *pos, int *fields)
 {
     size_t n = end - i;
     if (n == 0 || n > 32 || i < 15)
@@ -618,6 +619,7 @@ static int fast_fields(const uint8_t *s, size_t i, size_t end, fx_pos *pos)
             return 0;
         pos->fullmove = full ? (uint32_t)full : 1;
     }
+    *fields = 4 + (at[3] < i + NO_FIELD) + (at[4] < i + NO_FIELD);
     return 1;
 }
 
@@ -634,24 +636,27 @@ static void trim(const uint8_t *s, size_t len, size_t *start, size_t *end)
 }
 
 int fx_parse(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
-             fx_error *err)
+             int *fields, fx_error *err)
 {
     size_t i, end, start;
     trim(s, len, &i, &end);
     if (read_board(s, &i, end, pos, placement, err))
         return -1;
-    if (fast_fields(s, i, end, pos))
+    if (fast_fields(s, i, end, pos, fields))
         return 0;
     if (read_fields(s, &i, end, pos, err))
         return -1;
 
+    *fields = 4;
     if (!next_field(s, &i, end, &start))
         return 0;
     if (read_counter(s, start, i, FX_F_HALFMOVE, &pos->halfmove, err))
         return -1;
 
+    *fields = 5;
     if (!next_field(s, &i, end, &start))
         return 0;
+    *fields = 6;
     if (read_counter(s, start, i, FX_F_FULLMOVE, &pos->fullmove, err))
         return -1;
     if (pos->fullmove == 0)
@@ -662,8 +667,13 @@ int fx_parse(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
     return 0;
 }
 
+#define IS_LETTER(c) ((uint8_t)(((c) | 0x20) - 'a') < 26)
+#define IS_OPCODE_CHAR(c) (IS_LETTER(c) || (uint8_t)((c) - '0') < 10 || (c) == '_')
+
 /* EPD operations: `opcode {operand} ;` ... with operands that may be quoted
- * strings holding ';'.  The counters of hmvc / fmvn are read into pos. */
+ * strings holding ';'.  An opcode is a letter, then letters, digits and
+ * '_' (so counters written before the operations, `0 41 bm e4;`, are no
+ * opcode).  The counters of hmvc / fmvn are read into pos. */
 static int read_operations(const uint8_t *s, size_t i, size_t end, fx_pos *pos,
                            fx_error *err)
 {
@@ -676,6 +686,11 @@ static int read_operations(const uint8_t *s, size_t i, size_t end, fx_pos *pos,
         while (i < end && !IS_BLANK(s[i]) && s[i] != ';')
             i++;
         size_t op_len = i - op;
+        if (op_len == 0 || !IS_LETTER(s[op]))
+            return fail(err, FX_E_EPD_OPCODE, FX_F_OPERATIONS, op, s[op], 1, 0);
+        for (size_t k = op + 1; k < i; k++)
+            if (!IS_OPCODE_CHAR(s[k]))
+                return fail(err, FX_E_EPD_OPCODE, FX_F_OPERATIONS, k, s[k], 0, 0);
         while (i < end && IS_BLANK(s[i]))
             i++;
         size_t operand = i;

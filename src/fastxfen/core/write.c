@@ -144,8 +144,8 @@ static uint8_t *write_u32(uint32_t v, uint8_t *o)
     return o;
 }
 
-size_t fx_write_epd(const fx_pos *pos, fx_castling_mode castling, fx_ep_mode ep,
-                    const uint8_t *placement, size_t placement_len, uint8_t *out)
+size_t fx_write(const fx_pos *pos, fx_castling_mode castling, fx_ep_mode ep, int fields,
+                const uint8_t *placement, size_t placement_len, uint8_t *out)
 {
     uint8_t *o = out;
     if (placement) {
@@ -165,16 +165,13 @@ size_t fx_write_epd(const fx_pos *pos, fx_castling_mode castling, fx_ep_mode ep,
     } else {
         *o++ = '-';
     }
-    return (size_t)(o - out);
-}
-
-size_t fx_write(const fx_pos *pos, fx_castling_mode castling, fx_ep_mode ep,
-                const uint8_t *placement, size_t placement_len, uint8_t *out)
-{
-    uint8_t *o = out + fx_write_epd(pos, castling, ep, placement, placement_len, out);
-    *o++ = ' ';
-    o = write_u32(pos->halfmove, o);
-    *o++ = ' ';
-    o = write_u32(pos->fullmove, o);
+    if (fields == 5 || fields == 6) {
+        *o++ = ' ';
+        o = write_u32(pos->halfmove, o);
+    }
+    if (fields == 6) {
+        *o++ = ' ';
+        o = write_u32(pos->fullmove, o);
+    }
     return (size_t)(o - out);
 }
