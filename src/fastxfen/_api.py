@@ -8,7 +8,7 @@ from typing import Any, Callable, Iterable, Literal, Optional, Union, overload
 import numpy as np
 import numpy.typing as npt
 
-from fastxfen import _bulk, _codec
+from fastxfen import _bulk, _codec, _options
 from fastxfen._columns import (
     arrow_batches,
     arrow_result,
@@ -32,14 +32,6 @@ Fields = Literal[4, 6, "same"]
 Buffer = Union[bytes, bytearray, memoryview]
 
 
-def _threads(threads: Optional[int]) -> int:
-    if threads is None:
-        return 0  # auto: one thread per MIN_ROWS_PER_THREAD rows, up to the cores
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads must be a positive int or None, not {threads!r}")
-    return threads
-
-
 def _rows(fens: Iterable[Any]) -> list[Any]:
     """Inputs read row by row (the GIL held): lists, iterables, object arrays."""
     if isinstance(fens, np.ndarray):
@@ -55,7 +47,7 @@ def _list_batch(rows: list[Any], threads: Optional[int], epd: bool) -> Any:
     second thread saves."""
     if epd or threads is None or len(rows) < 2 * _bulk.MIN_ROWS_PER_THREAD:
         return None
-    if _bulk.jobs_for(len(rows), _threads(threads)) < 2:
+    if _bulk.jobs_for(len(rows), _options.kernel_threads(threads)) < 2:
         return None
     return _bulk.strings(rows)
 
@@ -92,9 +84,9 @@ def _batches(
     array cannot carry: such arrays go row by row.)  A buffer's lines are
     counted up front unless count is False (normalize counts them itself)."""
     if isinstance(fens, _BUFFERS):
-        return [_bulk.lines(fens, _threads(threads), count)]
+        return [_bulk.lines(fens, _options.kernel_threads(threads), count)]
     if isinstance(fens, np.ndarray) and fens.dtype.kind in ("SU" if not epd else "S"):
-        return [numpy_batch(fens, _threads(threads))]
+        return [numpy_batch(fens, _options.kernel_threads(threads))]
     if is_arrow(fens):
         return arrow_batches(fens)
     return None
@@ -162,8 +154,9 @@ def normalize(
     shape) or a pyarrow string array (same type, nulls kept).
 
     ``threads=None`` splits batches of 131,072 rows or more over the cores,
-    but reads a list (or other iterable) row by row; an int sets the number
-    of threads.  The result does not depend on it.
+    but reads a list (or other iterable) row by row; an int (at least 1)
+    sets the number of threads, capped to the machine's CPUs.  The result
+    does not depend on it.
 
     With ``epd=True`` rows are EPD: the four position fields, then operations
     (``bm Nf3; id "x";``) that are written back as they came; ``hmvc`` and
@@ -174,6 +167,10 @@ def normalize(
     as each row came with (4, 5 or 6).  EPD rows get no counters whatever
     ``fields`` says.
     """
+    _options.castling(castling)
+    _options.en_passant(en_passant)
+    _options.errors(errors)
+    threads = _options.threads(threads)
     if isinstance(fens, str):
         return _codec.normalize_rows([fens], castling, en_passant, errors, epd, fields)[0]
     batches = _batches(fens, epd, threads, count=False)
@@ -185,7 +182,12 @@ def normalize(
         else:
             kernel = "coerce" if errors == "raise" else errors
             data, ends, failed = batch.normalize(
-                castling, en_passant, kernel, _threads(threads), False, fields=fields
+                castling,
+                en_passant,
+                kernel,
+                _options.kernel_threads(threads),
+                False,
+                fields=fields,
             )
             one = _one_row(_codec.normalize_rows, rows, castling, en_passant, errors, False, fields)
             if errors == "raise":
@@ -203,7 +205,7 @@ def normalize(
             castling,
             en_passant,
             errors,
-            _threads(threads),
+            _options.kernel_threads(threads),
             buffer,
             epd,
             not buffer,
@@ -214,7 +216,7 @@ def normalize(
     if isinstance(fens, _BUFFERS):
         return run(batches[0], buffer=True)[0]
     if isinstance(fens, np.ndarray):
-        return numpy_result(fens, run(batches[0]), errors, _threads(threads))
+        return numpy_result(fens, run(batches[0]), errors, _options.kernel_threads(threads))
     return arrow_result(fens, run, errors)
 
 
@@ -228,8 +230,9 @@ def encode(
 ) -> npt.NDArray[np.void]:
     """Records of positions (dtype ``POSITION_DTYPE``, or ``POSITION_DTYPE_10x8``
     with ``width=10``); always a 1-d array, of length 1 for one ``str``."""
-    if width not in (8, 10) or isinstance(width, bool):
-        raise ValueError(f"width must be 8 or 10, not {width!r}")
+    _options.width(width)
+    _options.record_errors(errors)
+    threads = _options.threads(threads)
     if isinstance(fens, str):
         return _codec.encode_rows([fens], width, errors, epd)
     batches = _batches(fens, epd, threads)
@@ -238,14 +241,16 @@ def encode(
         batch = _list_batch(rows, threads, epd)
         if batch is None:
             return _codec.encode_rows(rows, width, errors, epd)
-        records = batch.encode(width, "coerce", _threads(threads))
+        records = batch.encode(width, "coerce", _options.kernel_threads(threads))
         one = _one_row(_codec.encode_rows, rows, width, errors)
         if errors == "raise":
             _check_rows(batch, batch.failed_rows(), one)
         for i in batch.slow:
             records[i] = one(i)
         return records
-    parts = [batch.encode(width, errors, _threads(threads), epd) for batch in batches]
+    parts = [
+        batch.encode(width, errors, _options.kernel_threads(threads), epd) for batch in batches
+    ]
     if len(parts) == 1:
         return parts[0]
     return np.concatenate(parts) if parts else np.empty(0, record_dtype(width))
@@ -297,9 +302,11 @@ def decode(
     ``fields=6`` writes both counters, ``fields=4`` none.  Records keep no
     count of the fields their text had, so ``fields="same"`` is an error.
     """
-    if output not in ("list", "bytes", "arrow"):
-        raise ValueError(f"output must be 'list', 'bytes' or 'arrow', not {output!r}")
-    threads_asked = _threads(threads)
+    _options.castling(castling)
+    _options.en_passant(en_passant)
+    _options.record_errors(errors)
+    _options.output(output)
+    threads_asked = _options.kernel_threads(threads)
     if output == "list":
         return _codec.decode_records(records, castling, en_passant, errors, fields)
     batch = _bulk.records(np.ascontiguousarray(np.asarray(records).reshape(-1)))
@@ -324,6 +331,7 @@ def validate(
 def validate(fens: Any, *, threads: Optional[int] = None, epd: bool = False) -> Any:
     """Per row, ``None`` or ``"column C (field): reason"``; one ``str`` in gives
     one answer, anything else a ``list``."""
+    threads = _options.threads(threads)
     if isinstance(fens, str):
         return _codec.validate_rows([fens], epd)[0]
     batches = _batches(fens, epd, threads)
@@ -332,8 +340,8 @@ def validate(fens: Any, *, threads: Optional[int] = None, epd: bool = False) -> 
         batch = _list_batch(rows, threads, epd)
         if batch is None:
             return _codec.validate_rows(rows, epd)
-        out = batch.validate(_threads(threads))
+        out = batch.validate(_options.kernel_threads(threads))
         for i in batch.slow:
             out[i] = _codec.validate_rows([rows[i]])[0]
         return out
-    return [m for batch in batches for m in batch.validate(_threads(threads), epd)]
+    return [m for batch in batches for m in batch.validate(_options.kernel_threads(threads), epd)]

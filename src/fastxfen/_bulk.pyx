@@ -37,6 +37,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
+from fastxfen._options import ROWS_PER_THREAD, cpu_count, resolve_threads
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
 
 cdef extern from "advise.h" nogil:
@@ -57,7 +58,7 @@ cnp.import_array()
 fx_init_tables()
 
 #: Rows per thread below which a batch is not split.
-MIN_ROWS_PER_THREAD = 65536
+MIN_ROWS_PER_THREAD = ROWS_PER_THREAD
 #: Bytes a row of a newline buffer is reckoned at before its lines are
 #: counted (to choose the number of threads).
 ROW_BYTES = 64
@@ -342,11 +343,9 @@ cdef void _offset_spans(const void *offsets, bint wide, int64_t lo, int64_t n,
 
 
 def jobs_for(int64_t n, int threads):
-    """How many threads a batch of n rows runs on: `threads`, or with 0 one
-    per MIN_ROWS_PER_THREAD rows up to the number of CPUs; at least one."""
-    if threads <= 0:
-        return min(os.cpu_count() or 1, max(1, n // MIN_ROWS_PER_THREAD))
-    return max(1, min(threads, n))
+    """How many threads a batch of n rows runs on: `threads` (0: automatic),
+    as _options.resolve_threads gives it, and at most one per row."""
+    return max(1, min(resolve_threads(threads if threads > 0 else None, n), n))
 
 
 cdef class Batch:
@@ -427,8 +426,7 @@ cdef class Batch:
         cdef int64_t pieces = cuts.shape[0] - 1
         counts = np.zeros(pieces + 1, np.int64)  # one spare: firsts is its running sum, shifted
         cdef int64_t[::1] c = cuts, n = counts
-        if threads <= 0:
-            threads = os.cpu_count() or 1
+        threads = min(threads, cpu_count()) if threads > 0 else cpu_count()
         cdef int64_t parts = max(1, min(threads, pieces, self.data_size // MIN_BYTES_PER_THREAD))
         counters = []
         for k in range(parts):

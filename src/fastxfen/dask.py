@@ -16,7 +16,7 @@ from typing import Any, Iterable, Optional
 
 import numpy as np
 
-from fastxfen import _bulk
+from fastxfen import _bulk, _options
 from fastxfen._api import Fields
 from fastxfen._api import encode as _encode
 from fastxfen._api import normalize as _normalize
@@ -54,12 +54,27 @@ def __getattr__(name: str):
 
 
 def _threads(threads: Optional[int]) -> int:
-    # One thread per task by default: Dask runs the partitions in parallel.
-    if threads is None:
-        return 1
-    if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
-        raise ValueError(f"threads must be a positive int or None, not {threads!r}")
-    return threads
+    """The threads of one partition: ``threads`` checked and capped (see
+    fastxfen._options), or one, since Dask runs the partitions in parallel."""
+    asked = _options.threads(threads)
+    return 1 if asked is None else asked
+
+
+def _check(
+    castling: str = "xfen",
+    en_passant: str = "xfen",
+    errors: str = "raise",
+    threads: Optional[int] = None,
+    width: int = 8,
+    records: bool = False,
+) -> None:
+    """The options of a call checked before any task is made or run;
+    ``records``: errors of a function giving records."""
+    _options.castling(castling)
+    _options.en_passant(en_passant)
+    (_options.record_errors if records else _options.errors)(errors)
+    _options.threads(threads)
+    _options.width(width)
 
 
 # ------------------------------------------------------------------ partitions: lines
@@ -97,6 +112,7 @@ def normalize_lines(
     writes them.  A coerced line is empty (its terminator kept); an ignored
     one unchanged.  Columns in errors are byte offsets into the UTF-8 line,
     and ``FenError.index`` is the row within the partition."""
+    _check(castling=castling, en_passant=en_passant, errors=errors, threads=threads)
     batch, kind, lines = _lines_batch(lines)
     data, ends, failed = batch.normalize(
         castling, en_passant, errors, _threads(threads), True, epd, fields=fields
@@ -130,6 +146,7 @@ def encode_lines(
     epd: bool = False,
 ) -> np.ndarray:
     """Records (``record_dtype(width)``) of the lines of one partition."""
+    _check(errors=errors, threads=threads, width=width, records=True)
     batch, _, _ = _lines_batch(lines)
     return batch.encode(width, errors, _threads(threads), epd)
 
@@ -138,6 +155,7 @@ def validate_lines(
     lines: Iterable[Any], *, threads: Optional[int] = None, epd: bool = False
 ) -> list:
     """``None`` or ``"column C (field): reason"`` per line of one partition."""
+    _check(threads=threads)
     batch, _, _ = _lines_batch(lines)
     return batch.validate(_threads(threads), epd)
 
@@ -200,6 +218,7 @@ def normalize_series(
 ):
     """One pandas partition normalized: a Series of the same dtype, index and
     name; missing values stay missing, a coerced row becomes missing."""
+    _check(castling=castling, en_passant=en_passant, errors=errors, threads=threads)
     result = _normalize(
         _arrow_of(series),
         castling=castling,
@@ -221,6 +240,7 @@ def encode_series(
     epd: bool = False,
 ) -> np.ndarray:
     """Records of one pandas partition (a missing value is the null record)."""
+    _check(errors=errors, threads=threads, width=width, records=True)
     return _encode(
         _arrow_of(series), width=width, errors=errors, threads=_threads(threads), epd=epd
     )
@@ -228,6 +248,7 @@ def encode_series(
 
 def validate_series(series, *, threads: Optional[int] = None, epd: bool = False):
     """A Series of ``None`` or ``"column C (field): reason"`` (object dtype)."""
+    _check(threads=threads)
     import pandas as pd
 
     messages = _validate(_arrow_of(series), threads=_threads(threads), epd=epd)
@@ -278,6 +299,7 @@ def normalize_bag(
     """A Bag of lines (``dask.bag.read_text``, ``from_sequence``) normalized
     partition by partition: a Bag of the same lines in canonical form, each
     keeping its terminator, ready for ``Bag.to_textfiles``."""
+    _check(castling=castling, en_passant=en_passant, errors=errors, threads=threads)
     _collection_kind(bag, None)
     return bag.map_partitions(
         normalize_lines,
@@ -292,6 +314,7 @@ def normalize_bag(
 
 def validate_bag(bag, *, threads: Optional[int] = None, epd: bool = False):
     """A Bag of ``None`` or ``"column C (field): reason"``, one per line."""
+    _check(threads=threads)
     _collection_kind(bag, None)
     return bag.map_partitions(validate_lines, threads=threads, epd=epd)
 
@@ -311,6 +334,7 @@ def normalize_column(
     """A Dask DataFrame with ``column`` normalized (into column ``out`` if
     given, else in place), or a Dask Series normalized: same dtype, same
     partitions.  ``string[pyarrow]`` columns are read without Python strings."""
+    _check(castling=castling, en_passant=en_passant, errors=errors, threads=threads)
     kind = _collection_kind(collection, column)
     options = dict(
         castling=castling,
@@ -334,6 +358,7 @@ def validate_column(
     collection, column: Optional[str] = None, *, threads: Optional[int] = None, epd: bool = False
 ):
     """A Dask Series (object dtype) of ``None`` or the message, per row."""
+    _check(threads=threads)
     kind = _collection_kind(collection, column)
     series = collection if kind == "series" else collection[column]
     import pandas as pd
@@ -357,6 +382,7 @@ def encode_bag(
     """A Dask array of position records (``record_dtype(width)``), one chunk
     per partition of the Bag of lines; chunk lengths are known once
     computed (``.compute_chunk_sizes()``)."""
+    _check(errors=errors, threads=threads, width=width, records=True)
     dask = _require("dask")
     _collection_kind(bag, None)
     encode = dask.delayed(encode_lines, pure=True)
@@ -378,6 +404,7 @@ def encode_column(
 ):
     """A Dask array of position records, one chunk per partition of the
     column (or Series)."""
+    _check(errors=errors, threads=threads, width=width, records=True)
     dask = _require("dask")
     kind = _collection_kind(collection, column)
     series = collection if kind == "series" else collection[column]

@@ -13,7 +13,7 @@ from typing import Any, Iterator, Optional, Sequence
 
 import numpy as np
 
-from fastxfen import _export
+from fastxfen import _export, _options
 from fastxfen._api import encode
 from fastxfen._columns import is_arrow
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
@@ -33,25 +33,12 @@ __all__ = [
 #: each adds.
 PLANE_EXTRAS = dict(_export.EXTRA_PLANES)
 
-_FORMATS = ("lichess", "stockfish")
-_PERSPECTIVES = {"white": False, "side_to_move": True}
+#: Whether planes are mirrored (and colors swapped) for black to move.
+_FLIPS = {"white": False, "side_to_move": True}
 _BUFFERS = (bytes, bytearray, memoryview)
 _U32 = 4294967295
 
 # ---------------------------------------------------------------- argument checks
-
-
-def _errors(errors):
-    if errors not in ("raise", "coerce"):
-        raise ValueError(f"errors must be one of 'raise', 'coerce', not {errors!r}")
-    return errors
-
-
-def _choice(name, value, choices):
-    if not isinstance(value, str) or value not in choices:
-        options = ", ".join(repr(c) for c in choices)
-        raise ValueError(f"{name} must be one of {options}, not {value!r}")
-    return value
 
 
 def _is_records(x) -> bool:
@@ -81,37 +68,6 @@ def _output(out, shape, dtype):
     if not out.flags.c_contiguous or not out.flags.writeable:
         raise ValueError("out must be a writeable C-contiguous array")
     return out
-
-
-def _plane_dtype(dtype) -> np.dtype:
-    dt = np.dtype(dtype)
-    ok = (dt.kind in "biu" and dt.itemsize in (1, 2, 4, 8)) or (
-        dt.kind == "f" and dt.itemsize in (2, 4, 8)
-    )
-    if not ok:
-        raise ValueError(f"planes need a bool, integer or float16/32/64 dtype, not {dt}")
-    if not dt.isnative:
-        raise ValueError(f"planes need the native byte order, not {dt}")
-    return dt
-
-
-def _extras(extra, dtype) -> tuple:
-    names = (extra,) if isinstance(extra, str) else tuple(extra)
-    for name in names:
-        if name not in PLANE_EXTRAS:
-            options = ", ".join(repr(k) for k in PLANE_EXTRAS)
-            raise ValueError(f"extra planes are named {options}, not {name!r}")
-    if len(set(names)) != len(names):
-        raise ValueError(f"an extra plane is named twice in {names!r}")
-    if "halfmove_scaled" in names and dtype.kind != "f":
-        raise ValueError("the 'halfmove_scaled' plane needs a float dtype")
-    return names
-
-
-def _width(width) -> int:
-    if isinstance(width, bool) or width not in (8, 10):
-        raise ValueError(f"width must be 8 or 10, not {width!r}")
-    return width
 
 
 # ---------------------------------------------------------------- defaults
@@ -212,7 +168,8 @@ def to_bitboards(
     rows) or anything ``encode`` reads.  A 10-wide row is a ``FenError``
     (field ``record.width``); with ``errors="coerce"`` a failing row is all 0.
     """
-    _errors(errors)
+    _options.record_errors(errors)
+    threads = _options.threads(threads)
     recs, trusted = _as_records(x, errors, threads)
     out = _output(out, (len(recs), 12), np.dtype(np.uint64))
     return _export.bitboards(recs, trusted, errors, out)
@@ -232,7 +189,7 @@ def from_bitboards(
     ``to_bitboards``.  The other fields come from the keywords (defaults:
     white to move, no castling rights, no en passant, halfmove 0, fullmove 1),
     each one value or one per row; see docs/export.md."""
-    _errors(errors)
+    _options.record_errors(errors)
     bb = np.asarray(bitboards)
     if bb.dtype.kind not in "iu" or bb.dtype.itemsize != 8:
         raise TypeError(f"bitboards must be 64-bit integers, not {bb.dtype}")
@@ -261,11 +218,13 @@ def to_planes(
     """Plane tensors of positions, shape (N, C, 8, width): C = 12 piece planes
     (16 with ``width=10``) then the ``extra`` planes in the order named;
     ``planes[n, p, rank, file]`` with rank 0 = rank 1.  See docs/export.md."""
-    _errors(errors)
-    dt = _plane_dtype(dtype)
-    flip = _PERSPECTIVES[_choice("perspective", perspective, tuple(_PERSPECTIVES))]
-    names = _extras(extra, dt)
-    width = _width(width)
+    _options.record_errors(errors)
+    dt = _options.plane_dtype(dtype)
+    flip = _FLIPS[_options.perspective(perspective)]
+    names = _options.plane_extras(extra, dt)
+    width = _options.width(width)
+    _options.en_passant(en_passant)
+    threads = _options.threads(threads)
     recs, trusted = _as_records(x, errors, threads)
     shape = (len(recs), _export.plane_count(width, names), 8, width)
     out = _output(out, shape, dt)
@@ -289,13 +248,13 @@ def from_planes(
     (N, C, 8, 10) ``POSITION_DTYPE_10x8``.  Fields no plane carries come from
     the keywords, as for ``from_bitboards``; a keyword for a field that a plane
     carries is an error."""
-    _errors(errors)
+    _options.record_errors(errors)
     arr = np.asarray(planes)
-    flip = _PERSPECTIVES[_choice("perspective", perspective, tuple(_PERSPECTIVES))]
+    flip = _FLIPS[_options.perspective(perspective)]
     if not arr.dtype.isnative:
         arr = arr.astype(arr.dtype.newbyteorder("="))
-    dt = _plane_dtype(arr.dtype)
-    names = _extras(extra, dt)
+    dt = _options.plane_dtype(arr.dtype)
+    names = _options.plane_extras(extra, dt)
     if arr.ndim == 3:
         arr = arr[None]
     if arr.ndim != 4 or arr.shape[2] != 8 or arr.shape[3] not in (8, 10):
@@ -425,8 +384,10 @@ def pack(
     (lichess) or 24 zero bytes (stockfish).  ``en_passant`` picks which
     targets are stored ("fen": every target the record keeps, "xfen",
     "legal")."""
-    _errors(errors)
-    fmt = _choice("format", format, _FORMATS)
+    _options.record_errors(errors)
+    fmt = _options.pack_format(format)
+    _options.en_passant(en_passant)
+    threads = _options.threads(threads)
     recs, trusted = _as_records(x, errors, threads)
     if fmt == "stockfish":
         out = _output(out, (len(recs), _export.STOCKFISH_SIZE), np.dtype(np.uint8))
@@ -560,8 +521,8 @@ def unpack(
     iterable of 24-byte values.  The format holds no move counters: they come
     from ``halfmove`` / ``fullmove`` (one value or one per row; default 0
     and 1)."""
-    _errors(errors)
-    fmt = _choice("format", format, _FORMATS)
+    _options.record_errors(errors)
+    fmt = _options.pack_format(format)
     if fmt == "stockfish":
         rows = _stockfish_rows(data)
         defaults = _defaults(len(rows), 8, halfmove=halfmove, fullmove=fullmove)

@@ -29,14 +29,13 @@ What the code calls a game (the rules of docs/pgn.md):
 
 from __future__ import annotations
 
-import os
 import re
 import time
 from typing import Any, Callable, Iterable, Iterator, Optional, Tuple
 
 import numpy as np
 
-from fastxfen import _bulk, _pgn
+from fastxfen import _bulk, _options, _pgn
 from fastxfen._errors import FenError
 
 __all__ = [
@@ -121,12 +120,6 @@ class PgnStats:
         )
 
 
-def _auto_threads(threads: Optional[int], rows: int) -> int:
-    if threads:
-        return threads
-    return max(1, min(os.cpu_count() or 1, rows // 16384))
-
-
 # ------------------------------------------------------------------ scanning
 
 #: Columns of ``_pgn.Scan.fen`` (one row per FEN tag of a header section).
@@ -186,18 +179,12 @@ class _Editor:
         select: Optional[str],
         threads: Optional[int],
     ) -> None:
-        if errors not in ("raise", "coerce", "ignore"):
-            raise ValueError(f"errors must be 'raise', 'coerce' or 'ignore', not {errors!r}")
+        _options.castling(castling)
+        _options.en_passant(en_passant)
+        _options.errors(errors)
         if select not in (None,) + SELECTIONS:
             raise ValueError(f"select must be None, 'standard' or 'setup', not {select!r}")
-        if threads is not None and (
-            isinstance(threads, bool) or not isinstance(threads, int) or threads < 1
-        ):
-            raise ValueError(f"threads must be a positive int or None, not {threads!r}")
-        # Check the modes now rather than at the first FEN tag.
-        _bulk.spans(b"", np.empty(0, np.int64), np.empty(0, np.int64)).normalize(
-            castling, en_passant, "coerce", 1, False
-        )
+        threads = _options.threads(threads)
         self.castling = castling
         self.en_passant = en_passant
         self.errors = errors
@@ -256,7 +243,7 @@ class _Editor:
                 self.castling,
                 self.en_passant,
                 "coerce",
-                _auto_threads(self.threads, len(rows)),
+                _options.resolve_threads(self.threads, len(rows), _options.CHUNK_ROWS_PER_THREAD),
                 False,
             )
             for row, error in batch.failures():

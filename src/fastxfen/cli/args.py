@@ -9,20 +9,19 @@ import os
 import sys
 import textwrap
 
-from fastxfen import __version__
+from fastxfen import __version__, _options
 from fastxfen.cli import chunks, formats
 from fastxfen.cli.errors import CliError
 from fastxfen.cli.io import DEFAULT_CHUNK
 from fastxfen.cli.report import EXIT_FAILED, EXIT_INTERRUPTED
+from fastxfen.export import PLANE_EXTRAS
 
 
 def threads_for(args, rows: int) -> int:
-    """The threads for a chunk of ``rows`` rows."""
-    if args.threads:
-        return args.threads
-    # Auto: one thread per 16384 rows, up to the cores (0 = the library's own
-    # choice, which splits only much larger batches than a chunk holds).
-    return max(1, min(os.cpu_count() or 1, rows // 16384))
+    """The threads for a chunk of ``rows`` rows: --threads (capped to the
+    CPUs), else one per CHUNK_ROWS_PER_THREAD rows (the library's own
+    automatic choice splits only much larger batches than a chunk holds)."""
+    return _options.resolve_threads(args.threads, rows, _options.CHUNK_ROWS_PER_THREAD)
 
 
 def make(factory, args):
@@ -194,7 +193,7 @@ def build_parser() -> argparse.ArgumentParser:
     def modes(p):
         p.add_argument(
             "--castling",
-            choices=("xfen", "shredder"),
+            choices=_options.CASTLING,
             default="xfen",
             help="castling field style: 'xfen' writes KQkq, using a rook's file letter "
             "only where K or Q would name another rook; 'shredder' always writes rook "
@@ -202,7 +201,7 @@ def build_parser() -> argparse.ArgumentParser:
         )
         p.add_argument(
             "--en-passant",
-            choices=("fen", "xfen", "legal"),
+            choices=_options.EN_PASSANT,
             default="xfen",
             help="which valid en-passant targets to keep: 'fen' every one, 'xfen' only "
             "when a pawn can capture, 'legal' only when such a capture is legal "
@@ -223,12 +222,12 @@ def build_parser() -> argparse.ArgumentParser:
             "--extra",
             metavar="NAME[,NAME...]",
             help="planes: extra planes after the piece planes, in this order: "
-            + ", ".join(formats.ex.PLANE_EXTRAS)
+            + ", ".join(PLANE_EXTRAS)
             + again,
         )
         p.add_argument(
             "--perspective",
-            choices=("white", "side_to_move"),
+            choices=_options.PERSPECTIVES,
             help="planes: 'white' the board as it stands; 'side_to_move' mirrored and "
             "colors swapped when black is to move (default: white)" + again,
         )
@@ -248,7 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
     modes(p)
     p.add_argument(
         "--errors",
-        choices=("raise", "coerce", "ignore"),
+        choices=_options.ERRORS,
         default="raise",
         help="what to do with a row that cannot be read: 'raise' stops at the first "
         "one (exit status 2); 'coerce' writes an empty line in its place; 'ignore' "
@@ -296,14 +295,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--width",
         type=int,
-        choices=(8, 10),
+        choices=_options.WIDTHS,
         help="npy: 8 gives 80-byte records and rejects 10-wide rows, 10 gives 96-byte "
         "records holding 8x8 and 10x8 positions; planes: the board width, 8 (12 piece "
         "planes) or 10 (16 piece planes), rows of the other width rejected (default: 8)",
     )
     p.add_argument(
         "--en-passant",
-        choices=("fen", "xfen", "legal"),
+        choices=_options.EN_PASSANT,
         help="lichess, stockfish, planes: which valid en-passant target to store (the "
         "'en_passant' plane): 'fen' every one, 'xfen' only when a pawn can capture, "
         "'legal' only when such a capture is legal (default: fen, lossless)",
@@ -317,7 +316,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument(
         "--errors",
-        choices=("raise", "coerce"),
+        choices=_options.RECORD_ERRORS,
         default="raise",
         help="'raise' stops at the first row that cannot be read or stored (exit status "
         "2); 'coerce' writes a null row in its place (npy: the null record of width 0; "
@@ -344,7 +343,7 @@ def build_parser() -> argparse.ArgumentParser:
     planes_options(p, decode=True)
     p.add_argument(
         "--errors",
-        choices=("raise", "coerce"),
+        choices=_options.RECORD_ERRORS,
         default="raise",
         help="'raise' stops at the first row that cannot be read (exit status 2); "
         "'coerce' writes an empty line in its place (the null rows of 'encode --errors "
@@ -382,7 +381,7 @@ def build_parser() -> argparse.ArgumentParser:
     modes(p)
     p.add_argument(
         "--errors",
-        choices=("raise", "coerce", "ignore"),
+        choices=_options.ERRORS,
         default="raise",
         help="what to do with a game whose FEN tag cannot be read: 'raise' stops there "
         "(exit status 2); 'coerce' drops the game; 'ignore' copies it unchanged; with "

@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastxfen import _export
-from fastxfen import export as ex
+from fastxfen import _export, _options
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8, record_dtype
 
 FORMATS = ("npy", "lichess", "stockfish", "planes")
@@ -34,7 +33,7 @@ def extras(text: str | None) -> tuple:
     if not text:
         return ()
     names = tuple(name.strip() for name in text.split(","))
-    ex._extras(names, np.dtype(np.float32))  # names and repeats; dtype checked later
+    _options.plane_extras(names, np.dtype(np.float32))  # names and repeats; dtype checked later
     return names
 
 
@@ -103,8 +102,8 @@ class PlanesEncoder(Encoder):
             dtype = np.dtype(args.dtype or "uint8")
         except TypeError:
             raise ValueError(f"--dtype {args.dtype!r} is no numpy dtype") from None
-        self.dtype = ex._plane_dtype(dtype)
-        self.names = ex._extras(extras(args.extra), self.dtype)
+        self.dtype = _options.plane_dtype(dtype)
+        self.names = _options.plane_extras(extras(args.extra), self.dtype)
         self.planes_width = args.width or 8
         self.flip = args.perspective == "side_to_move"
         self.en_passant = args.en_passant or "fen"
@@ -260,8 +259,8 @@ class PlanesDecoder(Decoder):
 
     def check(self, dtype, shape):
         try:
-            dt = ex._plane_dtype(dtype)
-            ex._extras(self.names, dt)
+            dt = _options.plane_dtype(dtype)
+            _options.plane_extras(self.names, dt)
         except ValueError as exc:
             return f"holds {dtype}: {exc}"
         if len(shape) != 4 or shape[2] != 8 or shape[3] not in (8, 10):

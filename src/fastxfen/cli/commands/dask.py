@@ -12,6 +12,7 @@ import sys
 import threading
 from typing import Any, Iterable, List, Optional
 
+from fastxfen import _options
 from fastxfen._optional import require_dask as _require
 from fastxfen.cli.args import run_argv
 from fastxfen.cli.commands import normalize
@@ -119,6 +120,10 @@ def normalize_files(
     scheduler.  The paths must be the same for the workers (a shared file
     system).  Returns, in input order, one dict per file: input, output,
     status (the command's exit status) and messages (its stderr)."""
+    _options.castling(castling)
+    _options.en_passant(en_passant)
+    _options.errors(errors)
+    _options.threads(threads)
     files = [os.path.abspath(path) for path in _shards(inputs)]
     outdir = os.path.abspath(outdir)
     names = [os.path.basename(path) for path in files]

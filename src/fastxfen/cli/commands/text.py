@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import sys
 
-from fastxfen import _bulk
+from fastxfen import _bulk, _options
 from fastxfen._errors import FenError
 from fastxfen.cli import chunks, formats
 from fastxfen.cli.args import make
@@ -55,7 +55,7 @@ class TextJob:
     def chunk(self, chunk, line: int) -> int:
         """Handle a buffer of whole lines, the first being line ``line + 1``;
         return the number of rows."""
-        batch = _bulk.lines(chunk, self.args.threads or 0, self.counts_first)
+        batch = _bulk.lines(chunk, _options.kernel_threads(self.args.threads), self.counts_first)
         # Always run in coerce mode: under --errors raise the rows before the
         # first rejected one are still written, and the batch is not run twice.
         result = self.run(batch, batch.rows_reckoned())
