@@ -25,7 +25,7 @@ def _decode_chunk(args, decoder, rows, done: int, output: Output, rejects, stats
     records, failures = decoder.convert(rows)
     batch = _bulk.records(np.ascontiguousarray(records.reshape(-1)))
     text, ends, _ = batch.decode(
-        args.castling, args.en_passant, "coerce", threads_for(args, n), True
+        args.castling, args.en_passant, "coerce", threads_for(args, n), True, fields=args.fields
     )
     bad = formats.merge([(e.index, e) for e in failures], [e for _, e in batch.failures()])
     raise_mode = args.errors == "raise"
