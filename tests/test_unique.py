@@ -171,3 +171,26 @@ def test_options_are_checked():
         fx.Deduper(en_passant="some")
     with pytest.raises(ValueError, match="errors"):
         fx.unique([START], errors="ignore")
+
+
+def test_text_is_read_in_chunks(monkeypatch):
+    from fastxfen import keys
+
+    monkeypatch.setattr(keys, "CHUNK_ROWS", 7)
+    fens = list(corpus(300, seed=9))
+    expected = reference(fens)
+    for rows in (fens, np.array(fens), pa.array(fens), pa.chunked_array([fens[:50], fens[50:]])):
+        assert fx.unique(rows).tolist() == expected
+    assert fx.zobrist(fens).tolist() == fx.zobrist(fx.encode(fens)).tolist()
+    bad = fens[:20] + [None, "8/8/8 w - - 0 1"] + fens[20:]
+    for errors in ("raise", "coerce"):
+        dedupe = fx.Deduper()
+        dedupe.add(fens[:5])
+        if errors == "raise":
+            with pytest.raises(fx.FenError) as info:
+                dedupe.add(bad)
+            assert info.value.index == 5 + 21
+        else:
+            assert np.flatnonzero(dedupe.add(bad, errors=errors)).tolist() == [
+                i + (i > 19) * 2 for i in reference(fens) if i >= 5
+            ]

@@ -84,9 +84,9 @@ cdef class Table:
         """Bytes allocated for them (slots and packed positions)."""
         return fx_dedupe_bytes(&self.d)
 
-    def add(self, cnp.ndarray recs, bint trusted, errors, Py_ssize_t first_row=0):
+    def add(self, cnp.ndarray recs, bint trusted, errors):
         """Bool mask of the records that are first occurrences; a refused
-        record raises (rows numbered from first_row) unless coerced."""
+        record raises unless coerced."""
         cdef int coerce = _record_errors(errors) == COERCE
         cdef size_t n = recs.shape[0], stride = recs.itemsize
         cdef int wide = recs.dtype == POSITION_DTYPE_10x8
@@ -100,5 +100,5 @@ cdef class Table:
         if failed == -2:
             raise MemoryError(f"out of memory after {self.d.count} distinct positions")
         if failed >= 0:
-            raise _error(first_row + failed, err, None)
+            raise _error(failed, err, None)
         return first.view(bool)

@@ -9,7 +9,7 @@ docs/keys.md.
 
 from __future__ import annotations
 
-from typing import Any, Literal, Optional, overload
+from typing import Any, Callable, Iterator, Literal, Optional, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -51,19 +51,25 @@ def _rows_with_missing(x: Any) -> Optional[list[Any]]:
     return rows if any(row is None for row in rows) else None
 
 
-def _records(x: Any, errors: str, threads: Optional[int]) -> tuple[np.ndarray, bool, Any]:
-    """Flat contiguous records of x, whether they come fresh from the reader
-    (checked already), and the shape of a numpy input (None for others).
-    Missing values (None, Arrow nulls) give null records."""
-    if _is_records(x):
-        arr = np.asarray(x)
-        return np.ascontiguousarray(arr.reshape(-1)), False, arr.shape
-    if not isinstance(x, (np.ndarray, list, str, *_BUFFERS)) and not is_arrow(x):
-        x = list(x)  # any other iterable is read once
-    shape = x.shape if isinstance(x, np.ndarray) else None
+#: Rows of text read at a time: bounds the records held meanwhile (96 bytes
+#: a row) for lists, numpy arrays and Arrow columns.
+CHUNK_ROWS = 1 << 20
+
+
+def _renumbered(fn: Callable[..., Any], start: int, *args: Any) -> Any:
+    """fn(*args), a FenError's row moved on by start rows."""
+    try:
+        return fn(*args)
+    except FenError as e:
+        raise FenError(e.index + start, e.column, e.field, e.reason) from None
+
+
+def _text_records(x: Any, errors: KeyErrors, threads: Optional[int]) -> np.ndarray:
+    """Records of one chunk of text rows; missing values (None, Arrow nulls)
+    give null records, also under errors="raise"."""
     rows = _rows_with_missing(x) if errors == "raise" else None
     if rows is None:
-        return encode(x, width=10, errors=errors, threads=threads), True, shape
+        return encode(x, width=10, errors=errors, threads=threads)
     recs = encode(rows, width=10, errors="coerce", threads=threads)
     for i in np.flatnonzero(recs["width"] == 0):
         if rows[i] is not None:  # a refused row: its own error, numbered i
@@ -71,7 +77,35 @@ def _records(x: Any, errors: str, threads: Optional[int]) -> tuple[np.ndarray, b
                 encode([rows[i]], width=10)
             except FenError as e:
                 raise FenError(int(i), e.column, e.field, e.reason) from None
-    return recs, True, shape
+    return recs
+
+
+def _records(
+    x: Any, errors: KeyErrors, threads: Optional[int]
+) -> tuple[Iterator[tuple[int, np.ndarray, bool]], Any]:
+    """The records of x, chunk by chunk: (first row, flat contiguous records,
+    whether they come fresh from the reader, so checked already); and the
+    shape of a numpy input (None for others)."""
+    if _is_records(x):
+        arr = np.asarray(x)
+        return iter([(0, np.ascontiguousarray(arr.reshape(-1)), False)]), arr.shape
+    if isinstance(x, _BUFFERS):
+        return iter([(0, _text_records(x, errors, threads), True)]), None
+    if not isinstance(x, (np.ndarray, list)) and not is_arrow(x):
+        x = list(x)  # any other iterable is read once
+    shape = x.shape if isinstance(x, np.ndarray) else None
+    rows: Any = x.reshape(-1) if isinstance(x, np.ndarray) else x
+
+    def chunks() -> Iterator[tuple[int, np.ndarray, bool]]:
+        for start in range(0, max(len(rows), 1), CHUNK_ROWS):
+            part = (
+                rows.slice(start, CHUNK_ROWS)
+                if is_arrow(rows)
+                else rows[start : start + CHUNK_ROWS]
+            )
+            yield start, _renumbered(_text_records, start, part, errors, threads), True
+
+    return chunks(), shape
 
 
 @overload
@@ -97,8 +131,9 @@ def zobrist(fens: Any, *, errors: KeyErrors = "raise", threads: Optional[int] = 
     if isinstance(fens, str):
         recs = encode(fens, width=10, errors=errors)
         return int(_keys.zobrist(recs, True, errors)[0])
-    recs, trusted, shape = _records(fens, errors, threads)
-    keys = _keys.zobrist(recs, trusted, errors)
+    chunks, shape = _records(fens, errors, threads)
+    parts = [_renumbered(_keys.zobrist, *chunk, errors) for chunk in chunks]
+    keys = parts[0] if len(parts) == 1 else np.concatenate(parts)
     if shape == ():
         return int(keys[0])
     return keys if shape is None else keys.reshape(shape)
@@ -139,10 +174,14 @@ class Deduper:
         _check_errors(errors)
         if isinstance(fens, str):
             fens = [fens]
-        recs, trusted, _ = _records(fens, errors, threads)
-        mask = self._table.add(recs, trusted, errors, self._rows)
-        self._rows += len(recs)
-        return mask
+        masks = []
+        try:
+            for start, recs, trusted in _records(fens, errors, threads)[0]:
+                masks.append(_renumbered(self._table.add, start, recs, trusted, errors))
+        except FenError as e:
+            raise FenError(e.index + self._rows, e.column, e.field, e.reason) from None
+        self._rows += sum(len(mask) for mask in masks)
+        return masks[0] if len(masks) == 1 else np.concatenate(masks)
 
     @property
     def rows(self) -> int:

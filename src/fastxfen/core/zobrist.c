@@ -23,11 +23,22 @@ void fx_zobrist_init(void)
             piece10[code][sq] = fx_wide_keys[FX_WK_PIECES + 80 * (code - 1) + sq];
 }
 
+/* XOR of the piece-square keys of the first `squares` squares (a multiple
+ * of 8); a rank of empty squares costs one test. */
+#define PIECES(table, board, squares, h)                         \
+    for (int rank = 0; rank < (squares); rank += 8) {            \
+        uint64_t word;                                           \
+        memcpy(&word, (board) + rank, 8);                        \
+        if (!word)                                               \
+            continue;                                            \
+        for (int sq = rank; sq < rank + 8; sq++)                 \
+            (h) ^= (table)[(board)[sq]][sq];                     \
+    }
+
 static uint64_t key8(const fx_pos *pos)
 {
     uint64_t h = 0;
-    for (int sq = 0; sq < 64; sq++)
-        h ^= piece8[pos->board[sq]][sq];
+    PIECES(piece8, pos->board, 64, h);
     for (int slot = 0; slot < 4; slot++)  /* slots are in polyglot's order */
         if (pos->castling[slot] != FX_NONE)
             h ^= fx_polyglot_keys[768 + slot];
@@ -41,8 +52,7 @@ static uint64_t key8(const fx_pos *pos)
 static uint64_t key10(const fx_pos *pos)
 {
     uint64_t h = 0;
-    for (int sq = 0; sq < FX_MAX_SQUARES; sq++)
-        h ^= piece10[pos->board[sq]][sq];
+    PIECES(piece10, pos->board, FX_MAX_SQUARES, h);
     for (int slot = 0; slot < 4; slot++)
         if (pos->castling[slot] != FX_NONE)
             h ^= fx_wide_keys[FX_WK_CASTLING + 10 * (slot / 2) + pos->castling[slot]];
