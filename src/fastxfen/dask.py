@@ -115,7 +115,13 @@ def normalize_lines(
     _check(castling=castling, en_passant=en_passant, errors=errors, threads=threads)
     batch, kind, lines = _lines_batch(lines)
     data, ends, failed = batch.normalize(
-        castling, en_passant, errors, _threads(threads), True, epd, fields=fields
+        castling=castling,
+        en_passant=en_passant,
+        errors=errors,
+        threads=_threads(threads),
+        terminators=True,
+        epd=epd,
+        fields=fields,
     )
     starts = np.empty_like(ends)
     if len(ends):
@@ -148,7 +154,7 @@ def encode_lines(
     """Records (``record_dtype(width)``) of the lines of one partition."""
     _check(errors=errors, threads=threads, width=width, records=True)
     batch, _, _ = _lines_batch(lines)
-    return batch.encode(width, errors, _threads(threads), epd)
+    return batch.encode(width=width, errors=errors, threads=_threads(threads), epd=epd)
 
 
 def validate_lines(
@@ -157,7 +163,7 @@ def validate_lines(
     """``None`` or ``"column C (field): reason"`` per line of one partition."""
     _check(threads=threads)
     batch, _, _ = _lines_batch(lines)
-    return batch.validate(_threads(threads), epd)
+    return batch.validate(threads=_threads(threads), epd=epd)
 
 
 # ------------------------------------------------------------------ partitions: pandas

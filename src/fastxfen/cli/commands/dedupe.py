@@ -32,12 +32,12 @@ class DedupeJob(TextJob):
 
     def run(self, batch, n):
         a = self.args
-        return batch.encode(10, "coerce", threads_for(a, n), a.epd)
+        return batch.encode(width=10, errors="coerce", threads=threads_for(a, n), epd=a.epd)
 
-    def failures(self, batch, result):
-        failures = batch.failures()
-        self._failed = [row for row, _ in failures]
-        return failures
+    def rejections(self, batch, result):
+        rejected = batch.rejections()
+        self._failed = [row for row, _ in rejected]
+        return rejected
 
     def emit(self, records, upto):
         kept = None

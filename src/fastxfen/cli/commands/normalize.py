@@ -49,12 +49,12 @@ class NormalizeJob(TextJob):
         self._outputs.append(self._outputs.pop(0))
         threads = threads_for(a, n)
         result = batch.normalize(
-            a.castling,
-            a.en_passant,
-            errors,
-            threads,
-            True,
-            a.epd,
+            castling=a.castling,
+            en_passant=a.en_passant,
+            errors=errors,
+            threads=threads,
+            terminators=True,
+            epd=a.epd,
             ends=False,
             into=into,
             fields=a.fields,
@@ -62,7 +62,8 @@ class NormalizeJob(TextJob):
         if self.unique is None:
             return result
         # the positions of the same lines, read again (a batch converts once)
-        records = _bulk.lines(self._chunk, threads).encode(10, "coerce", threads, a.epd)
+        again = _bulk.lines(self._chunk, threads=threads)
+        records = again.encode(width=10, errors="coerce", threads=threads, epd=a.epd)
         return (*result, records)
 
     def emit(self, result, upto):

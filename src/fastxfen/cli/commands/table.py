@@ -12,7 +12,7 @@ import fastxfen as fx
 from fastxfen._errors import FenError
 from fastxfen.cli import formats, tables
 from fastxfen.cli.args import make, threads_for
-from fastxfen.cli.commands.text import fix_reason
+from fastxfen.cli.commands.text import _for_the_command_line
 from fastxfen.cli.errors import CliError, Rejected
 from fastxfen.cli.io import NpyWriter, StreamWriter, open_output
 from fastxfen.cli.report import Progress, Stats, bar_wanted, finish
@@ -81,7 +81,9 @@ class TableJob:
             try:
                 check(value)
             except FenError as e:
-                out.append((int(row), fix_reason(FenError(int(row), e.column, e.field, e.reason))))
+                error = FenError(int(row), e.column, e.field, e.reason)
+                error.code = e.code
+                out.append((int(row), _for_the_command_line(error)))
         return out
 
     def keep(self, text, failed: np.ndarray, pass_failed: bool) -> np.ndarray:
