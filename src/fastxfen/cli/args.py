@@ -65,6 +65,13 @@ def _fields(text: str):
     raise argparse.ArgumentTypeError(f"expected 6, 4 or same, not {text!r}")
 
 
+def _record_fields(text: str) -> int:
+    """decode's --fields: 6 or 4."""
+    if text == "same":
+        raise argparse.ArgumentTypeError("6 or 4: records keep no count of fields to keep")
+    return _fields(text)
+
+
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -231,7 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
     def fields_option(p, same=True):
         p.add_argument(
             "--fields",
-            type=_fields,
+            type=_fields if same else _record_fields,
             default=6,
             metavar="6|4|same" if same else "6|4",
             help="6 writes both counters (default), 4 none (placement, side, castling, "
