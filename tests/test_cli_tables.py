@@ -373,3 +373,33 @@ def test_parquet_streamed_in_bounded_memory(tmp_path):
     assert decoded > 800 << 20
     assert peak < decoded / 2, (peak, decoded)
     assert pq.ParquetFile(out).metadata.num_rows == n
+
+
+def test_tsv_epd_column(tmp_path):
+    rows = [
+        'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 bm e5; id "a";',
+        "4k3/8/8/8/8/8/4P3/4K3 w - - hmvc 3; fmvn 40;",
+    ]
+    path = tmp_path / "suite.tsv"
+    path.write_text("name\tEPD\n" + "".join(f"s{i}\t{row}\n" for i, row in enumerate(rows)))
+    out = tmp_path / "out.tsv"
+    assert run("normalize", path, "-o", out, "--epd") == 0
+    got = pcsv.read_csv(out, parse_options=pcsv.ParseOptions(delimiter="\t"))
+    assert got.column("EPD").to_pylist() == fx.normalize(rows, epd=True)
+    assert got.column("name").to_pylist() == ["s0", "s1"]
+
+
+def test_ipc_stream_through_stdin_and_stdout(tmp_path):
+    table = parquet_table(50, seed=10)
+    sink = pa.BufferOutputStream()
+    with ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    done = subprocess.run(
+        [sys.executable, "-m", "fastxfen", "normalize", "--input-format", "arrow", "-q"],
+        input=sink.getvalue().to_pybytes(),
+        capture_output=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    got = ipc.open_stream(done.stdout).read_all()
+    assert got.column("fen").to_pylist() == norm(table.column("fen").to_pylist())

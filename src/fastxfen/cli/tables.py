@@ -45,7 +45,8 @@ DEFAULT_COLUMNS = ("fen", "epd")
 _BYTES_PER_ROW = 64
 
 
-def _pyarrow():
+def require_pyarrow():
+    """pyarrow, or a CliError saying how to install it."""
     try:
         import pyarrow
     except ImportError:
@@ -101,7 +102,7 @@ class _ReadStream:
             self.head = self.head[len(data) :]
             return data
         if n < 0:
-            return self.source.read_exactly(1 << 62)
+            return b"".join(iter(lambda: self.source.read(1 << 20), b""))
         return self.source.read(n)
 
     def readable(self) -> bool:
@@ -136,8 +137,6 @@ class TableReader:
         }[kind]
         try:
             self.schema, self._batches = opener(args, stack)
-        except CliError:
-            raise
         except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
             raise CliError(f"cannot read {self.name} as {kind}: {exc}") from None
 
@@ -150,9 +149,9 @@ class TableReader:
         return args.input
 
     def _parquet(self, args, stack):
+        require_pyarrow()
         import pyarrow.parquet as pq
 
-        _pyarrow()
         # A buffered stream instead of whole column chunks in memory.
         file = pq.ParquetFile(self._file(args), buffer_size=1 << 20, pre_buffer=False)
         stack.callback(file.close)
@@ -160,7 +159,7 @@ class TableReader:
         return file.schema_arrow, file.iter_batches(batch_size=self._rows, use_threads=False)
 
     def _arrow(self, args, stack):
-        pa = _pyarrow()
+        pa = require_pyarrow()
         import pyarrow.ipc as ipc
 
         path = args.input
@@ -172,6 +171,7 @@ class TableReader:
             except pa.ArrowInvalid:  # not the file format: an IPC stream
                 mapped.seek(0)
                 reader = ipc.open_stream(mapped)
+                self.unit = "rows"
                 return reader.schema, iter(reader)
             count = reader.num_record_batches
             # (a batch of a mapped file is read without copying its data)
@@ -183,7 +183,7 @@ class TableReader:
         return reader.schema, iter(reader)
 
     def _csv(self, args, stack):
-        pa = _pyarrow()
+        pa = require_pyarrow()
         import pyarrow.csv as pcsv
 
         self.source = Input(args.input, stack)
@@ -216,7 +216,7 @@ class TableReader:
         return reader.schema, iter(reader)
 
     def _jsonl(self, args, stack):
-        pa = _pyarrow()
+        pa = require_pyarrow()
         import pyarrow.json as pjson
 
         self.source = Input(args.input, stack)
@@ -277,7 +277,7 @@ def find_column(schema, name: str | None) -> int:
 
 def is_text_type(kind) -> bool:
     """Whether an Arrow type holds text the library reads."""
-    pa = _pyarrow()
+    pa = require_pyarrow()
     types = pa.types
     view = getattr(types, "is_string_view", lambda _: False)
     return types.is_string(kind) or types.is_large_string(kind) or view(kind)
@@ -286,7 +286,7 @@ def is_text_type(kind) -> bool:
 def text_type(kind, column: str):
     """The type the column's text is read as: its own, or string for a
     dictionary of strings or a column of nulls only."""
-    pa = _pyarrow()
+    pa = require_pyarrow()
     if is_text_type(kind):
         return kind
     if pa.types.is_null(kind) or (pa.types.is_dictionary(kind) and is_text_type(kind.value_type)):
@@ -306,7 +306,7 @@ def with_column(schema, index: int, field, to_column: str | None):
 
 def put_column(batch, index: int, array, to_column: str | None, schema):
     """The batch with ``array`` in place of column ``index``, or after it."""
-    pa = _pyarrow()
+    pa = require_pyarrow()
     columns = list(batch.columns)
     if to_column is None:
         columns[index] = array
@@ -363,7 +363,7 @@ class TableWriter:
     Lines (pyarrow writes none) one object per row through Python's json."""
 
     def __init__(self, output: Output, kind: str, schema) -> None:
-        pa = _pyarrow()
+        pa = require_pyarrow()
         if kind in _SELF_COMPRESSED and output.kind is not None:
             raise CliError(
                 f"{output.name}: {kind} compresses inside; write it without a compression extension"
@@ -429,7 +429,7 @@ class RejectsTable:
         self.output = None
         if not path:
             return
-        pa = _pyarrow()
+        pa = require_pyarrow()
         self.schema = pa.schema(
             [
                 ("row", pa.int64()),
@@ -446,7 +446,7 @@ class RejectsTable:
         """rows: (row number, FenError, original value) of rejected rows."""
         if self.output is None or not rows:
             return
-        pa = _pyarrow()
+        pa = require_pyarrow()
         numbers, errors, values = zip(*rows)
         self.writer.write(
             pa.RecordBatch.from_arrays(

@@ -13,7 +13,7 @@ from fastxfen._errors import FenError
 from fastxfen.cli import formats, tables
 from fastxfen.cli.args import make, threads_for
 from fastxfen.cli.commands.text import _for_the_command_line
-from fastxfen.cli.errors import CliError, Rejected
+from fastxfen.cli.errors import Rejected
 from fastxfen.cli.io import NpyWriter, StreamWriter, open_output
 from fastxfen.cli.report import Progress, Stats, bar_wanted, finish
 from fastxfen.cli.unique import Unique
@@ -32,7 +32,6 @@ class TableJob:
 
     def __init__(self, args, reader: tables.TableReader, stats: Stats, stack, progress) -> None:
         self.args = args
-        self.progress = progress
         self.stats = stats
         self.schema = reader.schema
         self.index = tables.find_column(reader.schema, getattr(args, "column", None))
@@ -112,13 +111,11 @@ class TableOutput(TableJob):
         )
         output = progress.paced(open_output(args, stack, binary=False))
         kind = tables.output_format(args, reader.kind)
-        if kind not in tables.TABLE_FORMATS:
-            raise CliError("a table input is written as a table: give --output-format")
         self.writer = tables.TableWriter(output, kind, self.out_schema)
         stack.callback(self.writer.close)
 
     def write(self, batch, column, mask: np.ndarray | None, upto: int) -> None:
-        pa = tables._pyarrow()
+        pa = tables.require_pyarrow()
         out = tables.put_column(batch, self.index, column, self.to_column, self.out_schema)
         out = out.slice(0, upto)
         if mask is not None:
@@ -130,7 +127,7 @@ class TableOutput(TableJob):
 class NormalizeTable(TableOutput):
     def __init__(self, args, reader, stats, stack, progress) -> None:
         self.to_column = args.to_column
-        pa = tables._pyarrow()
+        pa = tables.require_pyarrow()
 
         def field(job):
             return pa.field(job.to_column or job.name, job.text_type)
@@ -142,7 +139,7 @@ class NormalizeTable(TableOutput):
         return dict(castling=a.castling, en_passant=a.en_passant, epd=a.epd, fields=a.fields)
 
     def convert(self, text, batch):
-        pa = tables._pyarrow()
+        pa = tables.require_pyarrow()
         a = self.args
         result = fx.normalize(
             text, errors="coerce", threads=threads_for(a, len(text)), **self.options()
@@ -196,7 +193,7 @@ class ValidateTable(TableJob):
 
     def __init__(self, args, reader, stats, stack, progress) -> None:
         super().__init__(args, reader, stats, stack, progress)
-        pa = tables._pyarrow()
+        pa = tables.require_pyarrow()
         self.to_column = args.reasons_column
         self.output = progress.paced(open_output(args, stack, binary=False))
         self.writer = None
@@ -220,7 +217,7 @@ class ValidateTable(TableJob):
         return (batch, failures), failures
 
     def emit(self, output, upto):
-        pa = tables._pyarrow()
+        pa = tables.require_pyarrow()
         batch, failures = output
         if self.writer is None:
             lines = [f"{self.first + row + 1}: {e.location}: {e.reason}\n" for row, e in failures]
