@@ -425,9 +425,9 @@ class RejectsTable:
     value as read), as a table of the format the file's name says (CSV for
     a name that says none)."""
 
-    def __init__(self, path: str | None, column_type) -> None:
-        self.output = None
-        if not path:
+    def __init__(self, output: Output | None, column_type) -> None:
+        self.output = output
+        if output is None:
             return
         pa = require_pyarrow()
         self.schema = pa.schema(
@@ -439,8 +439,8 @@ class RejectsTable:
                 ("value", column_type),
             ]
         )
-        self.output = Output(path)
-        self.writer = TableWriter(self.output, format_by_name(path) or "csv", self.schema)
+        kind = format_by_name(output.name) or "csv"
+        self.writer = TableWriter(output, kind, self.schema)
 
     def add(self, rows: list) -> None:
         """rows: (row number, FenError, original value) of rejected rows."""
@@ -463,7 +463,4 @@ class RejectsTable:
 
     def close(self) -> None:
         if self.output is not None:
-            try:
-                self.writer.close()
-            finally:
-                self.output.close()
+            self.writer.close()

@@ -14,7 +14,7 @@ from fastxfen.cli import formats, tables
 from fastxfen.cli.args import make, threads_for
 from fastxfen.cli.commands.text import _for_the_command_line
 from fastxfen.cli.errors import Rejected
-from fastxfen.cli.io import NpyWriter, StreamWriter, open_output
+from fastxfen.cli.io import NpyWriter, Output, StreamWriter, open_output
 from fastxfen.cli.report import Progress, Stats, bar_wanted, finish
 from fastxfen.cli.unique import Unique
 
@@ -25,10 +25,23 @@ def _mask(array) -> np.ndarray:
     return array.to_numpy(zero_copy_only=False).astype(bool, copy=False)
 
 
+def _open_outputs(args, stack, binary: bool) -> tuple:
+    """The command's output and its --rejects file (an Output, or None),
+    both closed by ``stack``."""
+    output = open_output(args, stack, binary=binary)
+    rejects = Output(args.rejects) if args.rejects else None
+    if rejects is not None:
+        stack.callback(rejects.close)
+    return output, rejects
+
+
 class TableJob:
     """One command over the batches of a table.  ``convert(text, batch)``
     gives (output, rejected rows as (row, FenError)); ``emit(output, upto)``
-    writes the output of the first ``upto`` rows."""
+    writes the output of the first ``upto`` rows.  ``output`` is where the
+    command writes (binary rows when ``binary``)."""
+
+    binary = False
 
     def __init__(self, args, reader: tables.TableReader, stats: Stats, stack, progress) -> None:
         self.args = args
@@ -39,7 +52,9 @@ class TableJob:
         self.name = field.name
         self.text_type = tables.text_type(field.type, self.name)
         self.errors = getattr(args, "errors", None)
-        self.rejects = tables.RejectsTable(args.rejects, self.text_type)
+        output, rejects = _open_outputs(args, stack, self.binary)
+        self.output = progress.paced(output)
+        self.rejects = tables.RejectsTable(rejects, self.text_type)
         stack.callback(self.rejects.close)
         self.unique = Unique(args, stats) if getattr(args, "unique", False) else None
 
@@ -109,9 +124,8 @@ class TableOutput(TableJob):
         self.out_schema = tables.with_column(
             self.schema, self.index, out_field(self), self.to_column
         )
-        output = progress.paced(open_output(args, stack, binary=False))
         kind = tables.output_format(args, reader.kind)
-        self.writer = tables.TableWriter(output, kind, self.out_schema)
+        self.writer = tables.TableWriter(self.output, kind, self.out_schema)
         stack.callback(self.writer.close)
 
     def write(self, batch, column, mask: np.ndarray | None, upto: int) -> None:
@@ -195,7 +209,6 @@ class ValidateTable(TableJob):
         super().__init__(args, reader, stats, stack, progress)
         pa = tables.require_pyarrow()
         self.to_column = args.reasons_column
-        self.output = progress.paced(open_output(args, stack, binary=False))
         self.writer = None
         self.first = 0
         if self.to_column is not None:
@@ -236,9 +249,11 @@ class ValidateTable(TableJob):
 class EncodeTable(TableJob):
     """The column's positions as the rows of an encode --format."""
 
+    binary = True
+
     def __init__(self, args, reader, stats, stack, progress) -> None:
         super().__init__(args, reader, stats, stack, progress)
-        output = progress.paced(open_output(args, stack, binary=True))
+        output = self.output
         self.encoder = make(formats.encoder, args)
         stats.coerced_as = self.encoder.coerced_as
         if args.format == "lichess":
