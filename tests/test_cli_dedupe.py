@@ -146,3 +146,10 @@ def test_normalize_unique_table_keeps_missing_values(tmp_path):
     got = pq.read_table(out).column("fen").to_pylist()
     assert got.count(None) == 2
     assert [g for g in got if g is not None] == expected
+
+
+def test_counters_needs_unique(tmp_path, capsys):
+    path = tmp_path / "in.fen"
+    path.write_text(chess.STARTING_FEN + "\n")
+    assert run("normalize", path, "--counters") == 2
+    assert "--counters applies with --unique" in capsys.readouterr().err

@@ -232,8 +232,9 @@ class TableReader:
         try:
             for batch in self._batches:
                 for at in range(0, batch.num_rows, self._rows):
-                    yield batch.slice(at, self._rows)
+                    # counted once in hand, so the bar aims at its end
                     self.rows_done += min(self._rows, batch.num_rows - at)
+                    yield batch.slice(at, self._rows)
         except (OSError, ValueError) as exc:
             raise CliError(f"cannot read {self.name} as {self.kind}: {exc}") from None
 

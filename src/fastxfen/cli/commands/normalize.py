@@ -12,6 +12,7 @@ from fastxfen.cli import chunks
 from fastxfen.cli.args import threads_for
 from fastxfen.cli.commands.table import run_table
 from fastxfen.cli.commands.text import TextJob, check_text_options, run_text
+from fastxfen.cli.errors import CliError
 from fastxfen.cli.io import Output
 from fastxfen.cli.tables import input_format
 from fastxfen.cli.unique import Unique, kept_lines
@@ -101,6 +102,8 @@ class NormalizeJob(TextJob):
 
 def run(args) -> int:
     """Run ``fastxfen normalize``; return the exit status."""
+    if args.counters and not args.unique:
+        raise CliError("--counters applies with --unique")
     kind = input_format(args)
     if kind != "text":
         return run_table(args, kind)
