@@ -404,6 +404,11 @@ cdef class Batch:
         cdef const int64_t[::1] firsts
         if self.records != NULL and task != NORMALIZE:
             raise TypeError("a batch of records can only be decoded")
+        if self.pieces is not None and self.pieces[1] is None and (task != NORMALIZE
+                                                                  or self.n >= 0):
+            # rows numbered from the counts: an uncounted batch (or one whose
+            # rows a normalize counted in its jobs) is counted first
+            self._count_lines(0)
         if self.pieces is not None:
             cuts = self.pieces[0]
             if self.n >= 0:
@@ -642,8 +647,8 @@ cdef class Batch:
         """Records of every row; failed rows get the null record."""
         cdef int mode = _record_errors(errors)
         cdef Job job
+        self._jobs(ENCODE, mode, None, None, epd)  # counts the rows of an uncounted batch
         records = np.empty(self.n, POSITION_DTYPE_10x8 if width == 10 else POSITION_DTYPE)
-        self._jobs(ENCODE, mode, None, None, epd)
         for job in self.jobs:
             job.records = <char *>cnp.PyArray_DATA(records)
             job.itemsize = records.itemsize
