@@ -48,8 +48,8 @@ class NormalizeJob(TextJob):
     def on_long_line(self, item):
         if self.errors == "ignore":
             item.copy_to(self.output.write)
-        else:
-            self.output.write(item.terminator)
+        else:  # an empty line, ended like the row (a last row without one: \n)
+            self.output.write(item.terminator or b"\n")
 
 
 def run(args) -> int:
