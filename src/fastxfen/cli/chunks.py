@@ -25,7 +25,7 @@ import threading
 import numpy as np
 
 from fastxfen._errors import FenError
-from fastxfen.cli import formats
+from fastxfen.cli import formats, signals
 from fastxfen.cli.errors import CliError
 from fastxfen.cli.io import DEFAULT_CHUNK, Input
 from fastxfen.cli.report import Progress
@@ -213,17 +213,20 @@ def prefetch(items):
     wanted.release()
     try:
         while True:
-            ok, item = slot.get()
+            with signals.deferred():  # (a signal stops the run here, not in the queue)
+                ok, item = signals.get(slot)
+                if ok and item is not StopIteration:
+                    wanted.release()  # produce the next one while this one is used
             if not ok:
                 raise item
             if item is StopIteration:
                 return
-            wanted.release()  # produce the next one while this one is used
             yield item
             item = None
     finally:
-        stop.set()
-        wanted.release()
+        with signals.deferred(drop=True):
+            stop.set()
+            wanted.release()
         # A reader still inside a read of stdin at interpreter exit makes
         # CPython abort ("could not acquire lock ... daemon threads"): let
         # the read in progress finish (it ends at the next chunk or EOF).
@@ -277,6 +280,12 @@ def npy_chunks(args, source: Input, stack, decoder):
             yield np.frombuffer(data, dtype).reshape(want, *row_shape)
             done += want
             progress.to(done)
+        # Read on to the end: a compressed stream's end is checked there.
+        more = len(source.read_exactly(1 << 16))
+        if more:
+            raise CliError(
+                f"{source.name} holds more bytes than the {count:,} rows its header announces"
+            )
 
     return chunks()
 

@@ -52,6 +52,11 @@ def _zstandard():
     return zstandard
 
 
+#: What Python's gzip says of a member cut after its first byte (any other
+#: cut of a member header is an EOFError).
+_GZIP_HALF_MAGIC = "Not a gzipped file (b'\\x1f')"
+
+
 class BadFrame(ValueError):
     """A .zst file whose bytes do not follow the zstd frame layout."""
 
@@ -188,10 +193,7 @@ class Input:
         if changed is not None:
             raise changed
         if not got and self._frames is not None and not self._frames.complete():
-            raise CliError(
-                f"{self.name}: truncated zstd stream after {self._frames.seen:,} bytes "
-                "(it ends inside a frame)"
-            )
+            raise CliError(f"{self.name}: truncated zstd stream after {self._frames.seen:,} bytes")
 
     def _fault(self, exc: BaseException) -> CliError:
         """The CliError for what reading raised: the file changed, a
@@ -201,7 +203,7 @@ class Input:
             return changed
         if self.kind is not None:
             at = self._raw_read()
-            if isinstance(exc, EOFError):
+            if isinstance(exc, EOFError) or str(exc) == _GZIP_HALF_MAGIC:
                 return CliError(f"{self.name}: truncated {self.kind} stream after {at:,} bytes")
             if not (isinstance(exc, OSError) and exc.errno):
                 return CliError(f"{self.name}: corrupt {self.kind} stream near byte {at:,}: {exc}")
@@ -317,15 +319,17 @@ class _Background(threading.Thread):
             raise error
 
     def put(self, data) -> None:
-        self._idle.acquire()
-        if self._error is not None:
-            self._idle.release()  # nothing is queued: finish must not wait
-            self._check()
-        self._queue.put(data)
+        with signals.deferred():
+            signals.wait(self._idle.acquire)
+            if self._error is not None:
+                self._idle.release()  # nothing is queued: finish must not wait
+                self._check()
+            self._queue.put(data)
 
     def finish(self) -> None:
-        self._idle.acquire()
-        self._queue.put(None)
+        with signals.deferred():
+            signals.wait(self._idle.acquire)
+            self._queue.put(None)
         self.join()
         self._check()
 
@@ -334,7 +338,8 @@ class _Background(threading.Thread):
         progress is done.  (Unlike finish, safe whatever ``put`` was doing
         when an exception stopped it.)"""
         self._failed = True
-        self._queue.put(None)
+        with signals.deferred(drop=True):
+            self._queue.put(None)
         self.join()
 
 
@@ -411,7 +416,8 @@ class Output:
             prefix=f".{base}.fastxfen-", suffix=".tmp", dir=folder or "."
         )
         try:
-            os.fchmod(fd, stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_UMASK)
+            if hasattr(os, "fchmod"):  # (not on Windows before Python 3.13)
+                os.fchmod(fd, stat.S_IMODE(st.st_mode) if st is not None else 0o666 & ~_UMASK)
             return os.fdopen(fd, "wb")
         except BaseException:
             os.close(fd)
@@ -459,7 +465,8 @@ class Output:
     def _stop_dropping(self) -> None:
         drop, self.drop = self.drop, None  # after the last background write
         if drop is not None:
-            drop.stop()
+            with signals.deferred():
+                drop.stop()
 
     def finish(self) -> None:
         """Write out everything (the compressed stream's end too), fsync and
