@@ -334,7 +334,7 @@ def build_parser() -> argparse.ArgumentParser:
         "turn records, planes or packed positions back into text",
         "Write the canonical text of each row of a file written by 'fastxfen encode' "
         "with the same --format (or by numpy.save of such arrays), one line per row. "
-        "A plain .npy file is memory-mapped and read a chunk at a time.",
+        "The file is read a chunk at a time.",
         FORMATS_HELP + "\n" + EPILOG,
     )
     common(
