@@ -115,7 +115,7 @@ def test_lines_of_a_multi_piece_buffer(threads):
     # also fill the newline counter's byte lanes: pieces are cut inside runs
     # of newlines and inside long lines alike
     data = b"".join(b"x" * (k % 300) + b"\n" for k in range(20000)) + b"\n" * 1_000_000 + b"tail"
-    batch = _bulk.lines(data, threads)
+    batch = _bulk.lines(data, threads=threads)
     assert batch.n == _line_count(data)
     assert fx.validate(data, threads=threads)[-1] is not None  # the tail is a row of its own
 
@@ -124,15 +124,26 @@ def test_lines_of_a_multi_piece_buffer(threads):
 def test_offsets_batches_check_their_offsets(width):
     data = (PLAIN + PLAIN).encode()
     good = _bulk.offsets(data, np.array([0, len(PLAIN), 2 * len(PLAIN)], width))
-    text, offsets, failed = good.normalize("xfen", "fen", "raise", 1, False, False, True, width)
+    text, offsets, failed = good.normalize(
+        castling="xfen",
+        en_passant="fen",
+        errors="raise",
+        threads=1,
+        terminators=False,
+        epd=False,
+        ends=True,
+        offsets=width,
+    )
     assert offsets.dtype == width and offsets.tolist() == [0, len(PLAIN), 2 * len(PLAIN)]
     assert text == data and failed == []
     for bad in ([0, 5, 3], [-1, 5, 9], [0, 5, len(data) + 1]):
         batch = _bulk.offsets(data, np.array(bad, width))
         with pytest.raises(ValueError, match="outside the data"):
-            batch.validate(1)
+            batch.validate(threads=1)
         with pytest.raises(ValueError, match="outside the data"):
-            batch.normalize("xfen", "fen", "coerce", 1, False)
+            batch.normalize(
+                castling="xfen", en_passant="fen", errors="coerce", threads=1, terminators=False
+            )
 
 
 @pytest.mark.parametrize("errors", ["raise", "coerce"])
@@ -144,7 +155,9 @@ def test_a_bad_offset_past_the_first_block_outranks_an_earlier_bad_row(errors):
     offsets[2501] = offsets[2500] - 1
     batch = _bulk.offsets(b"".join(rows), offsets)
     with pytest.raises(ValueError, match="outside the data"):
-        batch.normalize("xfen", "fen", errors, 1, False)
+        batch.normalize(
+            castling="xfen", en_passant="fen", errors=errors, threads=1, terminators=False
+        )
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3])
@@ -153,10 +166,12 @@ def test_uncounted_lines_are_numbered_in_turn(threads):
     # rows once the pieces before it are placed: same rows, failures and text
     rows = _rows(70000, bad=[5, 20000, 40001, 69999])  # about 3.5 MB: several pieces
     data = "\n".join(rows).encode()
-    counted, uncounted = _bulk.lines(data, threads), _bulk.lines(data, threads, count=False)
+    counted = _bulk.lines(data, threads=threads)
+    uncounted = _bulk.lines(data, threads=threads, count=False)
     assert uncounted.n == -1
-    want = counted.normalize("xfen", "fen", "coerce", threads, True)
-    got = uncounted.normalize("xfen", "fen", "coerce", threads, True, False, False)
+    options = dict(castling="xfen", en_passant="fen", errors="coerce", threads=threads)
+    want = counted.normalize(**options, terminators=True)
+    got = uncounted.normalize(**options, terminators=True, epd=False, ends=False)
     assert uncounted.n == counted.n == len(rows)
     assert got[0] == want[0] and got[2] == want[2] == [5, 20000, 40001, 69999]
-    assert [row for row, _ in uncounted.failures()] == want[2]
+    assert [row for row, _ in uncounted.rejections()] == want[2]

@@ -654,7 +654,9 @@ def test_kernels_collect_every_failure():
 
     failures = []
     out = np.empty((n, 24), np.uint8)
-    _export.stockfish_pack(recs, True, "fen", "coerce", out, failures)
+    _export.stockfish_pack(
+        recs, trusted=True, en_passant="fen", errors="coerce", out=out, failures=failures
+    )
     assert _as_tuples(failures) == _errors_one_by_one(
         lambda i: ex.pack(recs[i : i + 1], format="stockfish"), n
     )
@@ -663,12 +665,25 @@ def test_kernels_collect_every_failure():
 
     failures = []
     out = np.empty((n, 12, 8, 8), np.uint8)
-    _export.planes(recs, True, 8, False, np.dtype(np.uint8), "fen", (), "coerce", out, failures)
+    _export.planes(
+        recs,
+        trusted=True,
+        width=8,
+        flip=False,
+        dtype=np.dtype(np.uint8),
+        en_passant="fen",
+        extra=(),
+        errors="coerce",
+        out=out,
+        failures=failures,
+    )
     assert _as_tuples(failures) == _errors_one_by_one(lambda i: ex.to_planes(recs[i : i + 1]), n)
     assert np.array_equal(out, ex.to_planes(recs, errors="coerce"))
 
     failures = []
-    data, offsets, valid = _export.lichess_pack(recs, True, "fen", "coerce", failures)
+    data, offsets, valid = _export.lichess_pack(
+        recs, trusted=True, en_passant="fen", errors="coerce", failures=failures
+    )
     assert _as_tuples(failures) == _errors_one_by_one(lambda i: ex.pack(recs[i : i + 1]), n)
     expected = ex.pack(recs, errors="coerce")
     assert ex.BinaryColumn(data, offsets, valid).tolist() == expected.tolist()
@@ -679,7 +694,9 @@ def test_kernels_collect_every_failure():
     rows[3, 8] = 0x0C  # en-passant pawn nibble on a1
     halfmove = np.arange(5, dtype=np.uint32) + 10
     failures = []
-    got = _export.stockfish_unpack(rows, _export.Defaults(5, halfmove=halfmove), "coerce", failures)
+    got = _export.stockfish_unpack(
+        rows, _export.Defaults(5, halfmove=halfmove), errors="coerce", failures=failures
+    )
     assert [e.index for e in failures] == [1, 3]
     assert list(got["halfmove"]) == [10, 0, 12, 0, 14]
     assert _as_tuples(failures) == _errors_one_by_one(

@@ -100,7 +100,9 @@ def test_buffer_lines_found_in_stretches(threads, monkeypatch):
             data = bytes(rng.choice(list(b"ab\r\n\n"), size).tolist())
             newlines = np.flatnonzero(np.frombuffer(data, np.uint8) == 10) + 1
             ends = list(newlines) + ([len(data)] if data and data[-1:] != b"\n" else [])
-            batch = _bulk.lines(data, threads)
+            batch = _bulk.lines(data, threads=threads)
             assert batch.n == len(ends)
-            out, got, _ = batch.normalize("xfen", "xfen", "ignore", 1, True)
+            out, got, _ = batch.normalize(
+                castling="xfen", en_passant="xfen", errors="ignore", threads=1, terminators=True
+            )
             assert out == data and list(got) == ends

@@ -62,12 +62,12 @@ def _check_rows(batch: Any, failed: list[int], check: Callable[[int], Any]) -> N
     batch.raise_first()
 
 
-def _one_row(fn: Callable[..., Any], rows: list[Any], *args: Any) -> Callable[[int], Any]:
-    """Row i through the row-by-row glue fn([row], *args), errors naming row i."""
+def _one_row(fn: Callable[..., Any], rows: list[Any], **options: Any) -> Callable[[int], Any]:
+    """Row i through the row-by-row glue fn([row], **options), errors naming row i."""
 
     def one(i: int) -> Any:
         try:
-            return fn([rows[i]], *args)[0]
+            return fn([rows[i]], **options)[0]
         except FenError as e:
             raise FenError(i, e.column, e.field, e.reason) from None
 
@@ -83,7 +83,7 @@ def _batches(
     array cannot carry: such arrays go row by row.)  A buffer's lines are
     counted up front unless count is False (normalize counts them itself)."""
     if isinstance(fens, _BUFFERS):
-        return [_bulk.lines(fens, _options.kernel_threads(threads), count)]
+        return [_bulk.lines(fens, threads=_options.kernel_threads(threads), count=count)]
     if isinstance(fens, np.ndarray) and fens.dtype.kind in ("SU" if not epd else "S"):
         return [numpy_batch(fens, _options.kernel_threads(threads))]
     if is_arrow(fens):
@@ -161,22 +161,36 @@ def normalize(
     _options.errors(errors)
     threads = _options.threads(threads)
     if isinstance(fens, str):
-        return _codec.normalize_rows([fens], castling, en_passant, errors, epd)[0]
+        return _codec.normalize_rows(
+            [fens], castling=castling, en_passant=en_passant, errors=errors, epd=epd
+        )[0]
     batches = _batches(fens, epd, threads, count=False)
     if batches is None:
         rows = _rows(fens)
         batch = _list_batch(rows, threads, epd)
         if batch is None:
-            out = _codec.normalize_rows(rows, castling, en_passant, errors, epd)
+            out = _codec.normalize_rows(
+                rows, castling=castling, en_passant=en_passant, errors=errors, epd=epd
+            )
         else:
             kernel = "coerce" if errors == "raise" else errors
             data, ends, failed = batch.normalize(
-                castling, en_passant, kernel, _options.kernel_threads(threads), False
+                castling=castling,
+                en_passant=en_passant,
+                errors=kernel,
+                threads=_options.kernel_threads(threads),
+                terminators=False,
             )
-            one = _one_row(_codec.normalize_rows, rows, castling, en_passant, errors)
+            one = _one_row(
+                _codec.normalize_rows,
+                rows,
+                castling=castling,
+                en_passant=en_passant,
+                errors=errors,
+            )
             if errors == "raise":
                 _check_rows(batch, failed, one)
-            out = _bulk.rows_from(rows, data, ends, failed, errors == "ignore", one)
+            out = _bulk.rows_from(rows, data, ends, failed, ignore=errors == "ignore", one=one)
         if not isinstance(fens, np.ndarray):
             return out
         if fens.dtype.kind == "O":  # same shape, None kept
@@ -186,14 +200,14 @@ def normalize(
 
     def run(batch: Any, offsets: Any = None, buffer: bool = False) -> Any:
         return batch.normalize(
-            castling,
-            en_passant,
-            errors,
-            _options.kernel_threads(threads),
-            buffer,
-            epd,
-            not buffer,
-            offsets,
+            castling=castling,
+            en_passant=en_passant,
+            errors=errors,
+            threads=_options.kernel_threads(threads),
+            terminators=buffer,
+            epd=epd,
+            ends=not buffer,
+            offsets=offsets,
         )
 
     if isinstance(fens, _BUFFERS):
@@ -217,22 +231,25 @@ def encode(
     _options.record_errors(errors)
     threads = _options.threads(threads)
     if isinstance(fens, str):
-        return _codec.encode_rows([fens], width, errors, epd)
+        return _codec.encode_rows([fens], width=width, errors=errors, epd=epd)
     batches = _batches(fens, epd, threads)
     if batches is None:
         rows = _rows(fens)
         batch = _list_batch(rows, threads, epd)
         if batch is None:
-            return _codec.encode_rows(rows, width, errors, epd)
-        records = batch.encode(width, "coerce", _options.kernel_threads(threads))
-        one = _one_row(_codec.encode_rows, rows, width, errors)
+            return _codec.encode_rows(rows, width=width, errors=errors, epd=epd)
+        records = batch.encode(
+            width=width, errors="coerce", threads=_options.kernel_threads(threads)
+        )
+        one = _one_row(_codec.encode_rows, rows, width=width, errors=errors)
         if errors == "raise":
-            _check_rows(batch, batch.failed_rows(), one)
+            _check_rows(batch, batch.rejected_rows(), one)
         for i in batch.slow:
             records[i] = one(i)
         return records
     parts = [
-        batch.encode(width, errors, _options.kernel_threads(threads), epd) for batch in batches
+        batch.encode(width=width, errors=errors, threads=_options.kernel_threads(threads), epd=epd)
+        for batch in batches
     ]
     if len(parts) == 1:
         return parts[0]
@@ -285,13 +302,30 @@ def decode(
     _options.output(output)
     threads_asked = _options.kernel_threads(threads)
     if output == "list":
-        return _codec.decode_records(records, castling, en_passant, errors)
+        return _codec.decode_records(
+            records, castling=castling, en_passant=en_passant, errors=errors
+        )
     batch = _bulk.records(np.ascontiguousarray(np.asarray(records).reshape(-1)))
     if output == "bytes":
-        return batch.decode(castling, en_passant, errors, threads_asked, True, False)[0]
+        return batch.decode(
+            castling=castling,
+            en_passant=en_passant,
+            errors=errors,
+            threads=threads_asked,
+            terminators=True,
+            ends=False,
+        )[0]
     wide = batch.output_bound() > np.iinfo(np.int32).max
     offsets = np.int64 if wide else np.int32
-    result = batch.decode(castling, en_passant, errors, threads_asked, False, True, offsets)
+    result = batch.decode(
+        castling=castling,
+        en_passant=en_passant,
+        errors=errors,
+        threads=threads_asked,
+        terminators=False,
+        ends=True,
+        offsets=offsets,
+    )
     return arrow_text(result, errors)
 
 
@@ -306,15 +340,16 @@ def validate(fens: Any, *, threads: Optional[int] = None, epd: bool = False) -> 
     one answer, anything else a ``list``."""
     threads = _options.threads(threads)
     if isinstance(fens, str):
-        return _codec.validate_rows([fens], epd)[0]
+        return _codec.validate_rows([fens], epd=epd)[0]
     batches = _batches(fens, epd, threads)
     if batches is None:
         rows = _rows(fens)
         batch = _list_batch(rows, threads, epd)
         if batch is None:
-            return _codec.validate_rows(rows, epd)
-        out = batch.validate(_options.kernel_threads(threads))
+            return _codec.validate_rows(rows, epd=epd)
+        out = batch.validate(threads=_options.kernel_threads(threads))
         for i in batch.slow:
             out[i] = _codec.validate_rows([rows[i]])[0]
         return out
-    return [m for batch in batches for m in batch.validate(_options.kernel_threads(threads), epd)]
+    kernel_threads = _options.kernel_threads(threads)
+    return [m for batch in batches for m in batch.validate(threads=kernel_threads, epd=epd)]

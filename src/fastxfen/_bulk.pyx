@@ -155,7 +155,8 @@ cdef class Job:
         self.out, self.out_cap = p, cap
         return 0
 
-    cdef bint _fail(self, int64_t row, int64_t start, int64_t end, fx_error *err) noexcept nogil:
+    cdef bint _record_failure(self, int64_t row, int64_t start, int64_t end,
+                              fx_error *err) noexcept nogil:
         """Note that row failed; True when the job stops there (out of
         memory, or errors="raise")."""
         cdef Failure *p
@@ -199,7 +200,7 @@ cdef class Job:
             if fx_load_record(self.records + r * self.itemsize, self.wide, &pos, &err) == 0:
                 self.out_len += fx_write(&pos, self.castling, self.ep, NULL, 0,
                                          self.out + self.out_len)
-            elif self._fail(r, 0, 0, &err):
+            elif self._record_failure(r, 0, 0, &err):
                 return
             if self.terminators:
                 self.out[self.out_len] = b'\n'
@@ -276,7 +277,7 @@ cdef class Job:
             if rc == 0 and self.task == ENCODE:
                 rc = fx_store_record(&pos, self.records + r * self.itemsize, self.wide,
                                      span.start, &err)
-            if rc != 0 and self._fail(r, start, end, &err):
+            if rc != 0 and self._record_failure(r, start, end, &err):
                 return
             if self.task == NORMALIZE:
                 if self._grow_out(FX_MAX_OUTPUT + <size_t>(end - start)):
@@ -466,26 +467,26 @@ cdef class Batch:
     cdef object _text(self, Failure *f):
         return PyBytes_FromStringAndSize(<const char *>self.data + f.start, f.end - f.start)
 
-    cdef list _failed_rows(self):
+    cdef list _rejected_rows(self):
         cdef Job job
         cdef size_t k
         return [job.failures[k].row for job in self.jobs for k in range(job.n_failures)]
 
-    def failures(self):
+    def rejections(self):
         """(row, FenError) of every row the last run rejected, in row order."""
-        return self._failures(False)
+        return self._rejections(False)
 
-    def failed_rows(self):
+    def rejected_rows(self):
         """The rows the last run rejected, in row order."""
-        return self._failed_rows()
+        return self._rejected_rows()
 
     def raise_first(self):
         """Raise the FenError of the first row the last run rejected, if any."""
-        failures = self._failures(True)
+        failures = self._rejections(True)
         if failures:
             raise failures[0][1]
 
-    cdef list _failures(self, bint first_only):
+    cdef list _rejections(self, bint first_only):
         cdef Job job
         cdef size_t k
         cdef list out = []
@@ -503,7 +504,7 @@ cdef class Batch:
                     return out
         return out
 
-    def normalize(self, castling, en_passant, errors, threads, bint terminators,
+    def normalize(self, *, castling, en_passant, errors, threads, bint terminators,
                   bint epd=False, bint ends=True, offsets=None, bytearray into=None):
         """Normalized text of every row: (data, ends, failed rows).  ends are
         int64 row ends; None with ends=False; with offsets=np.int32 or
@@ -515,7 +516,7 @@ cdef class Batch:
         return self._write_text(_errors_mode(errors), castling, en_passant, threads,
                                 terminators, epd, ends, offsets, into)
 
-    def decode(self, castling, en_passant, errors, threads, bint terminators,
+    def decode(self, *, castling, en_passant, errors, threads, bint terminators,
                bint ends=True, offsets=None):
         """The text of every record of a ``records`` batch, as normalize
         gives it; errors "raise" or "coerce" (a failed record writes no
@@ -588,7 +589,7 @@ cdef class Batch:
             raise OverflowError("output exceeds 2 GiB: use a large_string column")
         if mode == RAISE:
             self.raise_first()
-        failed = self._failed_rows() if mode != RAISE else []
+        failed = self._rejected_rows() if mode != RAISE else []
         if into is not None:
             return memoryview(into)[:placed], row_ends, failed
         # cut the result to its size, in place where the allocator allows
@@ -600,7 +601,7 @@ cdef class Batch:
         Py_DECREF(data)
         return data, row_ends, failed
 
-    def encode(self, int width, errors, threads, bint epd=False):
+    def encode(self, *, int width, errors, threads, bint epd=False):
         """Records of every row; failed rows get the null record."""
         cdef int mode = _record_errors(errors)
         cdef Job job
@@ -615,12 +616,12 @@ cdef class Batch:
             self.raise_first()
         return records
 
-    def validate(self, threads, bint epd=False):
+    def validate(self, *, threads, bint epd=False):
         """None or the message of every row."""
         self._jobs(VALIDATE, COERCE, None, None, epd)
         self._run(self._workers(threads))
         out = [None] * self.n
-        for row, failure in self._failures(False):
+        for row, failure in self._rejections(False):
             out[row] = f"{failure.location}: {failure.reason}"
         return out
 
@@ -823,7 +824,7 @@ PIECE_BYTES = 1 << 20
 MIN_BYTES_PER_THREAD = 1 << 22
 
 
-def lines(buffer, int threads=1, bint count=True):
+def lines(buffer, *, int threads=1, bint count=True):
     """Batch of the lines of a newline-separated buffer (a final newline
     ends the last line; it does not start another).  The buffer is cut at
     newlines into pieces of about PIECE_BYTES whose lines are counted, in up
@@ -929,7 +930,7 @@ def strings(list rows):
     return batch
 
 
-def rows_from(list rows, data, ends, list failed, bint ignore, one):
+def rows_from(list rows, data, ends, list failed, *, bint ignore, one):
     """The list normalize returns for a ``strings`` batch: a row's own object
     where its text came out unchanged, else a new ``str``; failed rows (in
     row order) give the row (``ignore``) or None; ``one(i)`` answers for a
@@ -959,7 +960,7 @@ def rows_from(list rows, data, ends, list failed, bint ignore, one):
     return out
 
 
-def fixed(array, int threads=1):
+def from_fixed_width(array, *, int threads=1):
     """Batch of the rows of a 1-d C-contiguous numpy ``S`` or ``U`` array
     (trailing NULs are not part of a row).  A ``U`` array is read as one
     byte per character, non-ASCII as '?' (never valid FEN, and columns
@@ -1060,7 +1061,7 @@ def offsets(data, offsets, nulls=None):
     return b
 
 
-def fixed_width(data, ends, Py_ssize_t chars, bint ucs4=False, int threads=1):
+def to_fixed_width(data, ends, Py_ssize_t chars, *, bint ucs4=False, int threads=1):
     """Rows data[ends[i-1]:ends[i]] as a numpy ``S`` (or, with ucs4, ``U``)
     array of chars characters per row, zero padded, written in up to
     `threads` threads (0: jobs_for)."""
@@ -1085,7 +1086,7 @@ def fixed_width(data, ends, Py_ssize_t chars, bint ucs4=False, int threads=1):
 
 
 cdef class _Widen:
-    """Rows [lo, hi) of fixed_width."""
+    """Rows [lo, hi) of to_fixed_width."""
     cdef const uint8_t *src
     cdef const int64_t *ends
     cdef uint8_t *dst

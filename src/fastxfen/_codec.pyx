@@ -148,22 +148,28 @@ cdef str _reason(fx_error err, object text):
     return f"internal error code {code}"
 
 
+#: The code of a row that is wider than the records asked for (FenError.code).
+E_WIDE_ROW = FX_E_WIDE_ROW
+
+
 cdef object _error(Py_ssize_t index, fx_error err, object text):
-    return FenError(index, err.column, _FIELDS[err.field], _reason(err, text))
+    error = FenError(index, err.column, _FIELDS[err.field], _reason(err, text))
+    error.code = err.code
+    return error
 
 
 cdef object _not_text(Py_ssize_t index, object item):
     return FenError(index, 0, "input", f"expected str, got {type(item).__name__}")
 
-cdef object _failure(Py_ssize_t index, object item, int rc, fx_error err):
+cdef object _item_error(Py_ssize_t index, object item, int rc, fx_error err):
     """The FenError of a list item _read_item refused (rc 1: not a str)."""
     return _not_text(index, item) if rc == 1 else _error(index, err, item)
 
 
-cdef object _failed_row(Py_ssize_t index, object item, int rc, fx_error err, int errors):
+cdef object _refused_item(Py_ssize_t index, object item, int rc, fx_error err, int errors):
     """What normalize puts in place of a refused item: raise, None, or the item."""
     if errors == RAISE:
-        raise _failure(index, item, rc, err)
+        raise _item_error(index, item, rc, err)
     return item if errors == IGNORE else None
 
 
@@ -222,7 +228,7 @@ cdef inline object _text_from(const uint8_t *buf, size_t n):
 # ---------------------------------------------------------------- rows of str
 
 
-def normalize_rows(list rows, castling, en_passant, errors, bint epd=False):
+def normalize_rows(list rows, *, castling, en_passant, errors, bint epd=False):
     """normalize() for a list of str."""
     cdef fx_castling_mode cmode = <fx_castling_mode>_castling_mode(castling)
     cdef fx_ep_mode emode = <fx_ep_mode>_ep_mode(en_passant)
@@ -245,7 +251,7 @@ def normalize_rows(list rows, castling, en_passant, errors, bint epd=False):
             item = (<str>item).encode("ascii").decode("ascii")
             rc = _read_item(item, False, &row, &pos, &span, &ops, &err)
         if rc != 0:
-            out[i] = _failed_row(i, item, rc, err, mode)
+            out[i] = _refused_item(i, item, rc, err, mode)
         elif epd:
             out[i] = _epd_text(item, &pos, span, ops, cmode, emode)
         else:
@@ -269,7 +275,7 @@ cdef object _epd_text(object item, fx_pos *pos, fx_span span, fx_span ops,
     return head + " " + item[ops.start:ops.start + ops.len] if ops.len else head
 
 
-def validate_rows(list rows, bint epd=False):
+def validate_rows(list rows, *, bint epd=False):
     """validate() for a list of str."""
     cdef Row row
     cdef fx_pos pos
@@ -282,12 +288,12 @@ def validate_rows(list rows, bint epd=False):
         item = rows[i]
         rc = _read_item(item, epd, &row, &pos, &span, &ops, &err)
         if rc:
-            failure = _failure(i, item, rc, err)
+            failure = _item_error(i, item, rc, err)
             out[i] = f"{failure.location}: {failure.reason}"
     return out
 
 
-def encode_rows(list rows, int width, errors, bint epd=False):
+def encode_rows(list rows, *, int width, errors, bint epd=False):
     """encode() for a list of str."""
     cdef int mode = _record_errors(errors)
     cdef Py_ssize_t i, n = len(rows)
@@ -308,12 +314,12 @@ def encode_rows(list rows, int width, errors, bint epd=False):
             if rc == 0:
                 continue
         if mode == RAISE:
-            raise _failure(i, item, rc, err)
+            raise _item_error(i, item, rc, err)
         memset(base + i * itemsize, 0, itemsize)
     return out
 
 
-def decode_records(records, castling, en_passant, errors):
+def decode_records(records, *, castling, en_passant, errors):
     """decode(): text of each record; one str for a single (0-d) record."""
     cdef fx_castling_mode cmode = <fx_castling_mode>_castling_mode(castling)
     cdef fx_ep_mode emode = <fx_ep_mode>_ep_mode(en_passant)

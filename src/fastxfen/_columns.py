@@ -29,7 +29,7 @@ def numpy_batch(arr: np.ndarray, threads: int = 1):
     flat = np.ascontiguousarray(arr.reshape(-1))
     if not flat.dtype.isnative or not flat.flags.aligned:
         flat = flat.astype(flat.dtype.newbyteorder("="))
-    batch = _bulk.fixed(flat, threads)
+    batch = _bulk.from_fixed_width(flat, threads=threads)
     if arr.dtype.kind == "U":
         batch.texts = flat  # messages name the character, not its stand-in
     return batch
@@ -43,8 +43,10 @@ def numpy_result(arr: np.ndarray, result, errors: str, threads: int = 1) -> np.n
     lengths = np.diff(ends, prepend=0)
     size = max(1, int(lengths.max()) if lengths.size else 1)
     if arr.dtype.kind == "S":
-        return _bulk.fixed_width(data, ends, size, False, threads).reshape(arr.shape)
-    out = _bulk.fixed_width(data, ends, max(size, arr.dtype.itemsize // 4), True, threads)
+        return _bulk.to_fixed_width(data, ends, size, threads=threads).reshape(arr.shape)
+    out = _bulk.to_fixed_width(
+        data, ends, max(size, arr.dtype.itemsize // 4), ucs4=True, threads=threads
+    )
     if failed and errors == "ignore":  # the stand-in was copied: put the input back
         out[failed] = np.ascontiguousarray(arr.reshape(-1))[failed]
     return out.reshape(arr.shape)

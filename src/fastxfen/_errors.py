@@ -10,6 +10,10 @@ class FenError(ValueError):
     ``field`` the field being read and ``reason`` what was wrong.
     """
 
+    #: The C core's error code (FX_E_* of core/fx.h) when the core refused
+    #: the row, else None: what code, rather than message text, can test.
+    code = None
+
     def __init__(self, index: int, column: int, field: str, reason: str) -> None:
         self.index = index
         self.column = column
@@ -23,4 +27,4 @@ class FenError(ValueError):
         return f"column {self.column} ({self.field})"
 
     def __reduce__(self):
-        return (type(self), (self.index, self.column, self.field, self.reason))
+        return (type(self), (self.index, self.column, self.field, self.reason), vars(self))

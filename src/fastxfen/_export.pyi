@@ -29,6 +29,7 @@ class Defaults:
 def plane_count(width: int, extra: tuple[str, ...]) -> int: ...
 def bitboards(
     recs: npt.NDArray[np.void],
+    *,
     trusted: bool,
     errors: str,
     out: npt.NDArray[np.uint64],
@@ -36,6 +37,7 @@ def bitboards(
 ) -> npt.NDArray[np.uint64]: ...
 def planes(
     recs: npt.NDArray[np.void],
+    *,
     trusted: bool,
     width: int,
     flip: bool,
@@ -49,6 +51,7 @@ def planes(
 ) -> npt.NDArray[Any]: ...
 def stockfish_pack(
     recs: npt.NDArray[np.void],
+    *,
     trusted: bool,
     en_passant: str,
     errors: str,
@@ -57,20 +60,26 @@ def stockfish_pack(
 ) -> npt.NDArray[np.uint8]: ...
 def lichess_pack(
     recs: npt.NDArray[np.void],
+    *,
     trusted: bool,
     en_passant: str,
     errors: str,
     failures: list[Any] | None = ...,
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.bool_] | None]: ...
 def from_bitboards(
-    bb: npt.NDArray[np.uint64], defaults: Defaults, errors: str, failures: list[Any] | None = ...
+    bb: npt.NDArray[np.uint64],
+    defaults: Defaults,
+    *,
+    errors: str,
+    failures: list[Any] | None = ...,
 ) -> npt.NDArray[np.void]: ...
 def from_planes(
     tensors: npt.NDArray[Any],
+    defaults: Defaults,
+    *,
     width: int,
     flip: bool,
     extra: tuple[str, ...],
-    defaults: Defaults,
     errors: str,
     failures: list[Any] | None = ...,
 ) -> npt.NDArray[np.void]: ...
@@ -79,11 +88,16 @@ def lichess_unpack(
     starts: npt.NDArray[np.int64],
     ends: npt.NDArray[np.int64],
     nulls: npt.NDArray[np.uint8] | None,
+    *,
     errors: str,
     failures: list[Any] | None = ...,
 ) -> npt.NDArray[np.void]: ...
 def stockfish_unpack(
-    rows: npt.NDArray[np.uint8], defaults: Defaults, errors: str, failures: list[Any] | None = ...
+    rows: npt.NDArray[np.uint8],
+    defaults: Defaults,
+    *,
+    errors: str,
+    failures: list[Any] | None = ...,
 ) -> npt.NDArray[np.void]: ...
 def lichess_frames(
     data: Any, max_n: int

@@ -133,7 +133,7 @@ cdef str _element(Py_ssize_t column, int width):
     return f"plane {column // (8 * width)} {_coords(column, width)}"
 
 
-cdef object _fail(Py_ssize_t index, fx_error err, int width, object tensor, str fmt,
+cdef object _row_error(Py_ssize_t index, fx_error err, int width, object tensor, str fmt,
                   str hint):
     """The FenError of a failed row (tensor: that row's planes, or None)."""
     cdef uint32_t code = err.code, a = err.a, b = err.b
@@ -295,7 +295,7 @@ cdef int _coerce(errors, list failures) except -1:
     return mode == COERCE and failures is None
 
 
-cdef size_t _failed_row(size_t index, object error, list failures) except 0:
+cdef size_t _raise_or_keep(size_t index, object error, list failures) except 0:
     """Raise the error of a failing row, or keep it in failures and give the
     row to resume from."""
     if failures is None:
@@ -310,7 +310,7 @@ cdef size_t _failed_row(size_t index, object error, list failures) except 0:
 # output is zero, as with errors="coerce").
 
 
-def bitboards(cnp.ndarray recs, bint trusted, errors, cnp.ndarray out, list failures=None):
+def bitboards(cnp.ndarray recs, *, bint trusted, errors, cnp.ndarray out, list failures=None):
     """(N, 12) uint64 bitboards of flat contiguous records into out."""
     cdef int coerce = _coerce(errors, failures)
     cdef fx_x_records r = _records(recs, trusted)
@@ -325,11 +325,12 @@ def bitboards(cnp.ndarray recs, bint trusted, errors, cnp.ndarray out, list fail
             failed = fx_x_bitboards_batch(&r, n - start, dest + 12 * start, coerce, &err)
         if failed < 0:
             return out
-        start = _failed_row(start + failed, _fail(start + failed, err, 8, None, "bitboard",
-                            " (bitboards hold 8x8 positions only)"), failures)
+        error = _row_error(start + failed, err, 8, None, "bitboard",
+                           " (bitboards hold 8x8 positions only)")
+        start = _raise_or_keep(start + failed, error, failures)
 
 
-def planes(cnp.ndarray recs, bint trusted, int width, bint flip, object dtype, en_passant,
+def planes(cnp.ndarray recs, *, bint trusted, int width, bint flip, object dtype, en_passant,
            tuple extra, errors, cnp.ndarray out, list failures=None, str hint=None):
     """Plane tensors of flat contiguous records into out (N, C, 8, width)."""
     cdef int coerce = _coerce(errors, failures)
@@ -349,11 +350,11 @@ def planes(cnp.ndarray recs, bint trusted, int width, bint flip, object dtype, e
             failed = fx_x_planes_batch(&r, n - start, &s, dest + size * start, coerce, &err)
         if failed < 0:
             return out
-        start = _failed_row(start + failed, _fail(start + failed, err, width, None, "planes",
-                                                  hint), failures)
+        error = _row_error(start + failed, err, width, None, "planes", hint)
+        start = _raise_or_keep(start + failed, error, failures)
 
 
-def stockfish_pack(cnp.ndarray recs, bint trusted, en_passant, errors, cnp.ndarray out,
+def stockfish_pack(cnp.ndarray recs, *, bint trusted, en_passant, errors, cnp.ndarray out,
                    list failures=None):
     """(N, 24) uint8 Stockfish compressed positions into out."""
     cdef int coerce = _coerce(errors, failures)
@@ -371,11 +372,12 @@ def stockfish_pack(cnp.ndarray recs, bint trusted, en_passant, errors, cnp.ndarr
                                                dest + FX_X_STOCKFISH_SIZE * start, coerce, &err)
         if failed < 0:
             return out
-        start = _failed_row(start + failed, _fail(start + failed, err, 8, None, "stockfish",
-                            " (the format holds 8x8 positions)"), failures)
+        error = _row_error(start + failed, err, 8, None, "stockfish",
+                           " (the format holds 8x8 positions)")
+        start = _raise_or_keep(start + failed, error, failures)
 
 
-def lichess_pack(cnp.ndarray recs, bint trusted, en_passant, errors, list failures=None):
+def lichess_pack(cnp.ndarray recs, *, bint trusted, en_passant, errors, list failures=None):
     """Lichess binary FEN of every record: (data uint8, offsets int64 of
     length N + 1, valid uint8 or None when every row is valid)."""
     cdef int coerce = _coerce(errors, failures)
@@ -408,8 +410,8 @@ def lichess_pack(cnp.ndarray recs, bint trusted, en_passant, errors, list failur
                     ends[k] += size + used
             if failed < 0:
                 break
-            start = _failed_row(stop, _fail(stop, err, 8, None, "lichess",
-                                            " (the format holds 8x8 positions)"), failures)
+            error = _row_error(stop, err, 8, None, "lichess", " (the format holds 8x8 positions)")
+            start = _raise_or_keep(stop, error, failures)
             ends[stop + 1] = ends[stop]     # the failing row is an empty null value
             used = ends[stop + 1] - size
         used = ends[hi] - size
@@ -428,7 +430,7 @@ def lichess_pack(cnp.ndarray recs, bint trusted, en_passant, errors, list failur
 # ---------------------------------------------------------------- arrays -> records
 
 
-def from_bitboards(cnp.ndarray bb, Defaults defaults, errors, list failures=None):
+def from_bitboards(cnp.ndarray bb, Defaults defaults, *, errors, list failures=None):
     """Records (POSITION_DTYPE) of (N, 12) uint64 contiguous bitboards."""
     cdef int coerce = _coerce(errors, failures)
     cdef size_t n = bb.shape[0], start = 0
@@ -445,11 +447,11 @@ def from_bitboards(cnp.ndarray bb, Defaults defaults, errors, list failures=None
                                                dest + sizeof(fx_rec8) * start, coerce, &err)
         if failed < 0:
             return out
-        start = _failed_row(start + failed, _fail(start + failed, err, 8, None, "bitboard", ""),
-                            failures)
+        error = _row_error(start + failed, err, 8, None, "bitboard", "")
+        start = _raise_or_keep(start + failed, error, failures)
 
 
-def from_planes(cnp.ndarray tensors, int width, bint flip, tuple extra, Defaults defaults,
+def from_planes(cnp.ndarray tensors, Defaults defaults, *, int width, bint flip, tuple extra,
                 errors, list failures=None):
     """Records of (N, C, 8, width) contiguous plane tensors: POSITION_DTYPE for
     width 8, POSITION_DTYPE_10x8 for width 10."""
@@ -471,12 +473,11 @@ def from_planes(cnp.ndarray tensors, int width, bint flip, tuple extra, Defaults
                                             dest + stride * start, wide, coerce, &err)
         if failed < 0:
             return out
-        start = _failed_row(start + failed, _fail(start + failed, err, width,
-                                                  tensors[start + failed], "planes", ""),
-                            failures)
+        error = _row_error(start + failed, err, width, tensors[start + failed], "planes", "")
+        start = _raise_or_keep(start + failed, error, failures)
 
 
-def lichess_unpack(data, starts, ends, nulls, errors, list failures=None):
+def lichess_unpack(data, starts, ends, nulls, *, errors, list failures=None):
     """Records of lichess elements data[starts[i]:ends[i]] (null rows: the
     null record)."""
     cdef int coerce = _coerce(errors, failures)
@@ -501,12 +502,12 @@ def lichess_unpack(data, starts, ends, nulls, errors, list failures=None):
                                                dest + sizeof(fx_rec8) * start, coerce, &err)
         if failed < 0:
             break
-        start = _failed_row(start + failed, _fail(start + failed, err, 8, None, "lichess", ""),
-                            failures)
+        error = _row_error(start + failed, err, 8, None, "lichess", "")
+        start = _raise_or_keep(start + failed, error, failures)
     return out
 
 
-def stockfish_unpack(cnp.ndarray rows, Defaults defaults, errors, list failures=None):
+def stockfish_unpack(cnp.ndarray rows, Defaults defaults, *, errors, list failures=None):
     """Records of (N, 24) uint8 contiguous Stockfish compressed positions."""
     cdef int coerce = _coerce(errors, failures)
     cdef size_t n = rows.shape[0], start = 0
@@ -524,8 +525,8 @@ def stockfish_unpack(cnp.ndarray rows, Defaults defaults, errors, list failures=
                                                  &err)
         if failed < 0:
             return out
-        start = _failed_row(start + failed, _fail(start + failed, err, 8, None, "stockfish", ""),
-                            failures)
+        error = _row_error(start + failed, err, 8, None, "stockfish", "")
+        start = _raise_or_keep(start + failed, error, failures)
 
 
 def lichess_frames(data, Py_ssize_t max_n):

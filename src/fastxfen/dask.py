@@ -112,7 +112,14 @@ def normalize_lines(
     and ``FenError.index`` is the row within the partition."""
     _check(castling=castling, en_passant=en_passant, errors=errors, threads=threads)
     batch, kind, lines = _lines_batch(lines)
-    data, ends, failed = batch.normalize(castling, en_passant, errors, _threads(threads), True, epd)
+    data, ends, failed = batch.normalize(
+        castling=castling,
+        en_passant=en_passant,
+        errors=errors,
+        threads=_threads(threads),
+        terminators=True,
+        epd=epd,
+    )
     starts = np.empty_like(ends)
     if len(ends):
         starts[0] = 0
@@ -144,7 +151,7 @@ def encode_lines(
     """Records (``record_dtype(width)``) of the lines of one partition."""
     _check(errors=errors, threads=threads, width=width, records=True)
     batch, _, _ = _lines_batch(lines)
-    return batch.encode(width, errors, _threads(threads), epd)
+    return batch.encode(width=width, errors=errors, threads=_threads(threads), epd=epd)
 
 
 def validate_lines(
@@ -153,7 +160,7 @@ def validate_lines(
     """``None`` or ``"column C (field): reason"`` per line of one partition."""
     _check(threads=threads)
     batch, _, _ = _lines_batch(lines)
-    return batch.validate(_threads(threads), epd)
+    return batch.validate(threads=_threads(threads), epd=epd)
 
 
 # ------------------------------------------------------------------ partitions: pandas

@@ -172,7 +172,7 @@ def to_bitboards(
     threads = _options.threads(threads)
     recs, trusted = _as_records(x, errors, threads)
     out = _output(out, (len(recs), 12), np.dtype(np.uint64))
-    return _export.bitboards(recs, trusted, errors, out)
+    return _export.bitboards(recs, trusted=trusted, errors=errors, out=out)
 
 
 def from_bitboards(
@@ -197,7 +197,7 @@ def from_bitboards(
         raise ValueError(f"bitboards must have shape (N, 12), not {bb.shape}")
     bb = np.ascontiguousarray(bb.reshape(-1, 12), bb.dtype.newbyteorder("=")).view(np.uint64)
     defaults = _defaults(len(bb), 8, turn, castling, en_passant, halfmove, fullmove)
-    return _export.from_bitboards(bb, defaults, errors)
+    return _export.from_bitboards(bb, defaults, errors=errors)
 
 
 # ---------------------------------------------------------------- planes
@@ -228,7 +228,17 @@ def to_planes(
     recs, trusted = _as_records(x, errors, threads)
     shape = (len(recs), _export.plane_count(width, names), 8, width)
     out = _output(out, shape, dt)
-    return _export.planes(recs, trusted, width, flip, dt, en_passant, names, errors, out)
+    return _export.planes(
+        recs,
+        trusted=trusted,
+        width=width,
+        flip=flip,
+        dtype=dt,
+        en_passant=en_passant,
+        extra=names,
+        errors=errors,
+        out=out,
+    )
 
 
 def from_planes(
@@ -277,7 +287,9 @@ def from_planes(
         if plane is not None and values[key] is not None:
             raise ValueError(f"{key} is read from the {plane!r} plane; do not pass {key}=")
     defaults = _defaults(len(arr), width, turn, castling, en_passant, halfmove, fullmove)
-    return _export.from_planes(np.ascontiguousarray(arr), width, flip, names, defaults, errors)
+    return _export.from_planes(
+        np.ascontiguousarray(arr), defaults, width=width, flip=flip, extra=names, errors=errors
+    )
 
 
 # ---------------------------------------------------------------- binary formats
@@ -391,10 +403,14 @@ def pack(
     recs, trusted = _as_records(x, errors, threads)
     if fmt == "stockfish":
         out = _output(out, (len(recs), _export.STOCKFISH_SIZE), np.dtype(np.uint8))
-        return _export.stockfish_pack(recs, trusted, en_passant, errors, out)
+        return _export.stockfish_pack(
+            recs, trusted=trusted, en_passant=en_passant, errors=errors, out=out
+        )
     if out is not None:
         raise ValueError("out= is only for format='stockfish' (a fixed-size array)")
-    data, offsets, valid = _export.lichess_pack(recs, trusted, en_passant, errors)
+    data, offsets, valid = _export.lichess_pack(
+        recs, trusted=trusted, en_passant=en_passant, errors=errors
+    )
     return BinaryColumn(data, offsets, valid)
 
 
@@ -526,7 +542,7 @@ def unpack(
     if fmt == "stockfish":
         rows = _stockfish_rows(data)
         defaults = _defaults(len(rows), 8, halfmove=halfmove, fullmove=fullmove)
-        return _export.stockfish_unpack(rows, defaults, errors)
+        return _export.stockfish_unpack(rows, defaults, errors=errors)
     if halfmove is not None or fullmove is not None:
         raise ValueError(
             "the lichess format stores its own counters; "
@@ -535,7 +551,7 @@ def unpack(
     parts, done = [], 0
     for raw, starts, ends, nulls in _lichess_rows(data):
         try:
-            parts.append(_export.lichess_unpack(raw, starts, ends, nulls, errors))
+            parts.append(_export.lichess_unpack(raw, starts, ends, nulls, errors=errors))
         except Exception as exc:  # renumber rows of later Arrow chunks
             if done and hasattr(exc, "index"):
                 raise type(exc)(exc.index + done, exc.column, exc.field, exc.reason) from None

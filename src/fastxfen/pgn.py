@@ -240,13 +240,15 @@ class _Editor:
         if len(rows):
             batch = _bulk.spans(buf, value_start[rows], value_end[rows])
             out, out_ends, _ = batch.normalize(
-                self.castling,
-                self.en_passant,
-                "coerce",
-                _options.resolve_threads(self.threads, len(rows), _options.CHUNK_ROWS_PER_THREAD),
-                False,
+                castling=self.castling,
+                en_passant=self.en_passant,
+                errors="coerce",
+                threads=_options.resolve_threads(
+                    self.threads, len(rows), _options.CHUNK_ROWS_PER_THREAD
+                ),
+                terminators=False,
             )
-            for row, error in batch.failures():
+            for row, error in batch.rejections():
                 k = int(rows[row])
                 failures.append(
                     (k, int(value_start[k] - fen_at[k]) + error.column, error.field, error.reason)

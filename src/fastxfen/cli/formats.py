@@ -94,7 +94,14 @@ class StockfishEncoder(Encoder):
     def convert(self, records):
         out = np.empty((len(records), _STOCKFISH), np.uint8)
         failures: list = []
-        _export.stockfish_pack(records, True, self.en_passant, "coerce", out, failures)
+        _export.stockfish_pack(
+            records,
+            trusted=True,
+            en_passant=self.en_passant,
+            errors="coerce",
+            out=out,
+            failures=failures,
+        )
         return out, failures
 
 
@@ -119,16 +126,16 @@ class PlanesEncoder(Encoder):
         failures: list = []
         _export.planes(
             records,
-            True,
-            self.planes_width,
-            self.flip,
-            self.dtype,
-            self.en_passant,
-            self.names,
-            "coerce",
-            out,
-            failures,
-            self.hint,
+            trusted=True,
+            width=self.planes_width,
+            flip=self.flip,
+            dtype=self.dtype,
+            en_passant=self.en_passant,
+            extra=self.names,
+            errors="coerce",
+            out=out,
+            failures=failures,
+            hint=self.hint,
         )
         return out, failures
 
@@ -144,7 +151,7 @@ class LichessEncoder(Encoder):
     def convert(self, records):
         failures: list = []
         data, offsets, valid = _export.lichess_pack(
-            records, True, self.en_passant, "coerce", failures
+            records, trusted=True, en_passant=self.en_passant, errors="coerce", failures=failures
         )
         return frame(data, offsets, valid), failures
 
@@ -245,7 +252,9 @@ class StockfishDecoder(Decoder):
     def convert(self, rows):
         failures: list = []
         defaults = _export.Defaults(len(rows))
-        records = _export.stockfish_unpack(np.ascontiguousarray(rows), defaults, "coerce", failures)
+        records = _export.stockfish_unpack(
+            np.ascontiguousarray(rows), defaults, errors="coerce", failures=failures
+        )
         return records, failures
 
 
@@ -280,7 +289,13 @@ class PlanesDecoder(Decoder):
         rows = np.ascontiguousarray(rows)
         defaults = _export.Defaults(len(rows))
         records = _export.from_planes(
-            rows, rows.shape[3], self.flip, self.names, defaults, "coerce", failures
+            rows,
+            defaults,
+            width=rows.shape[3],
+            flip=self.flip,
+            extra=self.names,
+            errors="coerce",
+            failures=failures,
         )
         return records, failures
 
@@ -291,7 +306,7 @@ class LichessDecoder(Decoder):
     def convert(self, rows: LichessChunk):
         failures: list = []
         records = _export.lichess_unpack(
-            rows.data, rows.starts, rows.ends, rows.nulls, "coerce", failures
+            rows.data, rows.starts, rows.ends, rows.nulls, errors="coerce", failures=failures
         )
         return records, failures
 

@@ -25,9 +25,13 @@ def _decode_chunk(args, decoder, rows, done: int, output: Output, rejects, stats
     records, failures = decoder.convert(rows)
     batch = _bulk.records(np.ascontiguousarray(records.reshape(-1)))
     text, ends, _ = batch.decode(
-        args.castling, args.en_passant, "coerce", threads_for(args, n), True
+        castling=args.castling,
+        en_passant=args.en_passant,
+        errors="coerce",
+        threads=threads_for(args, n),
+        terminators=True,
     )
-    bad = formats.merge([(e.index, e) for e in failures], [e for _, e in batch.failures()])
+    bad = formats.merge([(e.index, e) for e in failures], [e for _, e in batch.rejections()])
     raise_mode = args.errors == "raise"
     keep = bad[0][0] if raise_mode and bad else n
     if keep:

@@ -26,11 +26,13 @@ class EncodeJob(TextJob):
 
     def run(self, batch, n):
         a = self.args
-        records = batch.encode(self.encoder.width, "coerce", threads_for(a, n), a.epd)
+        records = batch.encode(
+            width=self.encoder.width, errors="coerce", threads=threads_for(a, n), epd=a.epd
+        )
         return self.encoder.convert(records)
 
-    def failures(self, batch, result):
-        return formats.merge(batch.failures(), result[1])
+    def rejections(self, batch, result):
+        return formats.merge(batch.rejections(), result[1])
 
     def emit(self, result, upto):
         self.writer.write(self.encoder.cut(result[0], upto))

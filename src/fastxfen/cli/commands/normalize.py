@@ -32,7 +32,14 @@ class NormalizeJob(TextJob):
         into = self._outputs[0]
         self._outputs.append(self._outputs.pop(0))
         return batch.normalize(
-            a.castling, a.en_passant, errors, threads_for(a, n), True, a.epd, ends=False, into=into
+            castling=a.castling,
+            en_passant=a.en_passant,
+            errors=errors,
+            threads=threads_for(a, n),
+            terminators=True,
+            epd=a.epd,
+            ends=False,
+            into=into,
         )
 
     def emit(self, result, upto):

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import sys
 
-from fastxfen import _bulk, _options
+from fastxfen import _bulk, _codec, _options
 from fastxfen._errors import FenError
 from fastxfen.cli import chunks, formats
 from fastxfen.cli.args import make
@@ -26,8 +26,10 @@ from fastxfen.cli.report import Progress, Rejects, Stats, finish
 _WIDE_ROW_HINT = "a 10-wide position needs --width 10"
 
 
-def _fix_reason(error: FenError) -> FenError:
-    if error.reason.startswith("a 10-wide position needs encode("):
+def _for_the_command_line(error: FenError) -> FenError:
+    """The error as the command line words it: a row too wide for the
+    records asked for names --width rather than encode()'s argument."""
+    if error.code == _codec.E_WIDE_ROW:
         return FenError(error.index, error.column, error.field, _WIDE_ROW_HINT)
     return error
 
@@ -55,28 +57,32 @@ class TextJob:
     def chunk(self, chunk, line: int) -> int:
         """Handle a buffer of whole lines, the first being line ``line + 1``;
         return the number of rows."""
-        batch = _bulk.lines(chunk, _options.kernel_threads(self.args.threads), self.counts_first)
+        batch = _bulk.lines(
+            chunk, threads=_options.kernel_threads(self.args.threads), count=self.counts_first
+        )
         # Always run in coerce mode: under --errors raise the rows before the
         # first rejected one are still written, and the batch is not run twice.
         result = self.run(batch, batch.rows_reckoned())
         n = batch.n
         self.stats.read += n
-        failures = self.failures(batch, result)
-        upto = failures[0][0] if failures and self.raise_mode else n
+        rejected = self.rejections(batch, result)
+        upto = rejected[0][0] if rejected and self.raise_mode else n
         self.emit(result, upto)
         self.stats.written += upto
-        if failures:
+        if rejected:
             newlines = chunks.newline_offsets(chunk)
-            for row, error in failures:
+            for row, error in rejected:
                 self.reject(
-                    line + row + 1, _fix_reason(error), chunks.line_of(chunk, newlines, row)
+                    line + row + 1,
+                    _for_the_command_line(error),
+                    chunks.line_of(chunk, newlines, row),
                 )
         self.after_chunk()
         return n
 
-    def failures(self, batch, result) -> list:
+    def rejections(self, batch, result) -> list:
         """(row, FenError) of every rejected row of the batch, in row order."""
-        return batch.failures()
+        return batch.rejections()
 
     def after_chunk(self) -> None:
         pass

@@ -16,7 +16,7 @@ class ValidateJob(TextJob):
         self.messages: list = []
 
     def run(self, batch, n):
-        return batch.validate(threads_for(self.args, n), self.args.epd)
+        return batch.validate(threads=threads_for(self.args, n), epd=self.args.epd)
 
     def emit(self, result, upto):
         pass

@@ -1,0 +1,114 @@
+"""The options of every public function are checked by fastxfen._options
+before any work, with one message per option; errors are told apart by
+their code, not their text."""
+
+import pickle
+
+import numpy as np
+import pytest
+
+import fastxfen as fx
+from fastxfen import _codec, pgn
+from fastxfen import dask as fxd
+
+FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+BAD = "not a position"  # would raise a FenError if any work came first
+RECORDS = fx.encode([FEN])
+GAME = f'[FEN "{BAD}"]\n\n*\n'.encode()
+
+CASTLING = {
+    "normalize str": lambda v: fx.normalize(BAD, castling=v),
+    "normalize list": lambda v: fx.normalize([BAD], castling=v),
+    "normalize bytes": lambda v: fx.normalize(BAD.encode(), castling=v),
+    "decode": lambda v: fx.decode(RECORDS, castling=v),
+    "normalize_pgn": lambda v: pgn.normalize_pgn(GAME, castling=v),
+    "dask normalize_lines": lambda v: fxd.normalize_lines([BAD], castling=v),
+}
+EN_PASSANT = {
+    "normalize numpy": lambda v: fx.normalize(np.array([BAD]), en_passant=v),
+    "decode bytes": lambda v: fx.decode(RECORDS, output="bytes", en_passant=v),
+    "to_planes": lambda v: fx.to_planes([BAD], en_passant=v),
+    "pack": lambda v: fx.pack([BAD], en_passant=v),
+    "stream_pgn": lambda v: pgn.stream_pgn([GAME], lambda d: None, en_passant=v),
+}
+ERRORS = {
+    "normalize": lambda v: fx.normalize([BAD], errors=v),
+    "normalize_pgn": lambda v: pgn.normalize_pgn(GAME, errors=v),
+    "dask normalize_lines": lambda v: fxd.normalize_lines([BAD], errors=v),
+}
+RECORD_ERRORS = {
+    "encode": lambda v: fx.encode([BAD], errors=v),
+    "decode": lambda v: fx.decode(RECORDS, errors=v),
+    "to_bitboards": lambda v: fx.to_bitboards([BAD], errors=v),
+    "to_planes": lambda v: fx.to_planes([BAD], errors=v),
+    "pack": lambda v: fx.pack([BAD], errors=v),
+    "unpack": lambda v: fx.unpack([b"x"], errors=v),
+    "from_bitboards": lambda v: fx.from_bitboards(np.zeros((1, 12), np.uint64), errors=v),
+    "dask encode_lines": lambda v: fxd.encode_lines([BAD], errors=v),
+}
+WIDTH = {
+    "encode": lambda v: fx.encode([BAD], width=v),
+    "to_planes": lambda v: fx.to_planes([BAD], width=v),
+    "dask encode_lines": lambda v: fxd.encode_lines([BAD], width=v),
+}
+
+
+def messages(calls, value):
+    out = {}
+    for name, call in calls.items():
+        with pytest.raises(ValueError) as info:
+            call(value)
+        assert not isinstance(info.value, fx.FenError), name
+        out[name] = str(info.value)
+    return out
+
+
+@pytest.mark.parametrize(
+    "calls, value, expected",
+    [
+        (CASTLING, "kqkq", "castling must be one of 'xfen', 'shredder', not 'kqkq'"),
+        (CASTLING, None, "castling must be one of 'xfen', 'shredder', not None"),
+        (EN_PASSANT, "all", "en_passant must be one of 'fen', 'xfen', 'legal', not 'all'"),
+        (ERRORS, "skip", "errors must be one of 'raise', 'coerce', 'ignore', not 'skip'"),
+        (RECORD_ERRORS, "skip", "errors must be one of 'raise', 'coerce', not 'skip'"),
+        (
+            RECORD_ERRORS,
+            "ignore",
+            "errors='ignore' passes text through; records have none (use 'raise' or 'coerce')",
+        ),
+        (WIDTH, 9, "width must be 8 or 10, not 9"),
+        (WIDTH, True, "width must be 8 or 10, not True"),
+    ],
+)
+def test_one_message_per_option(calls, value, expected):
+    assert set(messages(calls, value).values()) == {expected}
+
+
+def test_output_perspective_and_format():
+    with pytest.raises(ValueError, match="^output must be one of 'list', 'bytes', 'arrow', not"):
+        fx.decode(RECORDS, output="str")
+    for call in (
+        lambda: fx.to_planes([BAD], perspective="black"),
+        lambda: fx.from_planes(np.zeros((1, 12, 8, 8), np.uint8), perspective="black"),
+    ):
+        with pytest.raises(ValueError, match="^perspective must be one of 'white', 'side_to_move'"):
+            call()
+    for call in (lambda: fx.pack([BAD], format="fen"), lambda: fx.unpack([b"x"], format="fen")):
+        with pytest.raises(ValueError, match="^format must be one of 'lichess', 'stockfish'"):
+            call()
+
+
+def test_errors_carry_the_core_code():
+    wide = "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1"
+    with pytest.raises(fx.FenError) as info:
+        fx.encode([wide])
+    assert info.value.code == _codec.E_WIDE_ROW
+    with pytest.raises(fx.FenError) as info:
+        fx.encode(np.array([wide]))  # the bulk kernels give the same code
+    assert info.value.code == _codec.E_WIDE_ROW
+    with pytest.raises(fx.FenError) as info:
+        fx.normalize(BAD)
+    assert info.value.code not in (None, _codec.E_WIDE_ROW)
+    again = pickle.loads(pickle.dumps(info.value))
+    assert (again.code, str(again)) == (info.value.code, str(info.value))
+    assert fx.FenError(0, 0, "input", "made here").code is None
