@@ -445,8 +445,8 @@ def run_argv(argv, commands: dict) -> int:
             os.dup2(devnull, sys.stdout.fileno())
         return EXIT_FAILED
     except KeyboardInterrupt:
-        print("fastxfen: interrupted; nothing was published", file=sys.stderr)
+        print("fastxfen: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     except Terminated:
-        print("fastxfen: terminated; nothing was published", file=sys.stderr)
+        print("fastxfen: terminated", file=sys.stderr)
         return EXIT_TERMINATED
