@@ -10,10 +10,10 @@ import sys
 import textwrap
 
 from fastxfen import __version__, _options
-from fastxfen.cli import chunks, formats, tables
-from fastxfen.cli.errors import CliError
+from fastxfen.cli import chunks, formats, signals, tables
+from fastxfen.cli.errors import CliError, Terminated
 from fastxfen.cli.io import DEFAULT_CHUNK
-from fastxfen.cli.report import EXIT_FAILED, EXIT_INTERRUPTED
+from fastxfen.cli.report import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_TERMINATED
 from fastxfen.export import PLANE_EXTRAS
 
 
@@ -91,9 +91,14 @@ files:
 exit status:
     0  every row was accepted
     1  some rows were rejected (--errors coerce or ignore, or validate found bad rows)
-    2  usage error, unreadable input or unwritable output, or a row rejected
-       under --errors raise (the message names its line, column, field and reason)
-  130  interrupted
+    2  usage error, unreadable, truncated, corrupt or changing input,
+       unwritable output, or a row rejected under --errors raise (the message
+       names its line, column, field and reason)
+  130  interrupted (SIGINT)
+  143  terminated (SIGTERM)
+  Output files are written under a temporary name and renamed into place when
+  the run ends with status 0 or 1, or at a row rejected under --errors raise
+  (holding the rows before it); any other stop leaves no new file behind.
 """
 
 FORMATS_HELP = """\
@@ -425,7 +430,7 @@ def build_parser() -> argparse.ArgumentParser:
         "turn records, planes or packed positions back into text",
         "Write the canonical text of each row of a file written by 'fastxfen encode' "
         "with the same --format (or by numpy.save of such arrays), one line per row. "
-        "A plain .npy file is memory-mapped and read a chunk at a time.",
+        "The file is read a chunk at a time.",
         FORMATS_HELP + "\n" + EPILOG,
     )
     common(
@@ -556,7 +561,8 @@ def run_argv(argv, commands: dict) -> int:
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_FAILED
     try:
-        return commands[args.command](args)
+        with signals.handled():
+            return commands[args.command](args)
     except CliError as exc:
         print(f"fastxfen: error: {exc}", file=sys.stderr)
         return EXIT_FAILED
@@ -570,3 +576,6 @@ def run_argv(argv, commands: dict) -> int:
     except KeyboardInterrupt:
         print("fastxfen: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except Terminated:
+        print("fastxfen: terminated", file=sys.stderr)
+        return EXIT_TERMINATED

@@ -2,8 +2,9 @@
 
 Text input is read ``--chunk-size`` bytes at a time.  Each read is cut after
 its last newline; the whole lines before the cut go to the library as one
-batch and the partial line after it is carried into the next read.  A
-regular, uncompressed file is cut the same way from a memory map of it.
+batch and the partial line after it is carried into the next read.  Files
+are read, not memory-mapped: a mapped file cut short by another process would
+kill this one with SIGBUS, while a read sees the change (io.Input).
 
 A line longer than ``MAX_LINE`` bytes cannot be a position; it is spooled to a
 temporary file (so memory stays bounded) and rejected as a row of its own.
@@ -16,7 +17,7 @@ while the caller works on the current one.
 from __future__ import annotations
 
 import io
-import os
+import math
 import queue
 import tempfile
 import threading
@@ -24,10 +25,9 @@ import threading
 import numpy as np
 
 from fastxfen._errors import FenError
-from fastxfen.cli import formats
+from fastxfen.cli import formats, signals
 from fastxfen.cli.errors import CliError
 from fastxfen.cli.io import DEFAULT_CHUNK, Input
-from fastxfen.cli.mapped import map_input
 from fastxfen.cli.report import Progress, bar_wanted
 
 CARRY_ROOM = 1 << 16  # room in a reused chunk buffer for a line begun in the last read
@@ -60,8 +60,12 @@ def _read_npy_header(source: Input, decoder):
             shape, fortran, dtype = fmt.read_array_header_2_0(fp)
         else:
             raise ValueError(f"unsupported .npy format version {version[0]}.{version[1]}")
-    except (ValueError, SyntaxError) as exc:
+    except (ValueError, SyntaxError, TypeError) as exc:
         raise CliError(f"{source.name} is not a .npy file: {exc}") from None
+    if any(n < 0 for n in shape):
+        raise CliError(f"{source.name} has a negative size in the shape {shape} of its header")
+    if math.prod(shape) * dtype.itemsize >= 1 << 63:
+        raise CliError(f"{source.name} announces more data than a file can hold: shape {shape}")
     problem = decoder.check(dtype, shape)
     if problem:
         raise CliError(f"{source.name} {problem}")
@@ -181,56 +185,6 @@ def text_chunks(source, chunk_size: int):
         carry = bytes(buf[cut:end])
 
 
-class _MappedLine:
-    """A line of a memory-mapped file, read like a LongLine's spool file."""
-
-    def __init__(self, view) -> None:
-        self.view, self.at = view, 0
-
-    def seek(self, at: int) -> None:
-        self.at = at
-
-    def read(self, n: int) -> bytes:
-        data = bytes(self.view[self.at : self.at + n])
-        self.at += len(data)
-        return data
-
-    def close(self) -> None:
-        self.view.release()
-
-
-def mapped_text_chunks(source, chunk_size: int):
-    """The items of text_chunks for a regular, uncompressed file, as views of
-    a memory map of it: no copy out of the page cache.  None if the file
-    cannot be mapped.  ``source.consumed`` follows the chunks."""
-    mapped = map_input(source)
-    if mapped is None:
-        return None
-    source.mapped = True
-    chunk_size = min(chunk_size, MAX_LINE)
-    whole = mapped.view
-
-    def chunks():
-        size, at, previous = len(whole), 0, 0
-        find, rfind = whole.obj.find, whole.obj.rfind
-        while at < size:
-            mapped.release(previous)  # the chunk before is the one in use
-            end = min(at + chunk_size, size)
-            cut = end if end == size else rfind(b"\n", at, end) + 1
-            if not cut:  # a line longer than a chunk
-                cut = find(b"\n", end) + 1 or size
-            source.consumed = cut
-            if cut - at > MAX_LINE:
-                crlf = whole[cut - 2 : cut] == b"\r\n"
-                newline = b"\r\n" if crlf else b"\n" if whole[cut - 1] == 10 else b""
-                yield LongLine(_MappedLine(whole[at:cut]), cut - at, newline)
-            else:
-                yield whole[at:cut]
-            previous, at = at, cut
-
-    return chunks()
-
-
 def prefetch(items):
     """The items of an iterator, each produced in a thread of its own while
     the caller works on the one before, so that reading (and decompressing)
@@ -259,17 +213,20 @@ def prefetch(items):
     wanted.release()
     try:
         while True:
-            ok, item = slot.get()
+            with signals.deferred():  # (a signal stops the run here, not in the queue)
+                ok, item = signals.get(slot)
+                if ok and item is not StopIteration:
+                    wanted.release()  # produce the next one while this one is used
             if not ok:
                 raise item
             if item is StopIteration:
                 return
-            wanted.release()  # produce the next one while this one is used
             yield item
             item = None
     finally:
-        stop.set()
-        wanted.release()
+        with signals.deferred(drop=True):
+            stop.set()
+            wanted.release()
         # A reader still inside a read of stdin at interpreter exit makes
         # CPython abort ("could not acquire lock ... daemon threads"): let
         # the read in progress finish (it ends at the next chunk or EOF).
@@ -302,45 +259,35 @@ def long_line_error() -> FenError:
 
 
 def npy_chunks(args, source: Input, stack, decoder):
-    """Arrays of rows of the .npy input, --chunk-size bytes at a time; a
-    plain file is memory-mapped, anything else is read as a stream."""
+    """Arrays of rows of the .npy input, --chunk-size bytes at a time."""
     dtype, count, row_shape = _read_npy_header(source, decoder)
-    row_bytes = dtype.itemsize * int(np.prod(row_shape, dtype=np.int64))
+    row_bytes = dtype.itemsize * math.prod(row_shape)
     rows = max(1, args.chunk_size // max(row_bytes, 1))
     progress = Progress(bar_wanted(args), count, "rows")
     stack.callback(progress.close)
-    truncated = f"{source.name} is truncated: its header announces {count:,} rows"
-    if source.regular:
-        offset = source.raw.tell()
-        if os.fstat(source.raw.fileno()).st_size < offset + count * row_bytes:
-            raise CliError(truncated)
-        if count == 0:
-            return iter(())
-        mapped = map_input(source)
-        if mapped is not None:  # else read as a stream, from the same place
 
-            def chunks():
-                array = np.ndarray((count, *row_shape), dtype, buffer=mapped.view, offset=offset)
-                for lo in range(0, count, rows):
-                    yield array[lo : lo + rows]
-                    progress.to(min(count, lo + rows))
-                    # the rows decoded so far are done with
-                    mapped.release(offset + min(count, lo + rows) * row_bytes)
-
-            return chunks()
-
-    def streamed():
+    def chunks():
         done = 0
         while done < count:
             want = min(rows, count - done)
             data = source.read_exactly(want * row_bytes)
             if len(data) < want * row_bytes:
-                raise CliError(truncated)
+                got = done + len(data) // max(row_bytes, 1)
+                raise CliError(
+                    f"{source.name} is truncated: its header announces {count:,} rows, "
+                    f"the data holds {got:,}"
+                )
             yield np.frombuffer(data, dtype).reshape(want, *row_shape)
             done += want
             progress.to(done)
+        # Read on to the end: a compressed stream's end is checked there.
+        more = len(source.read_exactly(1 << 16))
+        if more:
+            raise CliError(
+                f"{source.name} holds more bytes than the {count:,} rows its header announces"
+            )
 
-    return streamed()
+    return chunks()
 
 
 def frame_chunks(args, source: Input, stack):

@@ -1,5 +1,5 @@
-"""The two ways a command stops early: a CliError (usage, input or output
-trouble) and a Rejected row under ``--errors raise``."""
+"""The ways a command stops early: a CliError (usage, input or output
+trouble), a Rejected row under ``--errors raise``, and Terminated (SIGTERM)."""
 
 from __future__ import annotations
 
@@ -18,3 +18,8 @@ class Rejected(Exception):
         super().__init__(f"{unit} {number}: {error.location}: {error.reason}")
         self.number = number
         self.error = error
+
+
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread like KeyboardInterrupt for SIGINT
+    (see signals); ends the command with exit status 143."""

@@ -19,6 +19,8 @@ See docs/cli.md.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from fastxfen import _export, _options
@@ -251,7 +253,7 @@ class RecordDecoder(Decoder):
         return None
 
     def layout(self, shape):
-        return int(np.prod(shape, dtype=np.int64)), ()
+        return math.prod(shape), ()
 
     def convert(self, rows):
         return rows, []

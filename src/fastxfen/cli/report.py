@@ -12,14 +12,16 @@ from fastxfen.cli.io import Output, is_stdio
 EXIT_OK = 0  #: every row was accepted
 EXIT_REJECTED = 1  #: some rows were rejected (coerce, ignore, validate)
 EXIT_FAILED = 2  #: usage or I/O error, or a rejected row under --errors raise
-EXIT_INTERRUPTED = 130  #: stopped by Ctrl-C
+EXIT_INTERRUPTED = 130  #: stopped by SIGINT (Ctrl-C)
+EXIT_TERMINATED = 143  #: stopped by SIGTERM
 
 
 class Rejects:
-    """The --rejects file: one TSV line per rejected row."""
+    """The --rejects file (an Output, or None for none): one TSV line per
+    rejected row."""
 
-    def __init__(self, path: str | None) -> None:
-        self.output = Output(path) if path else None
+    def __init__(self, output: Output | None) -> None:
+        self.output = output
 
     def add(self, number: int, error: FenError, original) -> None:
         """original: the row's bytes, or a chunks.LongLine (which copies
@@ -33,10 +35,6 @@ class Rejects:
         else:
             self.output.write(original)
         self.output.write(b"\n")
-
-    def close(self) -> None:
-        if self.output is not None:
-            self.output.close()
 
 
 def bar_wanted(args) -> bool:

@@ -11,7 +11,7 @@ from fastxfen import _bulk
 from fastxfen.cli import chunks, formats
 from fastxfen.cli.args import check_format_options, make, threads_for
 from fastxfen.cli.errors import Rejected
-from fastxfen.cli.io import Input, Output, open_output
+from fastxfen.cli.io import Input, Output, open_outputs
 from fastxfen.cli.report import Rejects, Stats, finish
 
 #: The options that apply to some formats only.
@@ -53,9 +53,8 @@ def run(args) -> int:
     stopped = None
     with contextlib.ExitStack() as stack:
         source = Input(args.input, stack)
-        output = open_output(args, stack, binary=False)
-        rejects = Rejects(args.rejects)
-        stack.callback(rejects.close)
+        output, rejects_file = open_outputs(args, stack, binary=False)
+        rejects = Rejects(rejects_file)
         if decoder.npy:
             pieces = chunks.npy_chunks(args, source, stack, decoder)
         else:

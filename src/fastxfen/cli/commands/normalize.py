@@ -96,8 +96,8 @@ class NormalizeJob(TextJob):
             item.copy_to(self.output.write)
         elif self.unique is not None:  # a coerced row holds no position: dropped
             self.stats.written -= 1
-        else:
-            self.output.write(item.terminator)
+        else:  # an empty line, ended like the row (a last row without one: \n)
+            self.output.write(item.terminator or b"\n")
 
 
 def run(args) -> int:

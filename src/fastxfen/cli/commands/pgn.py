@@ -6,52 +6,27 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
-from typing import Callable, Iterator, Optional
+from typing import Callable, Optional
 
 from fastxfen import pgn
 from fastxfen.cli.chunks import prefetch
 from fastxfen.cli.errors import CliError
-from fastxfen.cli.io import Input, Output, open_output
-from fastxfen.cli.mapped import map_input
+from fastxfen.cli.io import Input, open_outputs
 from fastxfen.cli.report import EXIT_FAILED, EXIT_OK, EXIT_REJECTED, Progress, bar_wanted
 
 
-def _mapped_blocks(source, size: int) -> Optional[Iterator[pgn.MappedBlock]]:
-    """Blocks of ``size`` bytes of a regular, uncompressed input file read
-    through a memory map (no read copies), or None if it cannot be mapped.
-    ``source.consumed`` follows the blocks, for the progress bar."""
-    mapped = map_input(source)
-    if mapped is None:
-        return None
-    whole = mapped.view
-
-    def blocks() -> Iterator[pgn.MappedBlock]:
-        for at in range(0, len(whole), size):
-            # the block before last is done with by now
-            mapped.release(at - 2 * size)
-            end = min(at + size, len(whole))
-            source.consumed = end
-            yield pgn.MappedBlock(whole, at, end)
-
-    return blocks()
-
-
-def _progress(progress, source, mapped: bool) -> Optional[Callable[[], None]]:
+def _progress(progress, source) -> Optional[Callable[[], None]]:
     """What moves the progress bar, if there is one, after each chunk.  The
-    position comes from the blocks made of a memory-mapped file, else from
-    the file descriptor: asking the file object would wait for the read that
-    the reader thread is doing."""
+    position comes from the file descriptor: asking the file object would
+    wait for the read that the reader thread is doing."""
     if progress.bar is None:
         return None
 
     def update() -> None:
-        if mapped:
-            at = source.consumed
-        else:
-            try:
-                at = os.lseek(source.raw.fileno(), 0, os.SEEK_CUR)
-            except (OSError, ValueError, AttributeError):
-                at = source.position()
+        try:
+            at = os.lseek(source.raw.fileno(), 0, os.SEEK_CUR)
+        except (OSError, ValueError, AttributeError):
+            at = source.position()
         progress.to(at)
 
     return update
@@ -65,18 +40,11 @@ def run(args) -> int:
         source = Input(args.input, stack)
         if source.path is None and sys.stdin.isatty() and not args.quiet:
             print("fastxfen: reading PGN from the terminal (end with Ctrl-D)", file=sys.stderr)
-        output = open_output(args, stack, binary=False)
-        rejects = None
-        if args.rejects:
-            rejects = Output(args.rejects)
-            stack.callback(rejects.close)
+        output, rejects = open_outputs(args, stack, binary=False)
         progress = Progress(bar_wanted(args), source.size)
         stack.callback(progress.close)
         size = args.chunk_size
-        blocks = _mapped_blocks(source, size)
-        mapped = blocks is not None
-        if blocks is None:
-            blocks = iter(lambda: source.read(size), b"")
+        blocks = iter(lambda: source.read(size), b"")
         try:
             stats = pgn.stream_pgn(
                 blocks,
@@ -88,7 +56,7 @@ def run(args) -> int:
                 threads=args.threads,
                 reject=rejects.write if rejects is not None else None,
                 spill=4 * size,
-                progress=_progress(progress, source, mapped),
+                progress=_progress(progress, source),
                 # (not for stdin: a reader thread blocked on it at exit can
                 # abort the interpreter when a run stops early)
                 prefetch=prefetch if source.path is not None else None,

@@ -14,7 +14,7 @@ from fastxfen.cli import formats, tables
 from fastxfen.cli.args import make, threads_for
 from fastxfen.cli.commands.text import _for_the_command_line
 from fastxfen.cli.errors import Rejected
-from fastxfen.cli.io import NpyWriter, Output, StreamWriter, open_output
+from fastxfen.cli.io import NpyWriter, StreamWriter, open_outputs
 from fastxfen.cli.report import Progress, Stats, bar_wanted, finish
 from fastxfen.cli.unique import Unique
 
@@ -23,16 +23,6 @@ _MISSING = "missing value"
 
 def _mask(array) -> np.ndarray:
     return array.to_numpy(zero_copy_only=False).astype(bool, copy=False)
-
-
-def _open_outputs(args, stack, binary: bool) -> tuple:
-    """The command's output and its --rejects file (an Output, or None),
-    both closed by ``stack``."""
-    output = open_output(args, stack, binary=binary)
-    rejects = Output(args.rejects) if args.rejects else None
-    if rejects is not None:
-        stack.callback(rejects.close)
-    return output, rejects
 
 
 class TableJob:
@@ -52,7 +42,7 @@ class TableJob:
         self.name = field.name
         self.text_type = tables.text_type(field.type, self.name)
         self.errors = getattr(args, "errors", None)
-        output, rejects = _open_outputs(args, stack, self.binary)
+        output, rejects = open_outputs(args, stack, binary=self.binary)
         self.output = progress.paced(output)
         self.rejects = tables.RejectsTable(rejects, self.text_type)
         stack.callback(self.rejects.close)

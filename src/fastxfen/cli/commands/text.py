@@ -20,7 +20,7 @@ from fastxfen.cli import chunks, formats, tables
 from fastxfen.cli.args import make
 from fastxfen.cli.chunks import LongLine, prefetch
 from fastxfen.cli.errors import CliError, Rejected
-from fastxfen.cli.io import Input, NpyWriter, StreamWriter, open_output
+from fastxfen.cli.io import Input, NpyWriter, StreamWriter, open_outputs
 from fastxfen.cli.report import Progress, Rejects, Stats, bar_wanted, finish
 
 _WIDE_ROW_HINT = "a 10-wide position needs --width 10"
@@ -131,9 +131,10 @@ def run_text(args, job_type, output_kind: str) -> int:
             )
         progress = Progress(bar_wanted(args), source.size)
         stack.callback(progress.close)
-        output = progress.paced(open_output(args, stack, binary=output_kind == "binary"))
-        rejects = Rejects(args.rejects)
-        stack.callback(rejects.close)
+        output, rejects_file = open_outputs(args, stack, binary=output_kind == "binary")
+        output = progress.paced(output)
+        rejects = Rejects(rejects_file)
+        writer = None
         if output_kind == "binary":
             encoder = make(formats.encoder, args)
             stats.coerced_as = encoder.coerced_as
@@ -141,15 +142,13 @@ def run_text(args, job_type, output_kind: str) -> int:
                 writer = StreamWriter(output)
             else:
                 writer = NpyWriter(output, encoder.dtype, encoder.row_shape)
-            stack.callback(writer.close)
             job = job_type(args, stats, rejects, writer, encoder)
         else:
             job = job_type(args, stats, rejects, output)
         line = 0
         stopped = None
         try:
-            items = chunks.mapped_text_chunks(source, args.chunk_size)
-            pieces = prefetch(items or chunks.text_chunks(source, args.chunk_size))
+            pieces = prefetch(chunks.text_chunks(source, args.chunk_size))
             stack.callback(pieces.close)
             for item in pieces:
                 progress.aim(source.position())
@@ -163,5 +162,7 @@ def run_text(args, job_type, output_kind: str) -> int:
         except Rejected as exc:
             stopped = exc
             stats.read = exc.number  # the rows up to the rejected one
-    # Everything is closed (and the .npy header final) before reporting.
+        if writer is not None:
+            writer.close()  # the .npy header's final count
+    # Everything is published (and the .npy header final) before reporting.
     return finish(args, stats, stopped, "line")
