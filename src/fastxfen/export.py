@@ -16,6 +16,7 @@ import numpy as np
 from fastxfen import _export, _options
 from fastxfen._api import encode
 from fastxfen._columns import is_arrow
+from fastxfen._optional import require_arrow
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
 
 __all__ = [
@@ -352,8 +353,9 @@ class BinaryColumn:
 
     def to_arrow(self, large: Optional[bool] = None) -> Any:
         """A ``pyarrow.BinaryArray`` (``LargeBinaryArray`` with ``large=True``,
-        or when the data exceeds 2 GiB) sharing this column's buffers."""
-        import pyarrow as pa
+        or when the data exceeds 2 GiB) sharing this column's buffers.
+        Needs pyarrow (``pip install "fastxfen[arrow]"``)."""
+        pa = require_arrow("BinaryColumn.to_arrow()")
 
         base = int(self.offsets[0]) if len(self.offsets) else 0
         if large is None:
