@@ -684,7 +684,7 @@ def normalize_pgn(
     Examples
     --------
     >>> from fastxfen.pgn import normalize_pgn
-    >>> game = '[Event "x"]\n[FEN "4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1"]\n\n*\n'
+    >>> game = '[Event "x"]\\n[FEN "4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1"]\\n\\n*\\n'
     >>> print(normalize_pgn(game), end="")
     [Event "x"]
     [SetUp "1"]
