@@ -54,6 +54,7 @@ setup(
             extension("_bulk", ["lines.c"]),
             extension("_export", ["export.c"]),
             extension("_pgn", ["pgnscan.c"], core=()),
+            extension("_keys", ["zobrist.c", "zobrist_keys.c", "dedupe.c"]),
         ],
         language_level=3,
         compiler_directives={

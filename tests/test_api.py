@@ -275,7 +275,8 @@ def test_coerce_and_ignore_do_not_raise():
     out = fx.normalize(rows, errors="ignore")
     assert out[0] == START_FEN and out[1:] == rows[1:]
     v = fx.validate(rows)
-    assert v[0] is None and all(m is not None for m in v[1:])
+    assert v[0] is None and v[2] is None  # None is a missing value, not a bad row
+    assert all(m is not None for m in v[1:2] + v[3:])
     recs = fx.encode(rows, errors="coerce")
     assert recs["width"].tolist() == [8, 0, 0, 0, 0]
     assert fx.decode(recs, errors="coerce") == [START_FEN, None, None, None, None]

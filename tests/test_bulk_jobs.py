@@ -177,3 +177,28 @@ def test_uncounted_lines_are_numbered_in_turn(threads):
     assert uncounted.n == counted.n == len(rows)
     assert got[0] == want[0] and got[2] == want[2] == [5, 20000, 40001, 69999]
     assert [row for row, _ in uncounted.rejections()] == want[2]
+
+
+def test_a_batch_counted_by_normalize_can_be_encoded_and_validated():
+    """A buffer batch made without counting its lines has them counted by
+    its first normalize; encode, validate and a second normalize on the
+    same batch number its rows from those counts (this used to read
+    row numbers that were never set)."""
+    rows = [fx.normalize("8/8/8/8/8/8/8/K6k w - -"), "8/8/9/8/8/8/8/8 w - -"] * 5000
+    buf = ("\n".join(rows) + "\n").encode()
+    for first in ("normalize", "encode", "validate"):
+        batch = _bulk.lines(buf, threads=1, count=False)
+        if first == "normalize":
+            batch.normalize(
+                castling="xfen", en_passant="xfen", errors="coerce", threads=1, terminators=True
+            )
+        records = batch.encode(width=8, errors="coerce", threads=2)
+        assert len(records) == len(rows)
+        assert records["width"].tolist() == [8, 0] * 5000
+        messages = batch.validate(threads=2)
+        assert [m is None for m in messages] == [True, False] * 5000
+        text, _, failed = batch.normalize(
+            castling="xfen", en_passant="xfen", errors="coerce", threads=2, terminators=True
+        )
+        assert failed == list(range(1, len(rows), 2))
+        assert text.count(b"\n") == len(rows)

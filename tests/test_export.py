@@ -187,6 +187,8 @@ def test_bitboards_reject_wide_rows():
 
 def test_bitboards_of_null_and_invalid_records():
     recs = fx.encode([START_FEN, "not a fen"], errors="coerce")
+    assert not ex.to_bitboards(recs)[1].any()  # the null record: a missing value
+    recs["board"][1, 0] = 1  # width 0 but not the null record
     with pytest.raises(fx.FenError) as info:
         ex.to_bitboards(recs)
     assert (info.value.index, info.value.field) == (1, "record.width")

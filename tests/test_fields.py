@@ -235,12 +235,15 @@ def test_decode(corpus, fields):
         column = fx.decode(records, fields=fields, output="arrow", threads=threads)
         assert column.to_pylist() == want
     assert fx.decode(records[3], fields=fields) == want[3]  # one record, one str
-    # a null record: raise, or coerced to None / an empty line / null
+    # the null record is a missing value: None / an empty line / null in
+    # every mode; a corrupt record (width 0, another byte set) raises
     records[2] = np.zeros(1, records.dtype)[0]
+    coerced = want[:2] + [None] + want[3:]
+    assert fx.decode(records, fields=fields) == coerced
+    records[2]["halfmove"] = 1
     with pytest.raises(fx.FenError) as info:
         fx.decode(records, fields=fields)
     assert info.value.index == 2
-    coerced = want[:2] + [None] + want[3:]
     assert fx.decode(records, fields=fields, errors="coerce") == coerced
     text = fx.decode(records, fields=fields, errors="coerce", output="bytes")
     assert text.decode().split("\n")[:-1] == ["" if w is None else w for w in coerced]

@@ -494,7 +494,8 @@ def test_control_characters(row, column, field):
 
 
 def test_non_str_items():
-    for bad in (None, 42, 1.5, ["x"], object()):
+    # None is a missing value, not a bad row: tests/test_missing_values.py
+    for bad in (42, 1.5, ["x"], object()):
         rows = [START_FEN, bad, START_FEN]
         with pytest.raises(fx.FenError) as info:
             fx.normalize(rows)
@@ -822,6 +823,8 @@ def test_encode_coerce_and_decode_null():
     out = fx.decode(recs, errors="coerce")
     for i, row in enumerate(MIXED):
         assert out[i] == (None if i in MIXED_BAD else model.normalize(row))
+    assert fx.decode(recs) == out  # the null record is a missing value under every mode
+    recs["halfmove"][1] = 1  # width 0, but not the null record
     with pytest.raises(fx.FenError) as info:
         fx.decode(recs)
     assert (info.value.index, info.value.column, info.value.field) == (1, 0, "record.width")

@@ -14,9 +14,11 @@ from fastxfen.export import (
     to_planes,
     unpack,
 )
+from fastxfen.keys import Deduper, unique, zobrist
 
 __all__ = [
     "BinaryColumn",
+    "Deduper",
     "FenError",
     "PLANE_EXTRAS",
     "PIECE_CODES",
@@ -33,7 +35,9 @@ __all__ = [
     "record_dtype",
     "to_bitboards",
     "to_planes",
+    "unique",
     "unpack",
     "validate",
+    "zobrist",
 ]
 __version__ = "0.1.0"

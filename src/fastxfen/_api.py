@@ -479,8 +479,11 @@ def decode(
     en_passant : {"xfen", "fen", "legal"}, default "xfen"
         Which en-passant targets are written, as for ``normalize``.
     errors : {"raise", "coerce"}, default "raise"
-        A record that is not a valid position (the null record, a corrupted
-        one) raises ``FenError`` or gives ``None`` / an empty line / null.
+        A record that is not a valid position (a corrupted one) raises
+        ``FenError`` or gives ``None`` / an empty line / null.  The null
+        record (width 0: a missing value, or a row ``encode`` coerced) gives
+        ``None`` / an empty line / null under either mode (docs/failures.md
+        in the source distribution, "Missing values").
     output : {"list", "bytes", "arrow"}, default "list"
         "list": a ``list`` of ``str`` (one ``str`` for a single record).
         "bytes": one newline-terminated line per record.  "arrow": a pyarrow
@@ -525,7 +528,8 @@ def decode(
         return _codec.decode_records(
             records, castling=castling, en_passant=en_passant, errors=errors, fields=fields
         )
-    batch = _bulk.records(np.ascontiguousarray(np.asarray(records).reshape(-1)))
+    flat = np.ascontiguousarray(np.asarray(records).reshape(-1))
+    batch = _bulk.records(flat)
     if output == "bytes":
         return batch.decode(
             castling=castling,
@@ -535,6 +539,7 @@ def decode(
             terminators=True,
             ends=False,
             fields=fields,
+            missing=True,
         )[0]
     wide = batch.output_bound() > np.iinfo(np.int32).max
     offsets = np.int64 if wide else np.int32
@@ -547,8 +552,21 @@ def decode(
         ends=True,
         offsets=offsets,
         fields=fields,
+        missing=True,
     )
-    return arrow_text(result, errors)
+    return arrow_text(result, errors, _null_records(flat))
+
+
+def _null_records(flat: np.ndarray) -> Optional[np.ndarray]:
+    """Where the records are the null record (every byte 0), or None."""
+    rows = np.flatnonzero(flat["width"] == 0)
+    if len(rows):
+        rows = rows[~flat[rows].view(np.uint8).reshape(len(rows), -1).any(axis=1)]
+    if not len(rows):
+        return None
+    missing = np.zeros(len(flat), bool)
+    missing[rows] = True
+    return missing
 
 
 @overload

@@ -42,6 +42,7 @@ class Batch:
         ends: bool = ...,
         offsets: type[np.int32] | type[np.int64] | None = ...,
         fields: int = ...,
+        missing: bool = ...,
     ) -> tuple[bytes, npt.NDArray[np.int64] | npt.NDArray[np.int32] | None, list[int]]: ...
     def output_bound(self) -> int: ...
     def encode(

@@ -27,8 +27,8 @@ cimport cython
 cimport numpy as cnp
 
 from fastxfen._codec cimport (COERCE, FIELDS_SAME, IGNORE, RAISE, _castling_mode, _ep_mode,
-                              _error, _errors_mode, _fields_mode, _record_errors,
-                              _record_fields)
+                              _error, _errors_mode, _fields_mode, _null_record,
+                              _record_errors, _record_fields)
 from fastxfen._core cimport *
 
 import os
@@ -57,6 +57,9 @@ cdef extern from "Python.h":
 cnp.import_array()
 fx_init_tables()
 
+#: The error of a call whose input changed under it (another thread wrote
+#: to the buffer): its lines are no longer those counted.
+CHANGED = "the input changed during the call (its lines differ from those counted)"
 #: Rows per thread below which a batch is not split.
 MIN_ROWS_PER_THREAD = ROWS_PER_THREAD
 #: Bytes a row of a newline buffer is reckoned at before its lines are
@@ -102,7 +105,8 @@ cdef class Job:
     cdef const void *offsets
     cdef bint wide_offsets      # int64 offsets (else int32)
     cdef size_t data_size
-    cdef bint bad_offsets
+    cdef int64_t bad_row         # the first row whose offsets leave the data, or -1
+    cdef bint changed           # the lines differ from those counted
     cdef const uint8_t *nulls   # 1 for a null row (Arrow), or NULL
     cdef int64_t lo, hi
     cdef int task, errors
@@ -127,6 +131,7 @@ cdef class Job:
     cdef char *records
     cdef Py_ssize_t itemsize
     cdef bint wide
+    cdef bint missing           # decode: a null record is missing (no text), not a failure
     # rows that failed, in order; with errors="raise" the job stops at the first
     cdef Failure *failures
     cdef size_t n_failures, failures_cap
@@ -202,7 +207,9 @@ cdef class Job:
             if fx_load_record(self.records + r * self.itemsize, self.wide, &pos, &err) == 0:
                 self.out_len += fx_write(&pos, self.castling, self.ep, self.fields, NULL, 0,
                                          self.out + self.out_len)
-            elif self._record_failure(r, 0, 0, &err):
+            elif (not (self.missing and _null_record(err, self.records + r * self.itemsize,
+                                                     self.itemsize))
+                  and self._record_failure(r, 0, 0, &err)):
                 return
             if self.terminators:
                 self.out[self.out_len] = b'\n'
@@ -213,26 +220,32 @@ cdef class Job:
     cdef void _offset_rows(self) noexcept nogil:
         """The rows of an offsets array, BLOCK at a time, once every offset
         of the job is known to lie in the data (so a bad one is reported
-        whatever the rows before it hold)."""
+        whatever the rows before it hold).  Each block's offsets are checked
+        again as they are copied: the array may change meanwhile."""
         cdef int64_t spans[2 * BLOCK]
         cdef int64_t k, r = self.lo
-        if not _offsets_fit(self.offsets, self.wide_offsets, self.lo, self.hi, self.data_size):
-            self.bad_offsets = True
-            return
-        while r < self.hi and not self.stopped:
+        self.bad_row = _first_bad_offset(self.offsets, self.wide_offsets, self.lo, self.hi,
+                                         self.data_size)
+        while r < self.hi and not self.stopped and self.bad_row < 0:
             k = min(<int64_t>BLOCK, self.hi - r)
-            _offset_spans(self.offsets, self.wide_offsets, r, k, spans, spans + BLOCK)
+            self.bad_row = _offset_spans(self.offsets, self.wide_offsets, r, k, spans,
+                                         spans + BLOCK, self.data_size)
+            if self.bad_row >= 0:
+                return
             self._rows(spans, spans + BLOCK, r, r + k)
             r += k
 
     cdef void _lines(self) noexcept nogil:
         """The piece's lines, BLOCK at a time, found as they are read:
-        one pass over the bytes, which also counts an uncounted piece."""
+        one pass over the bytes, which also counts an uncounted piece.  A
+        counted piece reads no more rows than were counted, and notes
+        (changed) when its lines are not those counted."""
         cdef int64_t spans[2 * BLOCK]
         cdef size_t at = self.byte_lo
-        cdef int64_t k, r = self.lo
+        cdef int64_t k, limit, r = self.lo
         while not self.stopped:
-            k = fx_line_spans(self.data, &at, self.byte_hi, spans, spans + BLOCK, BLOCK)
+            limit = BLOCK if self.uncounted else min(<int64_t>BLOCK, self.hi - r)
+            k = fx_line_spans(self.data, &at, self.byte_hi, spans, spans + BLOCK, limit)
             if k == 0:
                 break
             self._rows(spans, spans + BLOCK, r, r + k)
@@ -240,6 +253,8 @@ cdef class Job:
         if self.uncounted:
             self.count = r
             self.hi = r
+        elif not self.stopped and (r != self.hi or at < self.byte_hi):
+            self.changed = True
 
     cdef void _end_row(self, int64_t r) noexcept nogil:
         if self.ends32:
@@ -323,24 +338,29 @@ cdef inline int64_t _offset(const void *offsets, bint wide, int64_t k) noexcept 
     return (<const int64_t *>offsets)[k] if wide else (<const int32_t *>offsets)[k]
 
 
-cdef bint _offsets_fit(const void *offsets, bint wide, int64_t lo, int64_t hi,
-                       size_t size) noexcept nogil:
-    """Whether rows lo to hi of an offsets array lie within the data's size
-    bytes: offsets lo to hi rise and stay in [0, size]."""
+cdef int64_t _first_bad_offset(const void *offsets, bint wide, int64_t lo, int64_t hi,
+                               size_t size) noexcept nogil:
+    """The first row of lo to hi whose offsets leave the data's size bytes
+    (offsets must rise and stay in [0, size]), or -1."""
     cdef int64_t k, a, b
     for k in range(lo, hi):
         a, b = _offset(offsets, wide, k), _offset(offsets, wide, k + 1)
         if a < 0 or b < a or <size_t>b > size:
-            return False
-    return True
+            return k
+    return -1
 
 
-cdef void _offset_spans(const void *offsets, bint wide, int64_t lo, int64_t n,
-                        int64_t *starts, int64_t *ends) noexcept nogil:
-    """Rows lo to lo + n of an offsets array as spans."""
-    cdef int64_t k
+cdef int64_t _offset_spans(const void *offsets, bint wide, int64_t lo, int64_t n,
+                           int64_t *starts, int64_t *ends, size_t size) noexcept nogil:
+    """Rows lo to lo + n of an offsets array as spans; the first of them
+    that, as read here, leaves the data's size bytes, or -1."""
+    cdef int64_t k, a, b
     for k in range(n):
-        starts[k], ends[k] = _offset(offsets, wide, lo + k), _offset(offsets, wide, lo + k + 1)
+        a, b = _offset(offsets, wide, lo + k), _offset(offsets, wide, lo + k + 1)
+        if a < 0 or b < a or <size_t>b > size:
+            return lo + k
+        starts[k], ends[k] = a, b
+    return -1
 
 
 def jobs_for(int64_t n, int threads):
@@ -353,7 +373,7 @@ cdef class Batch:
     """Rows of one data buffer, cut into jobs."""
     cdef object keep            # what owns the memory the pointers point into
     cdef public int64_t base    # index of row 0 in the caller's input (Arrow chunks)
-    cdef public object texts    # the input rows as str, for messages (numpy U, lists), or None
+    cdef public object texts    # the input rows, for messages (a numpy U array, a list), or None
     cdef public list slow       # rows a list batch leaves to the row-by-row glue
     cdef const uint8_t *data
     cdef const int64_t *starts
@@ -372,6 +392,7 @@ cdef class Batch:
     cdef const char *records
     cdef Py_ssize_t itemsize
     cdef bint wide_records
+    cdef bint missing           # decode: null records are missing values
     cdef list jobs
     cdef Py_ssize_t taken       # jobs taken by the workers of a run (with the GIL held)
 
@@ -383,6 +404,11 @@ cdef class Batch:
         cdef const int64_t[::1] firsts
         if self.records != NULL and task != NORMALIZE:
             raise TypeError("a batch of records can only be decoded")
+        if self.pieces is not None and self.pieces[1] is None and (task != NORMALIZE
+                                                                  or self.n >= 0):
+            # rows numbered from the counts: an uncounted batch (or one whose
+            # rows a normalize counted in its jobs) is counted first
+            self._count_lines(0)
         if self.pieces is not None:
             cuts = self.pieces[0]
             if self.n >= 0:
@@ -393,6 +419,7 @@ cdef class Batch:
         self.jobs = []
         for k in range(parts):
             job = Job()
+            job.bad_row = -1
             job.data, job.starts, job.ends = self.data, self.starts, self.ends
             job.nulls = self.nulls
             if self.pieces is not None:
@@ -406,6 +433,7 @@ cdef class Batch:
                 job.source = RECORDS
                 job.records = <char *>self.records
                 job.itemsize, job.wide = self.itemsize, self.wide_records
+                job.missing = self.missing
                 job.lo, job.hi = self.n * k // parts, self.n * (k + 1) // parts
             else:
                 job.source = SPANS if self.offsets == NULL else OFFSETS
@@ -465,8 +493,11 @@ cdef class Batch:
         for job in self.jobs:
             if job.out_of_memory:
                 raise MemoryError()
-            if job.bad_offsets:
-                raise ValueError("row offsets outside the data buffer")
+            if job.bad_row >= 0:
+                raise ValueError(f"row {job.bad_row + self.base}: offsets outside the "
+                                 "data buffer or decreasing")
+            if job.changed:
+                raise ValueError(CHANGED)
 
     cdef object _text(self, Failure *f):
         return PyBytes_FromStringAndSize(<const char *>self.data + f.start, f.end - f.start)
@@ -501,6 +532,8 @@ cdef class Batch:
                     text = None
                 elif self.texts is None:
                     text = self._text(&job.failures[k])
+                elif isinstance(self.texts, np.ndarray):  # a U array: the row's code points
+                    text = self.texts[row:row + 1].view(np.uint32)
                 else:
                     text = self.texts[row]
                 out.append((row, _error(row + self.base, job.failures[k].err, text)))
@@ -523,10 +556,12 @@ cdef class Batch:
                                 terminators, epd, ends, offsets, into, _fields_mode(fields))
 
     def decode(self, *, castling, en_passant, errors, threads, bint terminators,
-               bint ends=True, offsets=None, fields=6):
+               bint ends=True, offsets=None, fields=6, bint missing=False):
         """The text of every record of a ``records`` batch, as normalize
         gives it; errors "raise" or "coerce" (a failed record writes no
-        text); fields 4 or 6."""
+        text); fields 4 or 6.  With `missing`, a null record is a missing
+        value: no text, whatever errors says, and not among the failed rows."""
+        self.missing = missing
         return self._write_text(_record_errors(errors), castling, en_passant, threads,
                                 terminators, False, ends, offsets, None, _record_fields(fields))
 
@@ -612,8 +647,8 @@ cdef class Batch:
         """Records of every row; failed rows get the null record."""
         cdef int mode = _record_errors(errors)
         cdef Job job
+        self._jobs(ENCODE, mode, None, None, epd)  # counts the rows of an uncounted batch
         records = np.empty(self.n, POSITION_DTYPE_10x8 if width == 10 else POSITION_DTYPE)
-        self._jobs(ENCODE, mode, None, None, epd)
         for job in self.jobs:
             job.records = <char *>cnp.PyArray_DATA(records)
             job.itemsize = records.itemsize
@@ -995,7 +1030,8 @@ def from_fixed_width(array, *, int threads=1):
         _each(copies, _Narrow.run)
     else:
         ends[:] = starts
-    return _batch(data if ucs4 else array, &text[0] if ucs4 and n and chars else
+    # an S array is read in place: its buffer stays exported (raw) for the call
+    return _batch(data if ucs4 else raw, &text[0] if ucs4 and n and chars else
                   (&raw[0] if n and chars else NULL), starts, ends)
 
 

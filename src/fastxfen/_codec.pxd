@@ -15,3 +15,4 @@ cdef int _record_fields(value) except -1
 cdef enum:
     FIELDS_SAME = 0  # fields="same": each row keeps the number it came with
 cdef object _error(Py_ssize_t index, fx_error err, object text)
+cdef bint _null_record(fx_error err, const void *record, Py_ssize_t size) noexcept nogil

@@ -91,8 +91,14 @@ _FIELDS = ("placement", "side", "castling", "en_passant", "halfmove", "fullmove"
 
 
 cdef str _char_at(object text, size_t column, uint32_t byte):
-    """The offending character, from the original text where there is one."""
-    if isinstance(text, str) and column < len(text):
+    """The offending character, from the original text where there is one
+    (a str, bytes, or the code points of a numpy ``U`` row, which may hold
+    values no character has)."""
+    if isinstance(text, np.ndarray) and column < len(text):
+        if text[column] > 0x10FFFF:
+            return f"code point 0x{text[column]:X} (not a character)"
+        ch = chr(text[column])
+    elif isinstance(text, str) and column < len(text):
         ch = text[column]
     elif isinstance(text, bytes) and column < len(text) and text[column] < 0x80:
         ch = chr(text[column])
@@ -177,6 +183,20 @@ cdef str _reason(fx_error err, object text):
 
 #: The code of a row that is wider than the records asked for (FenError.code).
 E_WIDE_ROW = FX_E_WIDE_ROW
+
+
+cdef bint _null_record(fx_error err, const void *record, Py_ssize_t size) noexcept nogil:
+    """Whether a record refused with err is the null record (every byte 0,
+    which encode writes for a missing or coerced row): a missing value,
+    which every function passes on as missing, not a failure."""
+    cdef const uint8_t *p = <const uint8_t *>record
+    cdef Py_ssize_t k
+    if err.code != FX_E_RECORD_VALUE or err.field != FX_F_RECORD_WIDTH or err.a != 0:
+        return False
+    for k in range(size):
+        if p[k]:
+            return False
+    return True
 
 
 cdef object _error(Py_ssize_t index, fx_error err, object text):
@@ -274,6 +294,8 @@ def normalize_rows(list rows, *, castling, en_passant, errors, bint epd=False, f
     cdef int rc
     for i in range(n):
         item = rows[i]
+        if item is None:  # missing: stays None
+            continue
         rc = _read_item(item, epd, &row, &pos, &span, &ops, &err)
         if rc == 0 and row.text == NULL and not epd:
             # ASCII text stored in a wider str kind (only C code makes such
@@ -319,6 +341,8 @@ def validate_rows(list rows, *, bint epd=False):
     cdef list out = [None] * n
     for i in range(n):
         item = rows[i]
+        if item is None:  # missing: nothing wrong to report
+            continue
         rc = _read_item(item, epd, &row, &pos, &span, &ops, &err)
         if rc:
             failure = _item_error(i, item, rc, err)
@@ -341,12 +365,12 @@ def encode_rows(list rows, *, int width, errors, bint epd=False):
     cdef int rc
     for i in range(n):
         item = rows[i]
-        rc = _read_item(item, epd, &row, &pos, &span, &ops, &err)
+        rc = 2 if item is None else _read_item(item, epd, &row, &pos, &span, &ops, &err)
         if rc == 0:
             rc = fx_store_record(&pos, base + i * itemsize, wide, span.start, &err)
             if rc == 0:
                 continue
-        if mode == RAISE:
+        if mode == RAISE and rc != 2:  # a missing row (2) gets the null record
             raise _item_error(i, item, rc, err)
         memset(base + i * itemsize, 0, itemsize)
     return out
@@ -376,7 +400,7 @@ def decode_records(records, *, castling, en_passant, errors, fields=6):
         if fx_load_record(base + i * itemsize, wide, &pos, &err) == 0:
             written = fx_write(&pos, cmode, emode, fmode, NULL, 0, buf)
             out[i] = _text_from(buf, written)
-        elif mode == RAISE:
+        elif mode == RAISE and not _null_record(err, base + i * itemsize, itemsize):  # None
             raise _error(i, err, None)
     return out[0] if single else out
 

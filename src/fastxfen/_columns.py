@@ -13,6 +13,7 @@ from fastxfen._optional import require_arrow
 
 __all__ = [
     "arrow_batches",
+    "arrow_offsets",
     "arrow_result",
     "arrow_text",
     "is_arrow",
@@ -79,19 +80,35 @@ def _readable(chunk):
     raise TypeError(f"expected an Arrow string column, got {kind}")
 
 
+def arrow_offsets(chunk, width, base: int) -> np.ndarray:
+    """The n + 1 offsets of a string or binary chunk (int32 or int64 as
+    `width`), once its validity bitmap and offsets buffer are known to reach
+    its last row (their values are the kernels' to check); rows named from
+    ``base``."""
+    validity, offsets = chunk.buffers()[:2]
+    end = chunk.offset + len(chunk)
+    if validity is not None and validity.size * 8 < end:
+        row = base + max(0, validity.size * 8 - chunk.offset)
+        raise ValueError(f"row {row}: the validity bitmap ends before the array does")
+    held = 0 if offsets is None else offsets.size // np.dtype(width).itemsize
+    if len(chunk) and held < end + 1:
+        row = base + max(0, held - 1 - chunk.offset)
+        raise ValueError(f"row {row}: the offsets buffer ends before the array does")
+    if not len(chunk):  # an empty array may come without offsets
+        return np.zeros(1, width)
+    return np.frombuffer(offsets, width)[chunk.offset : end + 1]
+
+
 def _batch(chunk, base: int):
     """Batch of one chunk whose first row is row ``base`` of the column."""
     import pyarrow as pa
 
     chunk = _readable(chunk)
-    _, offsets, data = chunk.buffers()
-    width = np.int32 if pa.types.is_string(chunk.type) else np.int64
-    offs = np.frombuffer(offsets, width)[chunk.offset : chunk.offset + len(chunk) + 1]
+    data = chunk.buffers()[2]
+    offs = arrow_offsets(chunk, np.int32 if pa.types.is_string(chunk.type) else np.int64, base)
     nulls = None
     if chunk.null_count:
         nulls = chunk.is_null().to_numpy(zero_copy_only=False).astype(np.uint8)
-    if not offs.size:  # an empty array may come without offsets
-        offs = np.zeros(1, width)
     batch = _bulk.offsets(data if data is not None else b"", offs, nulls)
     batch.base = base
     return batch
@@ -144,16 +161,18 @@ def _array(kind, result, nulls, errors):
     return out if written == kind else out.cast(kind)
 
 
-def arrow_text(result, errors: str):
+def arrow_text(result, errors: str, nulls=None):
     """A pyarrow ``string`` column of a text result (data, int32 or int64
     offsets, failed rows): ``large_string`` when the text needs int64
-    offsets; failed rows null under errors="coerce"."""
+    offsets; failed rows null under errors="coerce", and rows where the
+    bool array nulls is set."""
     pa = require_arrow('decode(output="arrow")')
+
     data, offsets, failed = result
     if offsets.dtype == np.int64 and offsets[-1] <= np.iinfo(np.int32).max:
         offsets = offsets.astype(np.int32)
     kind = pa.string() if offsets.dtype == np.int32 else pa.large_string()
-    return _array(kind, (data, offsets, failed), None, errors)
+    return _array(kind, (data, offsets, failed), nulls, errors)
 
 
 def arrow_result(obj, run, errors: str):

@@ -91,7 +91,15 @@ def lichess_unpack(
     *,
     errors: str,
     failures: list[Any] | None = ...,
+    first_row: int = ...,
 ) -> npt.NDArray[np.void]: ...
+def check_spans(
+    data: Any,
+    starts: npt.NDArray[np.int64],
+    ends: npt.NDArray[np.int64],
+    nulls: npt.NDArray[np.uint8] | None = ...,
+    base: int = ...,
+) -> None: ...
 def stockfish_unpack(
     rows: npt.NDArray[np.uint8],
     defaults: Defaults,

@@ -11,7 +11,7 @@ from libc.string cimport memcpy
 
 cimport numpy as cnp
 
-from fastxfen._codec cimport COERCE, RAISE, _ep_mode, _error, _record_errors
+from fastxfen._codec cimport COERCE, RAISE, _ep_mode, _error, _null_record, _record_errors
 from fastxfen._core cimport fx_ep_mode, fx_error, fx_pos, fx_rec8
 
 import numpy as np
@@ -303,6 +303,15 @@ cdef size_t _raise_or_keep(size_t index, object error, list failures) except 0:
     failures.append(error)
     return index + 1
 
+
+cdef inline bint _missing(fx_error err, list failures, const uint8_t *base, size_t stride,
+                          size_t index) noexcept:
+    """Whether the record the kernel stopped at (base + index * stride) is the
+    null record: a missing value whose output (zero, or a null) the kernel
+    has written, under every errors mode.  (With failures, as the command
+    line calls, it is kept with the failing rows.)"""
+    return failures is None and _null_record(err, base + index * stride, stride)
+
 # ---------------------------------------------------------------- records -> arrays
 #
 # Every function takes ``failures``: None (the default) for the behaviour of
@@ -325,9 +334,11 @@ def bitboards(cnp.ndarray recs, *, bint trusted, errors, cnp.ndarray out, list f
             failed = fx_x_bitboards_batch(&r, n - start, dest + 12 * start, coerce, &err)
         if failed < 0:
             return out
-        error = _row_error(start + failed, err, 8, None, "bitboard",
-                           " (bitboards hold 8x8 positions only)")
-        start = _raise_or_keep(start + failed, error, failures)
+        if _missing(err, failures, base, r.stride, start + failed):
+            start += failed + 1
+            continue
+        start = _raise_or_keep(start + failed, _row_error(start + failed, err, 8, None, "bitboard",
+                            " (bitboards hold 8x8 positions only)"), failures)
 
 
 def planes(cnp.ndarray recs, *, bint trusted, int width, bint flip, object dtype, en_passant,
@@ -350,8 +361,11 @@ def planes(cnp.ndarray recs, *, bint trusted, int width, bint flip, object dtype
             failed = fx_x_planes_batch(&r, n - start, &s, dest + size * start, coerce, &err)
         if failed < 0:
             return out
-        error = _row_error(start + failed, err, width, None, "planes", hint)
-        start = _raise_or_keep(start + failed, error, failures)
+        if _missing(err, failures, base, r.stride, start + failed):
+            start += failed + 1
+            continue
+        start = _raise_or_keep(start + failed, _row_error(start + failed, err, width, None, "planes",
+                                                  hint), failures)
 
 
 def stockfish_pack(cnp.ndarray recs, *, bint trusted, en_passant, errors, cnp.ndarray out,
@@ -372,9 +386,11 @@ def stockfish_pack(cnp.ndarray recs, *, bint trusted, en_passant, errors, cnp.nd
                                                dest + FX_X_STOCKFISH_SIZE * start, coerce, &err)
         if failed < 0:
             return out
-        error = _row_error(start + failed, err, 8, None, "stockfish",
-                           " (the format holds 8x8 positions)")
-        start = _raise_or_keep(start + failed, error, failures)
+        if _missing(err, failures, base, r.stride, start + failed):
+            start += failed + 1
+            continue
+        start = _raise_or_keep(start + failed, _row_error(start + failed, err, 8, None, "stockfish",
+                            " (the format holds 8x8 positions)"), failures)
 
 
 def lichess_pack(cnp.ndarray recs, *, bint trusted, en_passant, errors, list failures=None):
@@ -410,8 +426,11 @@ def lichess_pack(cnp.ndarray recs, *, bint trusted, en_passant, errors, list fai
                     ends[k] += size + used
             if failed < 0:
                 break
-            error = _row_error(stop, err, 8, None, "lichess", " (the format holds 8x8 positions)")
-            start = _raise_or_keep(stop, error, failures)
+            if _missing(err, failures, base, r.stride, stop):
+                start = stop + 1
+            else:
+                start = _raise_or_keep(stop, _row_error(stop, err, 8, None, "lichess",
+                                                " (the format holds 8x8 positions)"), failures)
             ends[stop + 1] = ends[stop]     # the failing row is an empty null value
             used = ends[stop + 1] - size
         used = ends[hi] - size
@@ -477,9 +496,37 @@ def from_planes(cnp.ndarray tensors, Defaults defaults, *, int width, bint flip,
         start = _raise_or_keep(start + failed, error, failures)
 
 
-def lichess_unpack(data, starts, ends, nulls, *, errors, list failures=None):
+def check_spans(data, starts, ends, nulls=None, Py_ssize_t base=0):
+    """ValueError unless starts, ends (int64) and nulls (uint8 or None) are
+    one per row and every row data[starts[i]:ends[i]] lies in data (null
+    rows too: Arrow keeps their offsets in order); the message names the
+    first bad row, numbered from base."""
+    cdef const uint8_t[::1] raw = data
+    cdef const int64_t[::1] s = starts
+    cdef const int64_t[::1] e = ends
+    cdef Py_ssize_t n = s.shape[0], i, bad = -1
+    cdef int64_t size = raw.shape[0]
+    if e.shape[0] != n:
+        raise ValueError(f"{n} row starts but {e.shape[0]} row ends")
+    if nulls is not None and len(nulls) != n:
+        raise ValueError(f"a null mask of {len(nulls)} rows for {n} rows")
+    with nogil:
+        for i in range(n):
+            if s[i] < 0 or e[i] < s[i] or e[i] > size:
+                bad = i
+                break
+    if bad >= 0:
+        raise ValueError(f"row {bad + base}: offsets {s[bad]}..{e[bad]} outside the "
+                         f"{size}-byte data buffer or decreasing")
+
+
+def lichess_unpack(data, starts, ends, nulls, *, errors, list failures=None,
+                   Py_ssize_t first_row=0):
     """Records of lichess elements data[starts[i]:ends[i]] (null rows: the
-    null record)."""
+    null record); spans outside data are a ValueError (rows numbered from
+    first_row).  The caller keeps starts, ends and nulls to itself for the call:
+    they are checked once, then read by the kernel."""
+    check_spans(data, starts, ends, nulls, first_row)
     cdef int coerce = _coerce(errors, failures)
     cdef const uint8_t[::1] raw = data
     cdef const int64_t[::1] s = starts

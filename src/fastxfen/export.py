@@ -14,7 +14,7 @@ import numpy.typing as npt
 
 from fastxfen import _export, _options
 from fastxfen._api import encode
-from fastxfen._columns import is_arrow
+from fastxfen._columns import arrow_offsets, is_arrow
 from fastxfen._optional import require_arrow
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
 from fastxfen._types import (
@@ -481,7 +481,10 @@ class BinaryColumn:
 
     ``pack(format="lichess")`` returns one; ``unpack`` reads it back.  It
     indexes and iterates as ``bytes`` values (``None`` for a null), and
-    ``to_arrow()`` or ``pyarrow.array(column)`` share its buffers.
+    ``to_arrow()`` or ``pyarrow.array(column)`` share its data.  Offsets must
+    rise and stay inside ``data``, and ``valid`` have one entry per value:
+    checked when the column is made and whenever ``unpack`` or ``to_arrow``
+    reads it (a ``ValueError`` naming the first bad row).
 
     Parameters
     ----------
@@ -522,15 +525,33 @@ class BinaryColumn:
         self.data = np.ascontiguousarray(data, np.uint8).reshape(-1)
         self.offsets = np.ascontiguousarray(offsets, np.int64).reshape(-1)
         self.valid = None if valid is None else np.ascontiguousarray(valid, bool).reshape(-1)
-        n = len(self.offsets) - 1
-        if n < 0 or (self.valid is not None and len(self.valid) != n):
-            raise ValueError("offsets must have one entry more than there are values")
-        if n and (
-            self.offsets[0] < 0
-            or self.offsets[-1] > len(self.data)
-            or (np.diff(self.offsets) < 0).any()
-        ):
-            raise ValueError("offsets must be non-decreasing and inside data")
+        self._checked()  # here, and again whenever the column is read
+
+    def _checked(self) -> tuple:
+        """(data, offsets, nulls) for a kernel, from the attributes as
+        they are now (they may have been reassigned or written to since the
+        column was made): offsets and mask copied, so the kernel reads what
+        was checked; ValueError naming the first bad row."""
+        data = np.ascontiguousarray(self.data, np.uint8).reshape(-1)
+        offsets = np.array(self.offsets, np.int64, ndmin=1)
+        if offsets.ndim != 1 or not offsets.size:
+            raise ValueError("offsets must be a 1-d array of one entry more than the values")
+        nulls = None
+        if self.valid is not None:
+            valid = np.asarray(self.valid)
+            if valid.shape != (offsets.size - 1,):
+                raise ValueError(
+                    f"valid has shape {valid.shape}, expected ({offsets.size - 1},): "
+                    "one entry per value"
+                )
+            nulls = (valid == 0).view(np.uint8)
+        _export.check_spans(data, offsets[:-1], offsets[1:], nulls)
+        return data, offsets, nulls
+
+    def _rows(self) -> tuple:
+        """(data, starts, ends, nulls), checked, for the unpack kernel."""
+        data, offsets, nulls = self._checked()
+        return data, offsets[:-1], offsets[1:], nulls
 
     def __len__(self) -> int:
         return len(self.offsets) - 1
@@ -564,25 +585,26 @@ class BinaryColumn:
 
     def to_arrow(self, large: Optional[bool] = None) -> Any:
         """A ``pyarrow.BinaryArray`` (``LargeBinaryArray`` with ``large=True``,
-        or when the data exceeds 2 GiB) sharing this column's buffers.
+        or when the data exceeds 2 GiB) sharing this column's data.
         Needs pyarrow (``pip install "fastxfen[arrow]"``)."""
         pa = require_arrow("BinaryColumn.to_arrow()")
 
-        base = int(self.offsets[0]) if len(self.offsets) else 0
+        data, offsets, nulls = self._checked()
+        base = int(offsets[0])
         if large is None:
-            large = int(self.offsets[-1]) - base > np.iinfo(np.int32).max
-        offsets = self.offsets - base if base else self.offsets
+            large = int(offsets[-1]) - base > np.iinfo(np.int32).max
+        offsets = offsets - base if base else offsets
         if not large:
             offsets = offsets.astype(np.int32)
-        validity, nulls = None, 0
-        if self.valid is not None and not self.valid.all():
-            validity = pa.py_buffer(np.packbits(self.valid, bitorder="little"))
-            nulls = int((~self.valid).sum())
+        validity, null_count = None, 0
+        if nulls is not None and nulls.any():
+            validity = pa.py_buffer(np.packbits(nulls == 0, bitorder="little"))
+            null_count = int(nulls.sum())
         return pa.Array.from_buffers(
             pa.large_binary() if large else pa.binary(),
-            len(self),
-            [validity, pa.py_buffer(offsets), pa.py_buffer(self.data[base:])],
-            null_count=nulls,
+            len(offsets) - 1,
+            [validity, pa.py_buffer(offsets), pa.py_buffer(data[base:])],
+            null_count=null_count,
         )
 
     def __arrow_array__(self, type: Any = None) -> Any:
@@ -694,8 +716,9 @@ def _arrow_chunks(obj):
     return obj.chunks if isinstance(obj, pa.ChunkedArray) else [obj]
 
 
-def _arrow_binary_rows(chunk):
-    """(data, starts, ends, nulls) of an Arrow binary chunk."""
+def _arrow_binary_rows(chunk, base):
+    """(data, starts, ends, nulls) of an Arrow binary chunk whose first row is
+    row ``base``; starts and ends are copies, checked by the kernels."""
     import pyarrow as pa
 
     kind = chunk.type
@@ -703,13 +726,12 @@ def _arrow_binary_rows(chunk):
         chunk, kind = chunk.cast(pa.large_binary()), pa.large_binary()
     if not (pa.types.is_binary(kind) or pa.types.is_large_binary(kind)):
         raise TypeError(f"expected an Arrow binary column, got {kind}")
-    _, offsets, data = chunk.buffers()
     width = np.int32 if pa.types.is_binary(kind) else np.int64
-    offs = np.frombuffer(offsets, width)[chunk.offset : chunk.offset + len(chunk) + 1]
-    offs = offs.astype(np.int64)
+    offs = arrow_offsets(chunk, width, base).astype(np.int64)
     nulls = None
     if chunk.null_count:
         nulls = chunk.is_null().to_numpy(zero_copy_only=False).astype(np.uint8)
+    data = chunk.buffers()[2]
     raw = np.frombuffer(data, np.uint8) if data is not None else np.empty(0, np.uint8)
     return raw, offs[:-1], offs[1:], nulls
 
@@ -717,17 +739,19 @@ def _arrow_binary_rows(chunk):
 def _lichess_rows(data):
     """Batches (data, starts, ends, nulls) of the lichess values in data."""
     if isinstance(data, BinaryColumn):
-        nulls = None if data.valid is None else (~data.valid).astype(np.uint8)
-        return [(data.data, data.offsets[:-1], data.offsets[1:], nulls)]
+        return [data._rows()]
     if isinstance(data, _BUFFERS):
         raw = _bytes_array(data)
         return [(raw, np.zeros(1, np.int64), np.full(1, len(raw), np.int64), None)]
     if is_arrow(data):
-        return [_arrow_binary_rows(chunk) for chunk in _arrow_chunks(data)]
+        out, base = [], 0
+        for chunk in _arrow_chunks(data):
+            out.append(_arrow_binary_rows(chunk, base))
+            base += len(chunk)
+        return out
     if isinstance(data, tuple) and len(data) == 2 and isinstance(data[1], np.ndarray):
         raw = data[0] if isinstance(data[0], np.ndarray) else _bytes_array(data[0])
-        col = BinaryColumn(raw, data[1])
-        return [(col.data, col.offsets[:-1], col.offsets[1:], None)]
+        return [BinaryColumn(raw, data[1])._rows()]
     if isinstance(data, np.ndarray) and data.dtype.kind == "S":
         flat = np.ascontiguousarray(data.reshape(-1))
         starts = np.arange(flat.size, dtype=np.int64) * flat.dtype.itemsize
@@ -751,18 +775,24 @@ def _stockfish_rows(data) -> np.ndarray:
     if is_arrow(data):
         import pyarrow as pa
 
-        parts = []
+        parts, base = [], 0
         for chunk in _arrow_chunks(data):
             if chunk.null_count:
                 raise ValueError("the stockfish format has no null value")
             if pa.types.is_fixed_size_binary(chunk.type) and chunk.type.byte_width == size:
                 buf = np.frombuffer(chunk.buffers()[1], np.uint8)
-                parts.append(buf[chunk.offset * size : (chunk.offset + len(chunk)) * size])
-                continue
-            raw, starts, ends, _ = _arrow_binary_rows(chunk)
-            if ((ends - starts) != size).any():
-                raise ValueError(f"stockfish values are {size} bytes each")
-            parts.append(raw[starts[0] : ends[-1]] if len(starts) else raw[:0])
+                first, end = chunk.offset * size, (chunk.offset + len(chunk)) * size
+                if buf.size < end:
+                    row = base + max(0, buf.size // size - chunk.offset)
+                    raise ValueError(f"row {row}: the data buffer ends before the array does")
+                parts.append(buf[first:end])
+            else:
+                raw, starts, ends, _ = _arrow_binary_rows(chunk, base)
+                _export.check_spans(raw, starts, ends, None, base)
+                if ((ends - starts) != size).any():
+                    raise ValueError(f"stockfish values are {size} bytes each")
+                parts.append(raw[starts[0] : ends[-1]] if len(starts) else raw[:0])
+            base += len(chunk)
         arr = np.concatenate(parts) if parts else np.empty(0, np.uint8)
     elif isinstance(data, _BUFFERS):
         arr = _bytes_array(data)
@@ -848,7 +878,9 @@ def unpack(
     parts, done = [], 0
     for raw, starts, ends, nulls in _lichess_rows(data):
         try:
-            parts.append(_export.lichess_unpack(raw, starts, ends, nulls, errors=errors))
+            parts.append(
+                _export.lichess_unpack(raw, starts, ends, nulls, errors=errors, first_row=done)
+            )
         except Exception as exc:  # renumber rows of later Arrow chunks
             if done and hasattr(exc, "index"):
                 raise type(exc)(exc.index + done, exc.column, exc.field, exc.reason) from None

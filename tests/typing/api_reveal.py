@@ -77,3 +77,14 @@ def others(game: str, data: bytes) -> None:
     reveal_type(normalize_pgn(data, errors="coerce"))  # T: bytes
     reveal_type(fx.chess960_fen(518))  # T: str
     reveal_type(fx.chess960_number(START))  # T: int | None
+
+
+def keys(rows: list[str], recs: npt.NDArray[np.void], one: np.void) -> None:
+    reveal_type(fx.zobrist(START))  # T: int
+    reveal_type(fx.zobrist(one))  # T: int
+    reveal_type(fx.zobrist(rows, errors="coerce"))  # T: numpy.ndarray[tuple[Any, ...], numpy.dtype[numpy.unsignedinteger[*64Bit]]]
+    reveal_type(fx.zobrist(recs))  # T: numpy.ndarray[tuple[Any, ...], numpy.dtype[numpy.unsignedinteger[*64Bit]]]
+    reveal_type(fx.unique(rows, counters=True, en_passant="legal"))  # T: numpy.ndarray[tuple[Any, ...], numpy.dtype[numpy.signedinteger[*64Bit]]]
+    seen = fx.Deduper(en_passant="fen")
+    reveal_type(seen.add(rows))  # T: numpy.ndarray[tuple[Any, ...], numpy.dtype[numpy.bool[bool]]]
+    reveal_type(seen.distinct)  # T: int

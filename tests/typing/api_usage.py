@@ -64,3 +64,12 @@ def export(rows: list[str]) -> list[str | None]:
     assert len(fx.unpack(stockfish, format="stockfish", fullmove=1)) == len(rows)
     texts: list[str | None] = fx.decode(fx.unpack(column, format="lichess"))
     return texts
+
+
+def keys(rows: list[str]) -> int:
+    one: int = fx.zobrist(START)
+    many: npt.NDArray[np.uint64] = fx.zobrist(rows, errors="coerce", threads=None)
+    first: npt.NDArray[np.int64] = fx.unique(rows, counters=True, en_passant="legal")
+    dedupe = fx.Deduper(counters=False)
+    mask: npt.NDArray[np.bool_] = dedupe.add(rows)
+    return one + len(many) + len(first) + int(mask.sum()) + dedupe.distinct + dedupe.nbytes

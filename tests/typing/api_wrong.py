@@ -38,6 +38,15 @@ def export_options(rows: list[str]) -> None:
     fx.from_bitboards(fx.to_bitboards(rows), turn="white")  # E: arg-type
 
 
+def keys(rows: list[str]) -> None:
+    fx.zobrist(rows, errors="ignore")  # E: call-overload
+    fx.unique(rows, en_passant="all")  # E: arg-type
+    fx.Deduper(en_passant="legal ")  # E: arg-type
+    fx.Deduper().add(rows, errors="skip")  # E: arg-type
+    key: str = fx.zobrist(START)  # E: assignment
+    del key
+
+
 def inputs(numbers: list[int]) -> None:
     fx.normalize(numbers)  # E: arg-type
     fx.normalize(42)  # E: call-overload

@@ -10,7 +10,7 @@ import sys
 import textwrap
 
 from fastxfen import __version__, _options
-from fastxfen.cli import chunks, formats
+from fastxfen.cli import chunks, formats, tables
 from fastxfen.cli.errors import CliError
 from fastxfen.cli.io import DEFAULT_CHUNK
 from fastxfen.cli.report import EXIT_FAILED, EXIT_INTERRUPTED
@@ -56,6 +56,22 @@ def _size(text: str) -> int:
     return value
 
 
+def _fields(text: str):
+    """--fields: 6, 4 or same."""
+    if text == "same":
+        return text
+    if text in ("4", "6"):
+        return int(text)
+    raise argparse.ArgumentTypeError(f"expected 6, 4 or same, not {text!r}")
+
+
+def _record_fields(text: str) -> int:
+    """decode's --fields: 6 or 4."""
+    if text == "same":
+        raise argparse.ArgumentTypeError("6 or 4: records keep no count of fields to keep")
+    return _fields(text)
+
+
 def _positive(text: str) -> int:
     try:
         value = int(text)
@@ -89,9 +105,22 @@ formats (--format):
              --width, --dtype; decode needs the same --extra and --perspective
   lichess    lichess binary FEN: each value after one length byte (0..64); a
              null value (a row rejected under --errors coerce) is the byte 255
+  zobrist    .npy of uint64 (N,): each position's Zobrist key (polyglot's for
+             8x8), 0 for a rejected row; encode only
   Positions that a format cannot hold (10x8 boards in stockfish, lichess and
   8-wide planes; Chess960 rights of inner rooks in stockfish; ...) are
   rejected rows, named by line, column, field and reason.
+"""
+
+TABLES_HELP = """\
+tables:
+  A Parquet, Arrow IPC, CSV, TSV or JSON Lines INPUT (by its extension, or
+  --input-format) is read a record batch at a time. The column of positions
+  (--column, or the one column named fen or epd) is converted; every other
+  column is written through unchanged. Rows are numbered from 1, header
+  excluded. OUT is a table too (by its extension, --output-format, or the
+  input's format); --rejects FILE is a table (row, column, field, reason,
+  value) in the format its extension names, CSV when it names none.
 """
 
 ROWS_HELP = """\
@@ -151,6 +180,7 @@ def build_parser() -> argparse.ArgumentParser:
                 "operations give the counters",
             )
             threads_option(p, "rows")
+            table_options(p)
         p.add_argument(
             "--chunk-size",
             type=_size,
@@ -167,6 +197,55 @@ def build_parser() -> argparse.ArgumentParser:
             "one: gzip 6, bzip2 9, xz 6, zstd 3; gzip 1 is several times faster)",
         )
         last_options(p)
+
+    def table_options(p):
+        p.add_argument(
+            "--input-format",
+            choices=tables.INPUT_FORMATS,
+            help="'text' (one position per line) or a table: parquet, arrow (IPC file "
+            "or stream, Feather v2), csv, tsv, jsonl (default: by INPUT's extension, "
+            "compression extension looked past; text when it names no table)",
+        )
+        p.add_argument(
+            "--column",
+            metavar="NAME",
+            help="tables: the column of positions (default: the one column named fen "
+            "or epd, in any case)",
+        )
+
+    def output_format(p):
+        p.add_argument(
+            "--output-format",
+            choices=tables.TABLE_FORMATS,
+            help="tables: the format of OUT (default: by its extension, else the input's)",
+        )
+
+    def unique_options(p, flag):
+        if flag:
+            p.add_argument(
+                "--unique",
+                action="store_true",
+                help="write only the first occurrence of each position (as 'dedupe' "
+                "defines sameness); the summary counts the duplicates dropped",
+            )
+        p.add_argument(
+            "--counters",
+            action="store_true",
+            help="with the halfmove clock and fullmove number in the sameness of "
+            "positions (by default they are ignored)",
+        )
+
+    def fields_option(p, same=True):
+        p.add_argument(
+            "--fields",
+            type=_fields if same else _record_fields,
+            default=6,
+            metavar="6|4|same" if same else "6|4",
+            help="6 writes both counters (default), 4 none (placement, side, castling, "
+            "en passant: a position key)"
+            + (", same as many fields as each row came with (4, 5 or 6)" if same else "")
+            + "; EPD rows never get counters",
+        )
 
     def threads_option(p, unit):
         p.add_argument(
@@ -208,10 +287,10 @@ def build_parser() -> argparse.ArgumentParser:
             "(default: xfen)",
         )
 
-    def formats_option(p):
+    def formats_option(p, encode=False):
         p.add_argument(
             "--format",
-            choices=formats.FORMATS,
+            choices=formats.ENCODE_FORMATS if encode else formats.FORMATS,
             default="npy",
             help="the binary file's format (default: npy, records); see below",
         )
@@ -232,8 +311,8 @@ def build_parser() -> argparse.ArgumentParser:
             "colors swapped when black is to move (default: white)" + again,
         )
 
-    text_epilog = ROWS_HELP + "\n" + EPILOG
-    text_input = "FEN text, one position per line (default: stdin)"
+    text_epilog = ROWS_HELP + "\n" + TABLES_HELP + "\n" + EPILOG
+    text_input = "FEN text, one position per line, or a table (see --input-format) (default: stdin)"
 
     p = command(
         "normalize",
@@ -254,6 +333,15 @@ def build_parser() -> argparse.ArgumentParser:
         "copies it unchanged; with coerce or ignore the exit status is 1 if any row "
         "was rejected (default: raise)",
     )
+    fields_option(p)
+    output_format(p)
+    p.add_argument(
+        "--to-column",
+        metavar="NAME",
+        help="tables: write the result to a new column NAME, right after the column "
+        "of positions, which is kept (default: in place of it)",
+    )
+    unique_options(p, flag=True)
     p.add_argument(
         "more_inputs", nargs="*", metavar="INPUT", help="with --dask: more input files (or shards)"
     )
@@ -275,6 +363,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     common(p, text_input, "where to write the messages (default: stdout)")
     p.set_defaults(errors=None)
+    output_format(p)
+    p.add_argument(
+        "--reasons-column",
+        metavar="NAME",
+        help="tables: write the table with a column NAME after the column of "
+        "positions: why each bad row is bad, null for a good one (instead of the "
+        "messages)",
+    )
 
     p = command(
         "encode",
@@ -291,7 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
         FORMATS_HELP + "\n" + text_epilog,
     )
     common(p, text_input, "the file to write (default: stdout, never a terminal)")
-    formats_option(p)
+    formats_option(p, encode=True)
     p.add_argument(
         "--width",
         type=int,
@@ -351,6 +447,39 @@ def build_parser() -> argparse.ArgumentParser:
         "(default: raise)",
     )
     threads_option(p, "rows")
+    fields_option(p, same=False)
+
+    p = command(
+        "dedupe",
+        "keep the first occurrence of each position",
+        "Write every row whose position was not seen in an earlier row, unchanged, in "
+        "input order. Two rows hold the same position when their placement, side to "
+        "move, castling rights and en-passant target (as --en-passant keeps it) are "
+        "equal, after the repairs normalize makes; with --counters their move counters "
+        "too. Positions are compared whole (keys only find candidates), so no two are "
+        "ever merged by a key collision. Memory grows with the distinct positions, "
+        "about 60 to 90 bytes each.",
+        text_epilog,
+    )
+    common(p, text_input, "where to write the rows kept (default: stdout)")
+    p.add_argument(
+        "--en-passant",
+        choices=_options.EN_PASSANT,
+        default="xfen",
+        help="which en-passant targets count in the sameness: 'fen' every valid one, "
+        "'xfen' only when a pawn can capture, 'legal' only when such a capture is "
+        "legal (default: xfen)",
+    )
+    p.add_argument(
+        "--errors",
+        choices=_options.ERRORS,
+        default="raise",
+        help="what to do with a row that cannot be read: 'raise' stops at the first "
+        "one (exit status 2); 'coerce' drops it; 'ignore' writes it unchanged; with "
+        "coerce or ignore the exit status is 1 if any row was rejected (default: raise)",
+    )
+    output_format(p)
+    unique_options(p, flag=False)
 
     p = command(
         "pgn",

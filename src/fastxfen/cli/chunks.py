@@ -28,7 +28,7 @@ from fastxfen.cli import formats
 from fastxfen.cli.errors import CliError
 from fastxfen.cli.io import DEFAULT_CHUNK, Input
 from fastxfen.cli.mapped import map_input
-from fastxfen.cli.report import Progress
+from fastxfen.cli.report import Progress, bar_wanted
 
 CARRY_ROOM = 1 << 16  # room in a reused chunk buffer for a line begun in the last read
 #: Longest line read as a row (terminator included); also the largest chunk.
@@ -307,7 +307,7 @@ def npy_chunks(args, source: Input, stack, decoder):
     dtype, count, row_shape = _read_npy_header(source, decoder)
     row_bytes = dtype.itemsize * int(np.prod(row_shape, dtype=np.int64))
     rows = max(1, args.chunk_size // max(row_bytes, 1))
-    progress = Progress(not args.quiet, count, "rows")
+    progress = Progress(bar_wanted(args), count, "rows")
     stack.callback(progress.close)
     truncated = f"{source.name} is truncated: its header announces {count:,} rows"
     if source.regular:
@@ -346,7 +346,7 @@ def npy_chunks(args, source: Input, stack, decoder):
 def frame_chunks(args, source: Input, stack):
     """LichessChunks of a framed lichess stream, read --chunk-size bytes at a
     time; a value cut by a read is carried into the next one."""
-    progress = Progress(not args.quiet, source.size)
+    progress = Progress(bar_wanted(args), source.size)
     stack.callback(progress.close)
     max_rows = max(1, args.chunk_size // 8)
 

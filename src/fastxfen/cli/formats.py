@@ -10,6 +10,7 @@ row in the chunk.
 | stockfish | .npy, uint8 (N, 24) | Stockfish's 24-byte position |
 | planes | .npy, (N, C, 8, W) | a plane tensor (export.to_planes) |
 | lichess | framed stream | a length byte, then the lichess binary FEN |
+| zobrist | .npy, uint64 (N,) | the position's Zobrist key (encode only) |
 
 The lichess framing: each value is one byte L (0..64) followed by L bytes;
 a null value (a row rejected under --errors coerce) is the byte 0xFF alone.
@@ -22,8 +23,11 @@ import numpy as np
 
 from fastxfen import _export, _options
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8, record_dtype
+from fastxfen.keys import zobrist
 
 FORMATS = ("npy", "lichess", "stockfish", "planes")
+#: encode's formats: the decoded ones, and keys, which cannot be decoded.
+ENCODE_FORMATS = (*FORMATS, "zobrist")
 FRAME_NULL = _export.FRAME_NULL
 _STOCKFISH = _export.STOCKFISH_SIZE
 
@@ -177,8 +181,23 @@ def frame(data: np.ndarray, offsets: np.ndarray, valid) -> tuple:
     return framed, heads + 1 + lengths
 
 
+class ZobristEncoder(Encoder):
+    """Rows are the positions' Zobrist keys (fastxfen.zobrist); a null
+    record's key is 0."""
+
+    dtype = np.dtype(np.uint64)
+    coerced_as = "zero keys"
+
+    def __init__(self, args) -> None:
+        pass
+
+    def convert(self, records):
+        return zobrist(records), []
+
+
 def encoder(args) -> Encoder:
     kind = {
+        "zobrist": ZobristEncoder,
         "npy": RecordEncoder,
         "stockfish": StockfishEncoder,
         "planes": PlanesEncoder,
@@ -339,4 +358,13 @@ def split_frames(data, max_rows: int) -> tuple:
     return LichessChunk(data, starts, ends, nulls), used
 
 
-__all__ = ["FORMATS", "FrameError", "decoder", "encoder", "extras", "merge", "split_frames"]
+__all__ = [
+    "ENCODE_FORMATS",
+    "FORMATS",
+    "FrameError",
+    "decoder",
+    "encoder",
+    "extras",
+    "merge",
+    "split_frames",
+]

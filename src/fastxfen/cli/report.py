@@ -7,7 +7,7 @@ import sys
 import time
 
 from fastxfen._errors import FenError
-from fastxfen.cli.io import Output
+from fastxfen.cli.io import Output, is_stdio
 
 EXIT_OK = 0  #: every row was accepted
 EXIT_REJECTED = 1  #: some rows were rejected (coerce, ignore, validate)
@@ -39,24 +39,35 @@ class Rejects:
             self.output.close()
 
 
+def bar_wanted(args) -> bool:
+    """Whether a command draws a progress bar: not with --quiet, nor while
+    its input is typed at the terminal (the bar would be drawn over it)."""
+    return not args.quiet and not (is_stdio(args.input) and _isatty(sys.stdin))
+
+
+def _isatty(stream) -> bool:
+    try:
+        return stream is not None and stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
 class Progress:
-    """A tqdm bar on stderr when it is a terminal, else nothing."""
+    """A tqdm bar on stderr when it is a terminal, else nothing.  It is
+    redrawn at most every MININTERVAL seconds, and moved at least that often
+    while anything moves it: between two chunks, ``aim`` and ``part`` move
+    it through a chunk as its output is written (``paced``)."""
+
+    MININTERVAL = 0.25
 
     def __init__(self, enabled: bool, total=None, unit: str = "B") -> None:
         self.bar = None
         self.at = 0
-        if not enabled:
+        self._from = self._to = 0
+        if not enabled or not _isatty(sys.stderr):
             return
-        try:
-            isatty = sys.stderr.isatty()
-        except (AttributeError, ValueError):
-            isatty = False
-        if not isatty:
-            return
-        try:
-            from tqdm import tqdm
-        except ImportError:
-            return
+        from tqdm import tqdm
+
         self.bar = tqdm(
             total=total,
             unit=unit,
@@ -65,6 +76,7 @@ class Progress:
             dynamic_ncols=True,
             leave=False,
             file=sys.stderr,
+            mininterval=self.MININTERVAL,
         )
 
     def to(self, position: int) -> None:
@@ -72,10 +84,47 @@ class Progress:
             self.bar.update(position - self.at)
             self.at = position
 
+    def aim(self, position: int) -> None:
+        """The bar stands at ``position`` once the chunk in hand is written."""
+        self._from, self._to = self.at, max(self.at, position)
+
+    def part(self, fraction: float) -> None:
+        """That fraction of the chunk in hand is written."""
+        self.to(int(self._from + (self._to - self._from) * fraction))
+
+    def paced(self, output: Output):
+        """``output``, writing in slices that move the bar when it is
+        compressed (compressing a chunk of xz takes seconds)."""
+        if self.bar is None or output.kind is None:
+            return output
+        return PacedOutput(output, self)
+
     def close(self) -> None:
         if self.bar is not None:
             self.bar.close()
             self.bar = None
+
+
+class PacedOutput:
+    """An Output written in slices of SLICE bytes, the bar moved after each:
+    a slice is handed to the background writer once the one before is
+    compressed and written, so the bar follows the compression."""
+
+    SLICE = 256 << 10
+
+    def __init__(self, output: Output, progress: Progress) -> None:
+        self.output = output
+        self.progress = progress
+
+    def write(self, data) -> None:
+        view = memoryview(data).cast("B")
+        size = len(view)
+        for at in range(0, size, self.SLICE):
+            self.output.write(view[at : at + self.SLICE])
+            self.progress.part(min(size, at + self.SLICE) / size)
+
+    def __getattr__(self, name):
+        return getattr(self.output, name)
 
 
 class Stats:
@@ -87,6 +136,7 @@ class Stats:
         self.written = 0
         self.rejected = 0
         self.coerced_as = "empty lines"  # what --errors coerce writes
+        self.duplicates = None  # rows dropped as duplicates (dedupe, --unique)
         self.started = time.perf_counter()
 
     def summary(self, errors: str | None, stopped_at: int | None, unit: str) -> str:
@@ -96,11 +146,14 @@ class Stats:
             parts.append(f"{self.written:,} written")
         rejected = f"{self.rejected:,} rejected"
         if self.rejected and stopped_at is None:
+            dropped = self.duplicates is not None
             rejected += {
-                "coerce": f" (written as {self.coerced_as})",
+                "coerce": " (dropped)" if dropped else f" (written as {self.coerced_as})",
                 "ignore": " (passed through unchanged)",
             }.get(errors, "")
         parts.append(rejected)
+        if self.duplicates is not None:
+            parts.append(f"{self.duplicates:,} duplicates dropped")
         text = f"fastxfen {self.command}: " + ", ".join(parts)
         if stopped_at is not None:
             text += f"; stopped at {unit} {stopped_at}"

@@ -106,6 +106,7 @@ def normalize_files(
     en_passant: str = "xfen",
     errors: str = "raise",
     epd: bool = False,
+    fields: Any = 6,
     threads: Optional[int] = None,
     chunk_size: Optional[int] = None,
     level: Optional[int] = None,
@@ -119,7 +120,8 @@ def normalize_files(
     ``scheduler`` (an address), else the task runs on Dask's default
     scheduler.  The paths must be the same for the workers (a shared file
     system).  Returns, in input order, one dict per file: input, output,
-    status (the command's exit status) and messages (its stderr)."""
+    status (the command's exit status) and messages (its stderr).  ``fields``
+    is normalize's --fields: 6, 4 or "same"."""
     _options.castling(castling)
     _options.en_passant(en_passant)
     _options.errors(errors)
@@ -159,6 +161,8 @@ def normalize_files(
             argv += ["--rejects", os.path.join(rejects_dir, name)]
         if epd:
             argv.append("--epd")
+        if str(fields) != "6":
+            argv += ["--fields", str(fields)]
         if threads is not None:
             argv += ["--threads", str(threads)]
         if chunk_size is not None:
@@ -211,6 +215,10 @@ def run(args) -> int:
     per input file on a running Dask cluster; return the worst exit status."""
     if not args.dask:
         raise CliError("several INPUT files need --dask SCHEDULER_ADDRESS (and -o OUTDIR)")
+    for option in ("unique", "input_format", "column", "to_column", "output_format"):
+        if getattr(args, option, None):
+            name = "--" + option.replace("_", "-")
+            raise CliError(f"{name} does not apply with --dask (FEN text files only)")
     inputs = [args.input] + list(getattr(args, "more_inputs", None) or [])
     if any(is_stdio(path) for path in inputs):
         raise CliError("--dask reads files: give INPUT files (or directories), not stdin")
@@ -246,6 +254,7 @@ def run(args) -> int:
             en_passant=args.en_passant,
             errors=args.errors,
             epd=args.epd,
+            fields=args.fields,
             threads=args.threads,
             chunk_size=args.chunk_size,
             level=args.level,

@@ -30,6 +30,7 @@ def _decode_chunk(args, decoder, rows, done: int, output: Output, rejects, stats
         errors="coerce",
         threads=threads_for(args, n),
         terminators=True,
+        fields=args.fields,
     )
     bad = formats.merge([(e.index, e) for e in failures], [e for _, e in batch.rejections()])
     raise_mode = args.errors == "raise"

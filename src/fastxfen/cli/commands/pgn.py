@@ -13,7 +13,7 @@ from fastxfen.cli.chunks import prefetch
 from fastxfen.cli.errors import CliError
 from fastxfen.cli.io import Input, Output, open_output
 from fastxfen.cli.mapped import map_input
-from fastxfen.cli.report import EXIT_FAILED, EXIT_OK, EXIT_REJECTED, Progress
+from fastxfen.cli.report import EXIT_FAILED, EXIT_OK, EXIT_REJECTED, Progress, bar_wanted
 
 
 def _mapped_blocks(source, size: int) -> Optional[Iterator[pgn.MappedBlock]]:
@@ -70,7 +70,7 @@ def run(args) -> int:
         if args.rejects:
             rejects = Output(args.rejects)
             stack.callback(rejects.close)
-        progress = Progress(not args.quiet, source.size)
+        progress = Progress(bar_wanted(args), source.size)
         stack.callback(progress.close)
         size = args.chunk_size
         blocks = _mapped_blocks(source, size)

@@ -16,12 +16,12 @@ import sys
 
 from fastxfen import _bulk, _codec, _options
 from fastxfen._errors import FenError
-from fastxfen.cli import chunks, formats
+from fastxfen.cli import chunks, formats, tables
 from fastxfen.cli.args import make
 from fastxfen.cli.chunks import LongLine, prefetch
-from fastxfen.cli.errors import Rejected
+from fastxfen.cli.errors import CliError, Rejected
 from fastxfen.cli.io import Input, NpyWriter, StreamWriter, open_output
-from fastxfen.cli.report import Progress, Rejects, Stats, finish
+from fastxfen.cli.report import Progress, Rejects, Stats, bar_wanted, finish
 
 _WIDE_ROW_HINT = "a 10-wide position needs --width 10"
 
@@ -98,6 +98,27 @@ class TextJob:
             item.close()
 
 
+#: The options that apply to table inputs only.
+TABLE_ONLY = ("column", "to_column", "reasons_column", "output_format")
+
+
+def check_text_options(args) -> None:
+    """A usage error for a table option given with FEN text in and out."""
+    for name in TABLE_ONLY:
+        if getattr(args, name, None) is not None:
+            option = "--" + name.replace("_", "-")
+            raise CliError(
+                f"{option} applies to a table input (Parquet, Arrow, CSV, TSV, JSON Lines; "
+                "see --input-format)"
+            )
+    named = tables.format_by_name(args.output)
+    if named is not None and getattr(args, "format", None) is None:
+        raise CliError(
+            f"OUT {args.output} names a {named} table, but the input is FEN text; "
+            "a table is written from a table input"
+        )
+
+
 def run_text(args, job_type, output_kind: str) -> int:
     """Run ``job_type`` over the text input of ``args``; ``output_kind`` is
     "text" or "binary" (the rows of an encode --format)."""
@@ -108,7 +129,9 @@ def run_text(args, job_type, output_kind: str) -> int:
             print(
                 "fastxfen: reading positions from the terminal (end with Ctrl-D)", file=sys.stderr
             )
-        output = open_output(args, stack, binary=output_kind == "binary")
+        progress = Progress(bar_wanted(args), source.size)
+        stack.callback(progress.close)
+        output = progress.paced(open_output(args, stack, binary=output_kind == "binary"))
         rejects = Rejects(args.rejects)
         stack.callback(rejects.close)
         if output_kind == "binary":
@@ -122,8 +145,6 @@ def run_text(args, job_type, output_kind: str) -> int:
             job = job_type(args, stats, rejects, writer, encoder)
         else:
             job = job_type(args, stats, rejects, output)
-        progress = Progress(not args.quiet, source.size)
-        stack.callback(progress.close)
         line = 0
         stopped = None
         try:
@@ -131,6 +152,7 @@ def run_text(args, job_type, output_kind: str) -> int:
             pieces = prefetch(items or chunks.text_chunks(source, args.chunk_size))
             stack.callback(pieces.close)
             for item in pieces:
+                progress.aim(source.position())
                 if isinstance(item, LongLine):
                     job.long_line(item, line)
                     line += 1

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from fastxfen.cli.args import threads_for
-from fastxfen.cli.commands.text import TextJob, run_text
+from fastxfen.cli.commands.table import run_table
+from fastxfen.cli.commands.text import TextJob, check_text_options, run_text
 from fastxfen.cli.io import Output
+from fastxfen.cli.tables import input_format
 
 
 class ValidateJob(TextJob):
@@ -40,4 +42,8 @@ class ValidateJob(TextJob):
 
 def run(args) -> int:
     """Run ``fastxfen validate``; return the exit status."""
+    kind = input_format(args)
+    if kind != "text":
+        return run_table(args, kind)
+    check_text_options(args)
     return run_text(args, ValidateJob, "text")

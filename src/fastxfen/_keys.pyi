@@ -1,0 +1,21 @@
+"""GIL-free key kernels: Zobrist keys of records and the exact set of
+distinct positions (used by fastxfen.keys)."""
+
+import numpy as np
+import numpy.typing as npt
+
+POLYGLOT_KEYS: npt.NDArray[np.uint64]
+WIDE_KEYS: npt.NDArray[np.uint64]
+PACKED_MAX: int
+
+def zobrist(recs: npt.NDArray[np.void], trusted: bool, errors: str) -> npt.NDArray[np.uint64]: ...
+
+class Table:
+    def __init__(self, counters: bool, en_passant: str, key_mask: int = ...) -> None: ...
+    @property
+    def count(self) -> int: ...
+    @property
+    def nbytes(self) -> int: ...
+    def add(
+        self, recs: npt.NDArray[np.void], trusted: bool, errors: str
+    ) -> npt.NDArray[np.bool_]: ...

@@ -1,0 +1,112 @@
+# cython: language_level=3
+"""Glue between fastxfen.keys and the key kernels (core/zobrist.c,
+core/dedupe.c): one GIL-free C loop over flat contiguous records per call,
+and the FenError of a refused record."""
+from libc.stdint cimport int64_t, uint8_t, uint64_t
+
+cimport numpy as cnp
+
+from fastxfen._codec cimport COERCE, _ep_mode, _error, _record_errors
+from fastxfen._core cimport fx_ep_mode, fx_error, fx_pos
+
+import numpy as np
+
+from fastxfen._records import POSITION_DTYPE_10x8
+
+cnp.import_array()
+
+
+cdef extern from "zobrist.h" nogil:
+    enum:
+        FX_POLYGLOT_KEYS
+        FX_WIDE_KEYS
+        FX_PACKED_MAX
+    const uint64_t fx_polyglot_keys[]
+    const uint64_t fx_wide_keys[]
+    ctypedef struct fx_dedupe:
+        size_t count
+    void fx_zobrist_init()
+    int64_t fx_zobrist_batch(const uint8_t *base, size_t stride, int wide, int trusted,
+                             size_t n, int coerce, uint64_t *out, fx_error *err)
+    int fx_dedupe_init(fx_dedupe *d, int counters, fx_ep_mode ep, uint64_t key_mask)
+    void fx_dedupe_free(fx_dedupe *d)
+    size_t fx_dedupe_bytes(const fx_dedupe *d)
+    int64_t fx_dedupe_add(fx_dedupe *d, const uint8_t *base, size_t stride, int wide,
+                          int trusted, size_t n, int coerce, uint8_t *first,
+                          fx_error *err)
+
+
+fx_zobrist_init()
+
+#: The polyglot keys (781) and the 10x8 extension's keys (1313), as the C
+#: tables hold them.
+POLYGLOT_KEYS = np.array(<uint64_t[:FX_POLYGLOT_KEYS]>fx_polyglot_keys, np.uint64)
+WIDE_KEYS = np.array(<uint64_t[:FX_WIDE_KEYS]>fx_wide_keys, np.uint64)
+#: Most bytes one packed position takes in a Deduper's arena.
+PACKED_MAX = FX_PACKED_MAX
+
+
+def zobrist(cnp.ndarray recs, bint trusted, errors):
+    """uint64 keys of flat contiguous records (trusted: fresh from encode)."""
+    cdef int coerce = _record_errors(errors) == COERCE
+    cdef size_t n = recs.shape[0], stride = recs.itemsize
+    cdef int wide = recs.dtype == POSITION_DTYPE_10x8
+    cdef cnp.ndarray out = np.empty(n, np.uint64)
+    cdef const uint8_t *base = <const uint8_t *>cnp.PyArray_DATA(recs)
+    cdef fx_error err
+    cdef int64_t failed
+    with nogil:
+        failed = fx_zobrist_batch(base, stride, wide, trusted, n, coerce,
+                                  <uint64_t *>cnp.PyArray_DATA(out), &err)
+    if failed >= 0:
+        raise _error(failed, err, None)
+    return out
+
+
+cdef class Table:
+    """The set of distinct positions a Deduper has seen (core/dedupe.c)."""
+    cdef fx_dedupe d
+    cdef bint busy      # an add is running (without the GIL) in some thread
+
+    def __cinit__(self, bint counters, en_passant, uint64_t key_mask=<uint64_t>-1):
+        if fx_dedupe_init(&self.d, counters, <fx_ep_mode>_ep_mode(en_passant), key_mask):
+            raise MemoryError()
+
+    def __dealloc__(self):
+        fx_dedupe_free(&self.d)
+
+    @property
+    def count(self):
+        """Distinct positions held."""
+        return self.d.count
+
+    @property
+    def nbytes(self):
+        """Bytes allocated for them (slots and packed positions)."""
+        return fx_dedupe_bytes(&self.d)
+
+    def add(self, cnp.ndarray recs, bint trusted, errors):
+        """Bool mask of the records that are first occurrences; a refused
+        record raises unless coerced."""
+        cdef int coerce = _record_errors(errors) == COERCE
+        cdef size_t n = recs.shape[0], stride = recs.itemsize
+        cdef int wide = recs.dtype == POSITION_DTYPE_10x8
+        cdef cnp.ndarray first = np.empty(n, np.uint8)
+        cdef const uint8_t *base = <const uint8_t *>cnp.PyArray_DATA(recs)
+        cdef fx_error err
+        cdef int64_t failed
+        if self.busy:
+            raise RuntimeError("a Deduper takes one add at a time; this one is busy "
+                               "in another thread")
+        self.busy = True
+        try:
+            with nogil:
+                failed = fx_dedupe_add(&self.d, base, stride, wide, trusted, n, coerce,
+                                       <uint8_t *>cnp.PyArray_DATA(first), &err)
+        finally:
+            self.busy = False
+        if failed == -2:
+            raise MemoryError(f"out of memory after {self.d.count} distinct positions")
+        if failed >= 0:
+            raise _error(failed, err, None)
+        return first.view(bool)

@@ -1,0 +1,64 @@
+"""``fastxfen dedupe``: the rows holding the first occurrence of their
+position, unchanged and in input order (a table: commands.table)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fastxfen.cli.args import threads_for
+from fastxfen.cli.commands.table import run_table
+from fastxfen.cli.commands.text import TextJob, check_text_options, run_text
+from fastxfen.cli.io import Output
+from fastxfen.cli.tables import input_format
+from fastxfen.cli.unique import Unique, kept_lines
+
+
+class DedupeJob(TextJob):
+    """Text -> the lines of first occurrences (and, under --errors ignore,
+    the rejected lines)."""
+
+    def __init__(self, args, stats, rejects, output: Output) -> None:
+        super().__init__(args, stats, rejects)
+        self.output = output
+        self.unique = Unique(args, stats)
+        self._chunk = None
+
+    def chunk(self, chunk, line):
+        self._chunk = chunk
+        try:
+            return super().chunk(chunk, line)
+        finally:
+            self._chunk = None
+
+    def run(self, batch, n):
+        a = self.args
+        return batch.encode(width=10, errors="coerce", threads=threads_for(a, n), epd=a.epd)
+
+    def rejections(self, batch, result):
+        rejected = batch.rejections()
+        self._failed = [row for row, _ in rejected]
+        return rejected
+
+    def emit(self, records, upto):
+        kept = None
+        if self.errors == "ignore" and self._failed:
+            kept = np.zeros(upto, bool)
+            kept[self._failed] = True
+        mask = self.unique.keep(records[:upto], kept)
+        self.stats.written -= upto - int(np.count_nonzero(mask))
+        self.output.write(kept_lines(self._chunk, mask))
+
+    def on_long_line(self, item):
+        if self.errors == "ignore":
+            item.copy_to(self.output.write)
+        else:  # a coerced row holds no position: dropped
+            self.stats.written -= 1
+
+
+def run(args) -> int:
+    """Run ``fastxfen dedupe``; return the exit status."""
+    kind = input_format(args)
+    if kind != "text":
+        return run_table(args, kind)
+    check_text_options(args)
+    return run_text(args, DedupeJob, "text")

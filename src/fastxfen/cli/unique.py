@@ -1,0 +1,57 @@
+"""The first occurrence of each position, chunk after chunk: ``dedupe`` and
+``normalize --unique``.  Sameness is fastxfen.Deduper's (docs/keys.md):
+placement, side to move, castling rights and en-passant target, the move
+counters too with ``--counters``; keys only find candidates, positions are
+compared whole, so no two positions are merged by a key collision."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from fastxfen.keys import Deduper
+
+
+class Unique:
+    """The positions seen so far; the duplicates dropped are counted in
+    ``stats.duplicates``."""
+
+    def __init__(self, args, stats) -> None:
+        self.deduper = Deduper(counters=args.counters, en_passant=args.en_passant or "xfen")
+        self.stats = stats
+        stats.duplicates = 0
+
+    def keep(self, records: np.ndarray, kept: np.ndarray | None = None) -> np.ndarray:
+        """Mask of the rows to write: the first occurrence of each position
+        among ``records`` (a null record holds none), or True in ``kept``
+        (rows written whatever they hold)."""
+        mask = self.deduper.add(records)
+        held = records["width"] != 0
+        self.stats.duplicates += int(np.count_nonzero(held & ~mask))
+        if kept is not None:
+            mask |= kept
+        return mask
+
+    @property
+    def nbytes(self) -> int:
+        """Bytes held for the distinct positions."""
+        return self.deduper.nbytes
+
+
+def line_ends(data) -> np.ndarray:
+    """Where each line of ``data`` ends (past its newline; the last line may
+    lack one)."""
+    ends = np.flatnonzero(np.frombuffer(data, np.uint8) == 10) + 1
+    if not len(ends) or ends[-1] != len(data):
+        ends = np.append(ends, len(data))
+    return ends if len(data) else ends[:0]
+
+
+def kept_lines(data, mask: np.ndarray) -> bytes:
+    """The lines of ``data`` where ``mask`` (one per line, or fewer: the
+    first lines) is True, each with its own terminator."""
+    ends = line_ends(data)[: len(mask)]
+    if not len(ends):
+        return b""
+    lengths = np.diff(ends, prepend=0)
+    chosen = np.repeat(mask, lengths)
+    return np.frombuffer(data, np.uint8)[: ends[-1]][chosen].tobytes()

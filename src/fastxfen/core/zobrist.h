@@ -1,0 +1,83 @@
+/* Position keys (Zobrist hashing) and the exact set of positions behind
+ * fastxfen.unique / Deduper.  Pure C, no Python. */
+#ifndef FASTXFEN_ZOBRIST_H
+#define FASTXFEN_ZOBRIST_H
+
+#include "fx.h"
+
+/* zobrist_keys.c: the polyglot book format's 781 keys, in the format's
+ * order (768 piece-square keys, 4 castling, 8 en-passant files, white to
+ * move), and the 1313 keys of the 10x8 extension (splitmix64, seed
+ * FX_WIDE_SEED; order in docs/keys.md). */
+#define FX_POLYGLOT_KEYS 781
+#define FX_WIDE_KEYS 1313
+#define FX_WIDE_SEED 0x666173747866656Eull /* the ASCII bytes of "fastxfen" */
+extern const uint64_t fx_polyglot_keys[FX_POLYGLOT_KEYS];
+extern const uint64_t fx_wide_keys[FX_WIDE_KEYS];
+
+/* Offsets of the 10x8 extension's key groups in fx_wide_keys. */
+enum {
+    FX_WK_PIECES = 0,       /* 80 * (code - 1) + square, codes 1..16 */
+    FX_WK_CASTLING = 1280,  /* 10 * color + rook file */
+    FX_WK_EP = 1300,        /* + file of the target */
+    FX_WK_WHITE = 1310,     /* white to move */
+    FX_WK_PREFIX = 1311     /* + prefix - 1 (s, m) */
+};
+
+/* Build the per-code square tables; once, before the first key. */
+void fx_zobrist_init(void);
+
+/* The key of a position that fx_check_record accepted (or the reader
+ * produced): polyglot's for an 8-wide board, the extension's for a 10-wide
+ * one.  A null record (width 0) gives 0. */
+uint64_t fx_zobrist(const fx_pos *pos);
+
+/* Load record i of n (stride bytes apart, the wide or 8x8 layout) into *pos:
+ * trusted records come straight from the reader and are only copied, others
+ * are checked (fx_load_record).  Returns 1 for a position, 0 for a null
+ * record (width 0), -1 for a refused record (*err filled). */
+int fx_load_any(const uint8_t *rec, int wide, int trusted, fx_pos *pos, fx_error *err);
+
+/* Keys of n records into out.  A null record gives 0; a refused record
+ * gives 0 and, unless coerce, stops the batch.  Returns -1 when every row
+ * is done, else the index of the refused row. */
+int64_t fx_zobrist_batch(const uint8_t *base, size_t stride, int wide, int trusted,
+                         size_t n, int coerce, uint64_t *out, fx_error *err);
+
+/* The set of distinct positions seen so far: an open-addressing table of
+ * (key, reference) slots and an arena of packed positions, compared byte for
+ * byte whenever keys match, so a key collision never merges two positions. */
+typedef struct {
+    uint64_t key;
+    uint64_t ref;   /* 1 + offset of the packed position in the arena; 0: empty */
+} fx_slot;
+
+typedef struct {
+    fx_slot *slots;
+    size_t mask;        /* slot count - 1 (a power of two) */
+    size_t count;       /* distinct positions held */
+    uint8_t *arena;
+    size_t used, cap;   /* arena bytes used and allocated */
+    uint64_t key_mask;  /* keys are ANDed with it (all ones; tests force collisions) */
+    int counters;       /* the move counters are part of a position */
+    fx_ep_mode ep;      /* which en-passant targets are part of it */
+} fx_dedupe;
+
+/* Longest packed position: a 10-wide board at 5 bits a square, 8 bytes of
+ * fields and 8 of counters. */
+#define FX_PACKED_MAX (50 + 8 + 8)
+
+int fx_dedupe_init(fx_dedupe *d, int counters, fx_ep_mode ep, uint64_t key_mask);
+void fx_dedupe_free(fx_dedupe *d);
+/* Bytes the set holds allocated. */
+size_t fx_dedupe_bytes(const fx_dedupe *d);
+
+/* Add n records; first[i] = 1 when row i is a position not seen before
+ * (in this call or an earlier one), else 0; null rows, and refused rows
+ * under coerce, get 0.  Returns -1 when every row is done, -2 when memory
+ * ran out, else the index of a refused row (!coerce).  Either way the rows
+ * before the one it stopped at are in the set. */
+int64_t fx_dedupe_add(fx_dedupe *d, const uint8_t *base, size_t stride, int wide,
+                      int trusted, size_t n, int coerce, uint8_t *first, fx_error *err);
+
+#endif

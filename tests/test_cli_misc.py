@@ -1,0 +1,198 @@
+"""What a first-time user of the command line tripped over: --version, the
+count of subcommands in docs/cli.md, the progress bar (always there, moving
+while a compressed output is written, never drawn over input typed at the
+terminal), and --fields."""
+
+import os
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import chess
+import numpy as np
+import pytest
+
+import fastxfen as fx
+from fastxfen import cli
+from fastxfen.cli.report import PacedOutput, Progress
+
+ROOT = Path(__file__).resolve().parent.parent
+FOUR = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3"
+ROWS = [chess.STARTING_FEN, FOUR, "8/8/8/8/8/8/8/K6k w - - 3 40", "4k3/8/8/8/8/8/8/4K3 w - - 0"]
+
+
+def run(*argv):
+    return cli.main([str(a) for a in argv])
+
+
+def test_version(capsys):
+    assert run("--version") == 0
+    assert capsys.readouterr().out.strip() == f"fastxfen {fx.__version__}"
+
+
+def test_docs_count_the_subcommands():
+    text = (ROOT / "docs" / "cli.md").read_text()
+    words = {4: "four", 5: "five", 6: "six", 7: "seven"}
+    assert f"It has {words[len(cli.COMMANDS)]} subcommands" in text
+    listed = re.findall(r"^\| `(\w+)` \|", text.split("## ")[0], re.M)
+    assert sorted(listed) == sorted(cli.COMMANDS)
+
+
+def test_tqdm_is_a_dependency():
+    tomllib = pytest.importorskip("tomllib")
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert any(dep.startswith("tqdm") for dep in project["dependencies"])
+
+
+@pytest.mark.parametrize(
+    "fields, expected",
+    [
+        ("6", fx.normalize(ROWS)),
+        ("4", fx.normalize(ROWS, fields=4)),
+        ("same", fx.normalize(ROWS, fields="same")),
+    ],
+)
+def test_normalize_fields(tmp_path, fields, expected):
+    path = tmp_path / "in.fen"
+    path.write_text("\n".join(ROWS) + "\n")
+    out = tmp_path / "out.fen"
+    assert run("normalize", path, "-o", out, "--fields", fields) == 0
+    got = out.read_text().splitlines()
+    assert got == expected
+    assert [len(row.split()) for row in got] == {
+        "6": [6, 6, 6, 6],
+        "4": [4, 4, 4, 4],
+        "same": [6, 4, 6, 5],
+    }[fields]
+
+
+def test_decode_fields(tmp_path, capsys):
+    records = tmp_path / "r.npy"
+    np.save(records, fx.encode(ROWS))
+    out = tmp_path / "out.fen"
+    assert run("decode", records, "-o", out, "--fields", "4") == 0
+    assert out.read_text().splitlines() == [" ".join(r.split()[:4]) for r in fx.normalize(ROWS)]
+
+
+def test_decode_refuses_fields_same(tmp_path, capsys):
+    records = tmp_path / "r.npy"
+    np.save(records, fx.encode(ROWS))
+    assert run("decode", records, "-o", tmp_path / "o.fen", "--fields", "same") == 2
+    assert "records keep no count of fields" in capsys.readouterr().err
+
+
+class _Bar:
+    def __init__(self):
+        self.updates = []
+
+    def update(self, n):
+        self.updates.append(n)
+
+    def close(self):
+        pass
+
+
+class _Compressed:
+    kind = "xz"
+
+    def __init__(self):
+        self.data = []
+
+    def write(self, data):
+        self.data.append(bytes(data))
+
+
+def test_compressed_output_moves_the_bar_as_it_is_written():
+    progress = Progress(False)
+    progress.bar = _Bar()
+    progress.to(1000)
+    output = _Compressed()
+    assert isinstance(progress.paced(output), PacedOutput)
+    progress.aim(5000)
+    chunk = bytes(range(256)) * 4096  # 1 MiB: four slices
+    progress.paced(output).write(chunk)
+    assert b"".join(output.data) == chunk
+    assert len(output.data) == 4
+    assert progress.bar.updates[0] == 1000
+    assert len(progress.bar.updates) == 5
+    assert progress.at == 5000
+
+
+def _pty_run(argv, stdin_tty, input_file=None, feed=b""):
+    """Run the command with stderr (and, if stdin_tty, stdin) on terminals;
+    return what it drew on stderr."""
+    pty = pytest.importorskip("pty")
+    import fcntl
+    import struct
+    import termios
+
+    err_master, err_slave = pty.openpty()
+    # a terminal 100 columns wide (a new one has none, and tqdm draws nothing)
+    fcntl.ioctl(err_slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    if stdin_tty:
+        in_master, in_slave = pty.openpty()
+        stdin = in_slave
+    else:
+        stdin = open(input_file, "rb")
+    env = dict(os.environ, COLUMNS="100")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fastxfen", *map(str, argv)],
+        stdin=stdin,
+        stdout=subprocess.DEVNULL,
+        stderr=err_slave,
+        env=env,
+    )
+    os.close(err_slave)
+    if stdin_tty:
+        os.close(in_slave)
+        time.sleep(0.5)
+        os.write(in_master, feed)
+        # Ctrl-D at the start of a line ends the input; once more for a
+        # reader that asks again after the first end of file
+        for _ in range(2):
+            time.sleep(0.3)
+            os.write(in_master, b"\x04")
+    drawn = b""
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([err_master], [], [], 0.2)
+        if ready:
+            try:
+                more = os.read(err_master, 65536)
+            except OSError:
+                break
+            if not more:
+                break
+            drawn += more
+        elif proc.poll() is not None:
+            break
+    proc.wait(timeout=60)
+    os.close(err_master)
+    if stdin_tty:
+        os.close(in_master)
+    else:
+        stdin.close()
+    return proc.returncode, drawn.decode(errors="replace")
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_no_bar_over_input_typed_at_the_terminal(tmp_path):
+    status, drawn = _pty_run(["normalize", "-"], True, feed=chess.STARTING_FEN.encode() + b"\n")
+    assert status == 0
+    assert "reading positions from the terminal" in drawn
+    assert "1 rows read" in drawn
+    assert "B/s" not in drawn and "%|" not in drawn and "it/s" not in drawn
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_bar_drawn_for_a_file_input(tmp_path):
+    path = tmp_path / "in.fen"
+    path.write_text((chess.STARTING_FEN + "\n") * 20000)
+    status, drawn = _pty_run(
+        ["normalize", path, "-o", tmp_path / "out.fen.gz"], False, input_file=path
+    )
+    assert status == 0
+    assert "B/s" in drawn or "B [" in drawn
