@@ -1,9 +1,7 @@
 """The public functions: find out what kind of input came in and send it to the
 kernel for that kind.  No per-row work happens here."""
 
-from __future__ import annotations
-
-from typing import Any, Callable, Iterable, Literal, Optional, Union, overload
+from typing import Any, Callable, Literal, Optional, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -20,20 +18,30 @@ from fastxfen._columns import (
 from fastxfen._errors import FenError
 from fastxfen._frames import is_series, on_series
 from fastxfen._records import record_dtype
+from fastxfen._types import (
+    ArrowArrayT,
+    ArrowStreamT,
+    Buffer,
+    Castling,
+    EnPassant,
+    Errors,
+    Fields,
+    Output,
+    RecordErrors,
+    RecordFields,
+    Records,
+    Rows,
+    SeriesT,
+    Texts,
+    Width,
+)
 
 __all__ = ["decode", "encode", "normalize", "validate"]
 
 _BUFFERS = (bytes, bytearray, memoryview)
 
-Castling = Literal["xfen", "shredder"]
-EnPassant = Literal["fen", "xfen", "legal"]
-Errors = Literal["raise", "coerce", "ignore"]
-Output = Literal["list", "bytes", "arrow"]
-Fields = Literal[4, 6, "same"]
-Buffer = Union[bytes, bytearray, memoryview]
 
-
-def _rows(fens: Iterable[Any]) -> list[Any]:
+def _rows(fens: Any) -> list[Any]:
     """Inputs read row by row (the GIL held): lists, iterables, object arrays."""
     if isinstance(fens, np.ndarray):
         return fens.ravel().tolist()
@@ -93,8 +101,9 @@ def _batches(
     return None
 
 
+# A str is also a Sequence[str]: the first matching overload wins.
 @overload
-def normalize(
+def normalize(  # type: ignore[overload-overlap]
     fens: str,
     *,
     castling: Castling = ...,
@@ -117,7 +126,7 @@ def normalize(
 ) -> bytes: ...
 @overload
 def normalize(
-    fens: np.ndarray,
+    fens: npt.NDArray[Any],
     *,
     castling: Castling = ...,
     en_passant: EnPassant = ...,
@@ -125,10 +134,10 @@ def normalize(
     threads: Optional[int] = ...,
     epd: bool = ...,
     fields: Fields = ...,
-) -> np.ndarray: ...
+) -> npt.NDArray[Any]: ...
 @overload
 def normalize(
-    fens: Iterable[str],
+    fens: ArrowStreamT,
     *,
     castling: Castling = ...,
     en_passant: EnPassant = ...,
@@ -136,9 +145,31 @@ def normalize(
     threads: Optional[int] = ...,
     epd: bool = ...,
     fields: Fields = ...,
-) -> Any: ...
+) -> ArrowStreamT: ...
+@overload
 def normalize(
-    fens: Any,
+    fens: ArrowArrayT,
+    *,
+    castling: Castling = ...,
+    en_passant: EnPassant = ...,
+    errors: Errors = ...,
+    threads: Optional[int] = ...,
+    epd: bool = ...,
+    fields: Fields = ...,
+) -> ArrowArrayT: ...
+@overload
+def normalize(
+    fens: Rows,
+    *,
+    castling: Castling = ...,
+    en_passant: EnPassant = ...,
+    errors: Errors = ...,
+    threads: Optional[int] = ...,
+    epd: bool = ...,
+    fields: Fields = ...,
+) -> list[Optional[str]]: ...
+def normalize(
+    fens: Texts,
     *,
     castling: Castling = "xfen",
     en_passant: EnPassant = "xfen",
@@ -147,26 +178,78 @@ def normalize(
     epd: bool = False,
     fields: Fields = 6,
 ) -> Any:
-    """Canonical text of positions.
+    """Canonical text of chess positions (FEN, X-FEN, Shredder-FEN).
 
-    ``fens`` is one ``str`` (gives a ``str``), an iterable of ``str`` (a
-    ``list``), a newline-separated ``bytes``-like buffer (``bytes``, same
-    layout), a numpy array of ``str``, ``bytes`` or objects (same kind and
-    shape) or a pyarrow string array (same type, nulls kept).
+    Each row is read, checked and written back in one canonical form: the
+    placement with runs of empty squares merged, castling rights repaired
+    (a right whose king or rook is not on its square is dropped) and written
+    in the chosen style, the en-passant target kept or dropped as chosen, and
+    the counters as ``fields`` says.  For 8x8 positions the text is what
+    python-chess writes (``chess.Board(fen, chess960=True)``); the complete
+    rules are in docs/semantics.md of the source distribution.
 
-    ``threads=None`` splits batches of 131,072 rows or more over the cores,
-    but reads a list (or other iterable) row by row; an int (at least 1)
-    sets the number of threads, capped to the machine's CPUs.  The result
-    does not depend on it.
+    Parameters
+    ----------
+    fens : str, iterable of str, bytes-like, numpy array or Arrow column
+        One ``str``; a list, tuple or other iterable of ``str``; a
+        ``bytes``, ``bytearray`` or ``memoryview`` holding one row per line
+        (``\\n`` or ``\\r\\n``); a numpy array of ``str`` (``U``), ``bytes``
+        (``S``) or objects; a pyarrow ``string``, ``large_string`` or
+        ``string_view`` array or chunked array; a pandas or polars Series.
+    castling : {"xfen", "shredder"}, default "xfen"
+        "xfen" writes ``KQkq``, naming a rook by its file letter only when it
+        is not the outermost one; "shredder" always writes rook files
+        (``HAha``).
+    en_passant : {"xfen", "fen", "legal"}, default "xfen"
+        Which en-passant targets are kept: "fen" every target behind a pawn
+        that just made a double step (as FEN writes it), "xfen" only those an
+        enemy pawn stands next to, "legal" only those a legal capture uses.
+    errors : {"raise", "coerce", "ignore"}, default "raise"
+        A bad row raises ``FenError`` ("raise"), becomes ``None`` ("coerce";
+        an empty string in ``S``/``U`` arrays, an empty line in buffers, null
+        in Arrow) or passes through unchanged ("ignore").
+    threads : int or None, default None
+        None splits batches of 131,072 rows or more over the CPUs (a list is
+        read row by row); an int of at least 1 sets the number of threads,
+        capped to the CPUs.  The result does not depend on it.
+    epd : bool, default False
+        Rows are EPD: the four position fields, then operations
+        (``bm Nf3; id "x";``) written back as they came.
+    fields : {6, 4, "same"}, default 6
+        6 writes both counters, 4 none (placement, side, castling, en
+        passant: a position key), "same" as many fields as each row had
+        (4, 5 or 6).  EPD rows never get counters.
 
-    With ``epd=True`` rows are EPD: the four position fields, then operations
-    (``bm Nf3; id "x";``) that are written back as they came; ``hmvc`` and
-    ``fmvn`` operations give the counters ``encode`` stores.
+    Returns
+    -------
+    str, list, bytes, numpy array, Arrow column or Series
+        The same kind of value as ``fens``: a ``str`` for a ``str``, a
+        ``list`` of ``str`` (``None`` for a coerced row) for an iterable,
+        ``bytes`` in the same line layout for a buffer, an array of the same
+        kind and shape, an Arrow column of the same type (nulls kept), a
+        Series of the same kind (pandas keeps the index).
 
-    ``fields=6`` writes both counters, ``fields=4`` none (placement, side,
-    castling, en passant: a position key), ``fields="same"`` as many fields
-    as each row came with (4, 5 or 6).  EPD rows get no counters whatever
-    ``fields`` says.
+    Raises
+    ------
+    FenError
+        A row is not a valid position (``errors="raise"``): the error names
+        the row, the 0-based column, the field and the reason.
+    ValueError
+        An option is not one of its allowed values.
+    TypeError
+        A row is not text (for example ``None`` or an ``int`` in a list).
+
+    Examples
+    --------
+    >>> import fastxfen as fx
+    >>> fx.normalize("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1",
+    ...              en_passant="legal")
+    'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1'
+    >>> fx.normalize(["4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "bad"],
+    ...              castling="shredder", errors="coerce")
+    ['4k3/8/8/8/8/8/8/R3K2R w HA - 0 1', None]
+    >>> fx.normalize(b"8/8/8/8/8/8/8/8 w - -\\n")
+    b'8/8/8/8/8/8/8/8 w - - 0 1\\n'
     """
     _options.castling(castling)
     _options.en_passant(en_passant)
@@ -245,15 +328,58 @@ def normalize(
 
 
 def encode(
-    fens: Any,
+    fens: Texts,
     *,
-    width: int = 8,
-    errors: Literal["raise", "coerce"] = "raise",
+    width: Width = 8,
+    errors: RecordErrors = "raise",
     threads: Optional[int] = None,
     epd: bool = False,
 ) -> npt.NDArray[np.void]:
-    """Records of positions (dtype ``POSITION_DTYPE``, or ``POSITION_DTYPE_10x8``
-    with ``width=10``); always a 1-d array, of length 1 for one ``str``."""
+    """Fixed-size numpy records of chess positions.
+
+    Each record holds the board (one byte per square, a1 first; the codes
+    are ``PIECE_CODES``), the width, side to move, castling prefix, the
+    en-passant square, the castling rook files and both counters.  The
+    layout is described in docs/records.md of the source distribution and
+    by ``POSITION_DTYPE`` itself.
+
+    Parameters
+    ----------
+    fens : str, iterable of str, bytes-like, numpy array or Arrow column
+        Text rows, as for ``normalize``.
+    width : {8, 10}, default 8
+        8 gives ``POSITION_DTYPE`` (64 squares) and refuses 10-wide rows;
+        10 gives ``POSITION_DTYPE_10x8`` (80 squares), which holds both.
+    errors : {"raise", "coerce"}, default "raise"
+        A bad row raises ``FenError`` or becomes the null record (all
+        zero, width 0).
+    threads : int or None, default None
+        As for ``normalize``.
+    epd : bool, default False
+        Rows are EPD; ``hmvc`` and ``fmvn`` operations give the counters.
+
+    Returns
+    -------
+    numpy.ndarray
+        A 1-d array of records, one per row in order (of length 1 for one
+        ``str``).
+
+    Raises
+    ------
+    FenError
+        A row is not a valid position (``errors="raise"``).
+    ValueError
+        An option is not one of its allowed values.
+
+    Examples
+    --------
+    >>> import fastxfen as fx
+    >>> records = fx.encode(["4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"])
+    >>> records.shape, records["board"].shape, int(records["turn"][0])
+    ((1,), (1, 64), 0)
+    >>> fx.decode(records, castling="shredder")
+    ['4k3/8/8/8/8/8/8/R3K2R w HA - 0 1']
+    """
     _options.width(width)
     _options.record_errors(errors)
     threads = _options.threads(threads)
@@ -289,51 +415,108 @@ def encode(
 
 @overload
 def decode(
-    records: Any,
+    records: np.void,
     *,
     castling: Castling = ...,
     en_passant: EnPassant = ...,
-    errors: Literal["raise", "coerce"] = ...,
+    errors: RecordErrors = ...,
+    output: Literal["list"] = ...,
+    threads: Optional[int] = ...,
+    fields: RecordFields = ...,
+) -> Optional[str]: ...
+@overload
+def decode(
+    records: npt.NDArray[np.void],
+    *,
+    castling: Castling = ...,
+    en_passant: EnPassant = ...,
+    errors: RecordErrors = ...,
+    output: Literal["list"] = ...,
+    threads: Optional[int] = ...,
+    fields: RecordFields = ...,
+) -> list[Optional[str]]: ...
+@overload
+def decode(
+    records: Records,
+    *,
+    castling: Castling = ...,
+    en_passant: EnPassant = ...,
+    errors: RecordErrors = ...,
     output: Literal["bytes"],
     threads: Optional[int] = ...,
-    fields: Literal[4, 6] = ...,
+    fields: RecordFields = ...,
 ) -> bytes: ...
 @overload
 def decode(
-    records: Any,
+    records: Records,
     *,
     castling: Castling = ...,
     en_passant: EnPassant = ...,
-    errors: Literal["raise", "coerce"] = ...,
-    output: Output = ...,
+    errors: RecordErrors = ...,
+    output: Literal["arrow"],
     threads: Optional[int] = ...,
-    fields: Literal[4, 6] = ...,
+    fields: RecordFields = ...,
 ) -> Any: ...
 def decode(
-    records: Any,
+    records: Records,
     *,
     castling: Castling = "xfen",
     en_passant: EnPassant = "xfen",
-    errors: Literal["raise", "coerce"] = "raise",
+    errors: RecordErrors = "raise",
     output: Output = "list",
     threads: Optional[int] = None,
-    fields: Literal[4, 6] = 6,
+    fields: RecordFields = 6,
 ) -> Any:
-    """Text of records (``POSITION_DTYPE`` or ``POSITION_DTYPE_10x8``, any
-    shape, read in C order).
+    """Text of position records, the inverse of ``encode``.
 
-    ``output="list"``: a ``list`` of ``str`` (one ``str`` for a 0-d record),
-    None for a record rejected under ``errors="coerce"``.  ``"bytes"``: one
-    newline-terminated line per record, an empty line for a rejected one.
-    ``"arrow"``: a pyarrow ``string`` array (``large_string`` once the text
-    passes 2 GiB), null for a rejected record.  The null record (width 0,
-    a missing value) gives None, an empty line or null under every
-    ``errors`` mode (docs/failures.md, "Missing values").  The ``bytes`` and ``arrow``
-    outputs are written with the GIL released, over ``threads`` as for
-    ``normalize``; a list is built row by row.
+    Parameters
+    ----------
+    records : numpy array or numpy.void
+        Records of ``POSITION_DTYPE`` or ``POSITION_DTYPE_10x8``, any shape
+        (read in C order), or one record.
+    castling : {"xfen", "shredder"}, default "xfen"
+        How castling rights are written, as for ``normalize``.
+    en_passant : {"xfen", "fen", "legal"}, default "xfen"
+        Which en-passant targets are written, as for ``normalize``.
+    errors : {"raise", "coerce"}, default "raise"
+        A record that is not a valid position (a corrupted one) raises
+        ``FenError`` or gives ``None`` / an empty line / null.  The null
+        record (width 0: a missing value, or a row ``encode`` coerced) gives
+        ``None`` / an empty line / null under either mode (docs/failures.md
+        in the source distribution, "Missing values").
+    output : {"list", "bytes", "arrow"}, default "list"
+        "list": a ``list`` of ``str`` (one ``str`` for a single record).
+        "bytes": one newline-terminated line per record.  "arrow": a pyarrow
+        ``string`` array (``large_string`` past 2 GiB of text; needs
+        ``pip install "fastxfen[arrow]"``).  "bytes" and "arrow" are written
+        with the GIL released, over ``threads``.
+    threads : int or None, default None
+        As for ``normalize``.
+    fields : {6, 4}, default 6
+        6 writes both counters, 4 none.  Records keep no count of the
+        fields their text had, so "same" is an error.
 
-    ``fields=6`` writes both counters, ``fields=4`` none.  Records keep no
-    count of the fields their text had, so ``fields="same"`` is an error.
+    Returns
+    -------
+    list of str, str, bytes or pyarrow.Array
+        As ``output`` says.
+
+    Raises
+    ------
+    FenError
+        A record is not a valid position (``errors="raise"``).
+    ValueError
+        An option is not one of its allowed values, or ``records`` has
+        another dtype.
+
+    Examples
+    --------
+    >>> import fastxfen as fx
+    >>> records = fx.encode(["4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"])
+    >>> fx.decode(records)
+    ['4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1']
+    >>> fx.decode(records, output="bytes", fields=4)
+    b'4k3/8/8/8/8/8/8/R3K2R w KQ -\\n'
     """
     _options.castling(castling)
     _options.en_passant(en_passant)
@@ -387,14 +570,53 @@ def _null_records(flat: np.ndarray) -> Optional[np.ndarray]:
 
 
 @overload
-def validate(fens: str, *, threads: Optional[int] = ..., epd: bool = ...) -> Optional[str]: ...
+def validate(  # type: ignore[overload-overlap]
+    fens: str, *, threads: Optional[int] = ..., epd: bool = ...
+) -> Optional[str]: ...
+@overload
+def validate(  # type: ignore[overload-overlap]
+    fens: SeriesT, *, threads: Optional[int] = ..., epd: bool = ...
+) -> SeriesT: ...
 @overload
 def validate(
-    fens: Any, *, threads: Optional[int] = ..., epd: bool = ...
+    fens: Texts, *, threads: Optional[int] = ..., epd: bool = ...
 ) -> list[Optional[str]]: ...
-def validate(fens: Any, *, threads: Optional[int] = None, epd: bool = False) -> Any:
-    """Per row, ``None`` or ``"column C (field): reason"``; one ``str`` in gives
-    one answer, anything else a ``list``."""
+def validate(fens: Texts, *, threads: Optional[int] = None, epd: bool = False) -> Any:
+    """Why each row is not a valid position, or ``None`` where it is.
+
+    The rows are read exactly as ``normalize`` reads them (the same rules,
+    the same messages), but nothing is written.
+
+    Parameters
+    ----------
+    fens : str, iterable of str, bytes-like, numpy array or Arrow column
+        Text rows, as for ``normalize``.
+    threads : int or None, default None
+        As for ``normalize``.
+    epd : bool, default False
+        Rows are EPD.
+
+    Returns
+    -------
+    str, None, list or Series
+        For one ``str``: ``None`` or the reason.  For a pandas or polars
+        Series: a Series of the same kind.  Otherwise a ``list`` with, per
+        row, ``None`` or ``"column C (field): reason"`` (C is the 0-based
+        offset in the row where reading stopped).
+
+    Raises
+    ------
+    ValueError
+        ``threads`` is not ``None`` or a positive int.
+
+    Examples
+    --------
+    >>> import fastxfen as fx
+    >>> fx.validate(["8/8/8/8/8/8/8/8 w - - 0 1", "8/8/9/8/8/8/8/8 w - -"])
+    [None, 'column 4 (placement): rank 6 covers 9 squares, expected 8']
+    >>> print(fx.validate("4k3/8/8/8/8/8/8/4K3 w - - 0 1"))
+    None
+    """
     threads = _options.threads(threads)
     if isinstance(fens, str):
         return _codec.validate_rows([fens], epd=epd)[0]

@@ -9,6 +9,7 @@ import sys
 import numpy as np
 
 from fastxfen import _bulk
+from fastxfen._optional import require_arrow
 
 __all__ = [
     "arrow_batches",
@@ -165,10 +166,7 @@ def arrow_text(result, errors: str, nulls=None):
     offsets, failed rows): ``large_string`` when the text needs int64
     offsets; failed rows null under errors="coerce", and rows where the
     bool array nulls is set."""
-    try:
-        import pyarrow as pa
-    except ImportError:
-        raise ImportError("an Arrow output needs pyarrow: pip install fastxfen[arrow]") from None
+    pa = require_arrow('decode(output="arrow")')
 
     data, offsets, failed = result
     if offsets.dtype == np.int64 and offsets[-1] <= np.iinfo(np.int32).max:

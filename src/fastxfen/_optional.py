@@ -4,6 +4,17 @@ to install when they are missing."""
 from __future__ import annotations
 
 DASK_HINT = 'pip install "fastxfen[dask]"  (Dask with distributed, and pyarrow)'
+ARROW_HINT = 'pip install "fastxfen[arrow]"  (pyarrow)'
+
+
+def require_arrow(what: str):
+    """Import pyarrow, or raise ImportError saying what needs it and the
+    extra that installs it."""
+    try:
+        import pyarrow
+    except ImportError as exc:
+        raise ImportError(f"{what} needs pyarrow ({exc}): {ARROW_HINT}") from exc
+    return pyarrow
 
 
 def require_dask(module: str = "dask"):

@@ -94,15 +94,36 @@ def _number_of_back_rank(rank: str) -> Optional[int]:
 
 
 def chess960_fen(n: SupportsIndex) -> str:
-    """Return the X-FEN of Chess960 start position ``n`` (0..959).
+    """The X-FEN of Chess960 start position ``n``.
 
     The position has white to move, full castling rights written ``KQkq``
     (in a start array both rooks are the outermost, so X-FEN needs no file
-    letters), no en-passant target and counters ``0 1``.  ``chess960_fen(518)``
-    is the standard start position.
+    letters), no en-passant target and counters ``0 1``.  The numbering is
+    Scharnagl's (this module's docstring gives it); 518 is the standard
+    start position.
 
-    Raises ValueError if ``n`` is not an int (``bool`` is refused too) or is
-    outside 0..959.
+    Parameters
+    ----------
+    n : int
+        The start position's number, 0..959.
+
+    Returns
+    -------
+    str
+        A six-field X-FEN.
+
+    Raises
+    ------
+    ValueError
+        ``n`` is not an int (``bool`` is refused too) or is outside 0..959.
+
+    Examples
+    --------
+    >>> import fastxfen as fx
+    >>> fx.chess960_fen(518)
+    'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
+    >>> fx.chess960_fen(0)
+    'bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1'
     """
     rank = _back_rank(_check_number(n))
     return f"{rank.lower()}/pppppppp/8/8/8/8/PPPPPPPP/{rank} w KQkq - 0 1"
@@ -112,14 +133,12 @@ _LETTER = {_WN: "N", _WB: "B", _WR: "R", _WQ: "Q", _WK: "K"}
 
 
 def chess960_number(fen: str) -> Optional[int]:
-    """Return the Chess960 number (0..959) of the start position ``fen``
-    shows, or ``None`` if it is not a Chess960 start position.
+    """The Chess960 number of the start position ``fen`` shows, or ``None``.
 
     ``fen`` is read with :func:`fastxfen.encode`, so castling rights are
     repaired and an invalid en-passant target is dropped first, exactly as
-    :func:`fastxfen.normalize` would; text that fastxfen rejects raises
-    :class:`fastxfen.FenError`.  The position counts as start position ``n``
-    when, after that reading:
+    :func:`fastxfen.normalize` would.  The position counts as start position
+    ``n`` when, after that reading:
 
     * the board is 8 wide and holds exactly the array of ``n``: white's back
       rank is one of the 960 arrays (bishops on squares of opposite colors,
@@ -133,6 +152,31 @@ def chess960_number(fen: str) -> Optional[int]:
 
     The halfmove and fullmove counters are ignored: they say nothing about
     the arrangement and are often reset or left out in collections.
+
+    Parameters
+    ----------
+    fen : str
+        One FEN, X-FEN or Shredder-FEN (4, 5 or 6 fields).
+
+    Returns
+    -------
+    int or None
+        The number, 0..959, or ``None`` for any other position.
+
+    Raises
+    ------
+    FenError
+        ``fen`` is not a valid position.
+    TypeError
+        ``fen`` is not a ``str``.
+
+    Examples
+    --------
+    >>> import fastxfen as fx
+    >>> fx.chess960_number("bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1")
+    0
+    >>> print(fx.chess960_number("4k3/8/8/8/8/8/8/4K3 w - - 0 1"))
+    None
     """
     if not isinstance(fen, str):
         raise TypeError(f"fen must be a str, not {type(fen).__name__}")

@@ -7,16 +7,27 @@ per-position step runs in C (core/export.c) with the GIL released.  The
 formats and every option are described in docs/export.md.
 """
 
-from __future__ import annotations
-
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any, Iterator, Literal, Optional, Sequence, Union, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from fastxfen import _export, _options
 from fastxfen._api import encode
 from fastxfen._columns import arrow_offsets, is_arrow
+from fastxfen._optional import require_arrow
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
+from fastxfen._types import (
+    EnPassant,
+    Extra,
+    PackFormat,
+    Perspective,
+    PlaneDType,
+    RecordErrors,
+    Records,
+    Texts,
+    Width,
+)
 
 __all__ = [
     "PLANE_EXTRAS",
@@ -35,6 +46,10 @@ PLANE_EXTRAS = dict(_export.EXTRA_PLANES)
 
 #: Whether planes are mirrored (and colors swapped) for black to move.
 _FLIPS = {"white": False, "side_to_move": True}
+#: What the export functions read: records, or text as ``encode`` reads it.
+Positions = Union[Records, Texts]
+#: One value for every row, or one per row.
+PerRow = Union[int, Sequence[int], npt.NDArray[np.integer[Any]]]
 _BUFFERS = (bytes, bytearray, memoryview)
 _U32 = 4294967295
 
@@ -159,14 +174,48 @@ def _defaults(n, width, turn=None, castling=None, en_passant=None, halfmove=None
 
 
 def to_bitboards(
-    x: Any, *, errors: str = "raise", threads: Optional[int] = None, out: Any = None
-) -> np.ndarray:
-    """(N, 12) ``uint64`` bitboards of 8x8 positions: white P N B R Q K, then
-    black p n b r q k; bit i is square i (a1 = 0, h8 = 63).
+    x: Positions,
+    *,
+    errors: RecordErrors = "raise",
+    threads: Optional[int] = None,
+    out: Optional[npt.NDArray[np.uint64]] = None,
+) -> npt.NDArray[np.uint64]:
+    """Bitboards of 8x8 positions: 12 ``uint64`` per position.
 
-    ``x`` is records (``POSITION_DTYPE``, or ``POSITION_DTYPE_10x8`` with 8-wide
-    rows) or anything ``encode`` reads.  A 10-wide row is a ``FenError``
-    (field ``record.width``); with ``errors="coerce"`` a failing row is all 0.
+    The boards are white P N B R Q K, then black p n b r q k; bit i is
+    square i (a1 = 0, b1 = 1, ..., h8 = 63).
+
+    Parameters
+    ----------
+    x : records or text
+        Records (``POSITION_DTYPE``, or ``POSITION_DTYPE_10x8`` holding 8-wide
+        positions), or any text input of ``encode``.
+    errors : {"raise", "coerce"}, default "raise"
+        A bad row (text that does not parse, a 10-wide position) raises
+        ``FenError`` or gets 12 zero boards.
+    threads : int or None, default None
+        Threads for reading text, as for ``normalize``.
+    out : numpy.ndarray, optional
+        A writeable C-contiguous (N, 12) ``uint64`` array to fill.
+
+    Returns
+    -------
+    numpy.ndarray
+        (N, 12) ``uint64``; ``out`` when given.
+
+    Raises
+    ------
+    FenError
+        A row cannot be read or is 10 wide (field ``record.width``).
+    ValueError
+        An option is not allowed, or ``out`` has the wrong shape or dtype.
+
+    Examples
+    --------
+    >>> import fastxfen as fx
+    >>> boards = fx.to_bitboards(["4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"])
+    >>> boards.shape, hex(int(boards[0, 3]))  # white rooks on a1 and h1
+    ((1, 12), '0x81')
     """
     _options.record_errors(errors)
     threads = _options.threads(threads)
@@ -176,19 +225,64 @@ def to_bitboards(
 
 
 def from_bitboards(
-    bitboards: Any,
+    bitboards: npt.ArrayLike,
     *,
-    turn: Any = None,
-    castling: Any = None,
-    en_passant: Any = None,
-    halfmove: Any = None,
-    fullmove: Any = None,
-    errors: str = "raise",
-) -> np.ndarray:
-    """Records (``POSITION_DTYPE``) of (N, 12) bitboards, the inverse of
-    ``to_bitboards``.  The other fields come from the keywords (defaults:
-    white to move, no castling rights, no en passant, halfmove 0, fullmove 1),
-    each one value or one per row; see docs/export.md."""
+    turn: Union[Literal["w", "b"], PerRow, None] = None,
+    castling: Union[str, PerRow, None] = None,
+    en_passant: Union[str, PerRow, None] = None,
+    halfmove: Optional[PerRow] = None,
+    fullmove: Optional[PerRow] = None,
+    errors: RecordErrors = "raise",
+) -> npt.NDArray[np.void]:
+    """Records of bitboards, the inverse of ``to_bitboards``.
+
+    Bitboards hold only the pieces; the other fields come from the keywords,
+    each one value for every row or one value per row.
+
+    Parameters
+    ----------
+    bitboards : array_like
+        (N, 12) 64-bit integers, in the order of ``to_bitboards``.
+    turn : {"w", "b"}, 0, 1 or array, default white
+        Side to move (0 white, 1 black).
+    castling : str or array, default no rights
+        Flags such as ``"KQkq"`` (rook files as letters allowed, as in X-FEN
+        and Shredder-FEN), or rook files of shape (4,) or (N, 4) in the
+        order white king side, white queen side, black king side, black
+        queen side (255 for none).
+    en_passant : str or int or array, default none
+        ``"-"``, a square such as ``"e3"``, or square indices (a1 = 0,
+        255 for none).
+    halfmove : int or array, default 0
+        Halfmove clocks.
+    fullmove : int or array, default 1
+        Fullmove numbers (at least 1).
+    errors : {"raise", "coerce"}, default "raise"
+        A board that is not a valid position (two pieces on a square, no
+        king, a pawn on a back rank) raises ``FenError`` or gives the null
+        record.
+
+    Returns
+    -------
+    numpy.ndarray
+        (N,) records of ``POSITION_DTYPE``.
+
+    Raises
+    ------
+    FenError
+        A row is not a valid position.
+    TypeError
+        ``bitboards`` are not 64-bit integers.
+    ValueError
+        A shape or a keyword value is wrong.
+
+    Examples
+    --------
+    >>> import fastxfen as fx
+    >>> boards = fx.to_bitboards(["4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"])
+    >>> fx.decode(fx.from_bitboards(boards, castling="KQ"))
+    ['4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1']
+    """
     _options.record_errors(errors)
     bb = np.asarray(bitboards)
     if bb.dtype.kind not in "iu" or bb.dtype.itemsize != 8:
@@ -204,25 +298,75 @@ def from_bitboards(
 
 
 def to_planes(
-    x: Any,
+    x: Positions,
     *,
-    dtype: Any = np.uint8,
-    perspective: str = "white",
-    extra: Sequence[str] = (),
-    width: int = 8,
-    en_passant: str = "fen",
-    errors: str = "raise",
+    dtype: PlaneDType = np.uint8,
+    perspective: Perspective = "white",
+    extra: Union[Extra, Sequence[Extra]] = (),
+    width: Width = 8,
+    en_passant: EnPassant = "fen",
+    errors: RecordErrors = "raise",
     threads: Optional[int] = None,
-    out: Any = None,
-) -> np.ndarray:
-    """Plane tensors of positions, shape (N, C, 8, width): C = 12 piece planes
-    (16 with ``width=10``) then the ``extra`` planes in the order named;
-    ``planes[n, p, rank, file]`` with rank 0 = rank 1.  See docs/export.md."""
+    out: Optional[npt.NDArray[Any]] = None,
+) -> npt.NDArray[Any]:
+    """Plane tensors of positions, for training networks.
+
+    Shape (N, C, 8, width): C = 12 piece planes (white P N B R Q K, black
+    p n b r q k; 16 with ``width=10``, adding A C a c), then the ``extra``
+    planes in the order named.  ``planes[n, p, rank, file]`` is 1 where the
+    piece stands, rank 0 being rank 1.  docs/export.md in the source
+    distribution describes every plane.
+
+    Parameters
+    ----------
+    x : records or text
+        Records, or any text input of ``encode``.
+    dtype : numpy bool, integer or float type, default numpy.uint8
+        The element type (``"float32"``, ``np.float16``, ``bool``, ...).
+    perspective : {"white", "side_to_move"}, default "white"
+        "side_to_move" mirrors the board (and swaps the colors) when black
+        is to move, so the side to move always plays up the board.
+    extra : str or sequence of str, default ()
+        Extra planes, from ``PLANE_EXTRAS``: "turn" (1 plane, all 1 for
+        black to move), "castling" (4: one per right), "castling_rooks" (1:
+        the rooks that may castle), "en_passant" (1: the target square),
+        "halfmove" (1: the clock), "halfmove_scaled" (1: clock / 100, float
+        dtypes only).
+    width : {8, 10}, default 8
+        The board width of the tensors; 10-wide positions need ``width=10``.
+    en_passant : {"fen", "xfen", "legal"}, default "fen"
+        Which target squares the "en_passant" plane marks.
+    errors : {"raise", "coerce"}, default "raise"
+        A bad row raises ``FenError`` or gets all-zero planes.
+    threads : int or None, default None
+        Threads for reading text, as for ``normalize``.
+    out : numpy.ndarray, optional
+        A writeable C-contiguous array of the result's shape and dtype.
+
+    Returns
+    -------
+    numpy.ndarray
+        (N, C, 8, width) of ``dtype``; ``out`` when given.
+
+    Raises
+    ------
+    FenError
+        A row cannot be read or is wider than ``width``.
+    ValueError
+        An option is not allowed, or ``out`` does not fit.
+
+    Examples
+    --------
+    >>> import fastxfen as fx
+    >>> planes = fx.to_planes(["4k3/8/8/8/8/8/8/R3K2R b KQ - 0 1"], extra=("turn",))
+    >>> planes.shape, int(planes[0, 3, 0, 0]), int(planes[0, 12].min())
+    ((1, 13, 8, 8), 1, 1)
+    """
     _options.record_errors(errors)
     dt = _options.plane_dtype(dtype)
     flip = _FLIPS[_options.perspective(perspective)]
     names = _options.plane_extras(extra, dt)
-    width = _options.width(width)
+    _options.width(width)
     _options.en_passant(en_passant)
     threads = _options.threads(threads)
     recs, trusted = _as_records(x, errors, threads)
@@ -242,22 +386,59 @@ def to_planes(
 
 
 def from_planes(
-    planes: Any,
+    planes: npt.ArrayLike,
     *,
-    perspective: str = "white",
-    extra: Sequence[str] = (),
-    turn: Any = None,
-    castling: Any = None,
-    en_passant: Any = None,
-    halfmove: Any = None,
-    fullmove: Any = None,
-    errors: str = "raise",
-) -> np.ndarray:
-    """Records of plane tensors, the inverse of ``to_planes`` (give the same
-    ``perspective`` and ``extra``).  (N, C, 8, 8) gives ``POSITION_DTYPE``,
-    (N, C, 8, 10) ``POSITION_DTYPE_10x8``.  Fields no plane carries come from
-    the keywords, as for ``from_bitboards``; a keyword for a field that a plane
-    carries is an error."""
+    perspective: Perspective = "white",
+    extra: Union[Extra, Sequence[Extra]] = (),
+    turn: Union[Literal["w", "b"], PerRow, None] = None,
+    castling: Union[str, PerRow, None] = None,
+    en_passant: Union[str, PerRow, None] = None,
+    halfmove: Optional[PerRow] = None,
+    fullmove: Optional[PerRow] = None,
+    errors: RecordErrors = "raise",
+) -> npt.NDArray[np.void]:
+    """Records of plane tensors, the inverse of ``to_planes``.
+
+    Give the ``perspective`` and ``extra`` the tensors were made with.
+    Fields no plane carries come from the keywords, as for
+    ``from_bitboards``; a keyword for a field a plane carries is an error.
+
+    Parameters
+    ----------
+    planes : array_like
+        (N, C, 8, 8) or (N, C, 8, 10) (one tensor without N is one row), of
+        a bool, integer or float dtype; a square counts as set where the
+        value is not 0.
+    perspective : {"white", "side_to_move"}, default "white"
+        As for ``to_planes``.
+    extra : str or sequence of str, default ()
+        As for ``to_planes``.
+    turn, castling, en_passant, halfmove, fullmove
+        As for ``from_bitboards``.
+    errors : {"raise", "coerce"}, default "raise"
+        A tensor that is not a valid position raises ``FenError`` or gives
+        the null record.
+
+    Returns
+    -------
+    numpy.ndarray
+        (N,) records: ``POSITION_DTYPE`` for 8 files, ``POSITION_DTYPE_10x8``
+        for 10.
+
+    Raises
+    ------
+    FenError
+        A tensor is not a valid position.
+    ValueError
+        A shape, option or keyword is wrong.
+
+    Examples
+    --------
+    >>> import fastxfen as fx
+    >>> planes = fx.to_planes(["4k3/8/8/8/8/8/8/R3K2R b KQ - 0 1"], extra=("turn", "castling"))
+    >>> fx.decode(fx.from_planes(planes, extra=("turn", "castling")))
+    ['4k3/8/8/8/8/8/8/R3K2R b KQ - 0 1']
+    """
     _options.record_errors(errors)
     arr = np.asarray(planes)
     flip = _FLIPS[_options.perspective(perspective)]
@@ -298,13 +479,44 @@ def from_planes(
 class BinaryColumn:
     """Variable-length binary values in one buffer, Arrow's binary layout.
 
-    ``data`` is a ``uint8`` array holding every value back to back,
-    ``offsets`` an ``int64`` array of length ``len + 1`` (value i is
-    ``data[offsets[i]:offsets[i + 1]]``) and ``valid`` ``None`` (every value
-    present) or a ``bool`` array, ``False`` for a row coerced away.
-    Offsets must rise and stay inside ``data``, and ``valid`` have one entry
-    per value: checked when the column is made and whenever it is read by
-    ``unpack`` or ``to_arrow`` (a ``ValueError`` naming the first bad row).
+    ``pack(format="lichess")`` returns one; ``unpack`` reads it back.  It
+    indexes and iterates as ``bytes`` values (``None`` for a null), and
+    ``to_arrow()`` or ``pyarrow.array(column)`` share its data.  Offsets must
+    rise and stay inside ``data``, and ``valid`` have one entry per value:
+    checked when the column is made and whenever ``unpack`` or ``to_arrow``
+    reads it (a ``ValueError`` naming the first bad row).
+
+    Parameters
+    ----------
+    data : numpy.ndarray
+        Every value back to back, as ``uint8`` (for ``bytes``, use
+        ``np.frombuffer(b, np.uint8)``).
+    offsets : array_like
+        ``int64``, one more than there are values: value i is
+        ``data[offsets[i]:offsets[i + 1]]``.  Non-decreasing, inside ``data``.
+    valid : array_like, optional
+        ``None`` (every value present) or one ``bool`` per value, ``False``
+        for a null (a row coerced away).
+
+    Returns
+    -------
+    BinaryColumn
+        With the attributes ``data``, ``offsets`` and ``valid`` as given
+        (copied only when not already contiguous of the right type).
+
+    Raises
+    ------
+    ValueError
+        The offsets do not fit ``data`` or ``valid``.
+
+    Examples
+    --------
+    >>> import fastxfen as fx
+    >>> import numpy as np
+    >>> data = np.frombuffer(b"abcde", np.uint8)
+    >>> column = fx.BinaryColumn(data, [0, 2, 2, 5], [True, False, True])
+    >>> column.tolist(), len(column), column.lengths().tolist()
+    ([b'ab', None, b'cde'], 3, [2, 0, 3])
     """
 
     __slots__ = ("data", "offsets", "valid")
@@ -373,8 +585,9 @@ class BinaryColumn:
 
     def to_arrow(self, large: Optional[bool] = None) -> Any:
         """A ``pyarrow.BinaryArray`` (``LargeBinaryArray`` with ``large=True``,
-        or when the data exceeds 2 GiB) sharing this column's data."""
-        import pyarrow as pa
+        or when the data exceeds 2 GiB) sharing this column's data.
+        Needs pyarrow (``pip install "fastxfen[arrow]"``)."""
+        pa = require_arrow("BinaryColumn.to_arrow()")
 
         data, offsets, nulls = self._checked()
         base = int(offsets[0])
@@ -399,25 +612,79 @@ class BinaryColumn:
         return arr if type is None else arr.cast(type)
 
 
+@overload
 def pack(
-    x: Any,
+    x: Positions,
     *,
-    format: str = "lichess",
-    en_passant: str = "fen",
-    errors: str = "raise",
+    format: Literal["lichess"] = ...,
+    en_passant: EnPassant = ...,
+    errors: RecordErrors = ...,
+    threads: Optional[int] = ...,
+    out: None = ...,
+) -> "BinaryColumn": ...
+@overload
+def pack(
+    x: Positions,
+    *,
+    format: Literal["stockfish"],
+    en_passant: EnPassant = ...,
+    errors: RecordErrors = ...,
+    threads: Optional[int] = ...,
+    out: Optional[npt.NDArray[np.uint8]] = ...,
+) -> npt.NDArray[np.uint8]: ...
+def pack(
+    x: Positions,
+    *,
+    format: PackFormat = "lichess",
+    en_passant: EnPassant = "fen",
+    errors: RecordErrors = "raise",
     threads: Optional[int] = None,
-    out: Any = None,
-) -> Any:
-    """Pack 8x8 positions into a binary format.
+    out: Optional[npt.NDArray[np.uint8]] = None,
+) -> Union["BinaryColumn", npt.NDArray[np.uint8]]:
+    """Pack 8x8 positions into a compact binary format.
 
-    ``format="lichess"``: lichess binary FEN, one variable-length value per
-    position, returned as a :class:`BinaryColumn`.  ``format="stockfish"``:
-    Stockfish's 24-byte compressed position, an (N, 24) ``uint8`` array
-    (``out=`` may give it).  A position the format cannot hold is a
-    ``FenError``; with ``errors="coerce"`` its value is a null
-    (lichess) or 24 zero bytes (stockfish).  ``en_passant`` picks which
-    targets are stored ("fen": every target the record keeps, "xfen",
-    "legal")."""
+    Parameters
+    ----------
+    x : records or text
+        Records, or any text input of ``encode``.
+    format : {"lichess", "stockfish"}, default "lichess"
+        "lichess": lichess's binary FEN, one variable-length value per
+        position (counters included).  "stockfish": Stockfish's 24-byte
+        compressed position (without the move counters).  docs/export.md
+        in the source distribution gives both layouts.
+    en_passant : {"fen", "xfen", "legal"}, default "fen"
+        Which en-passant targets are stored: every target the record keeps
+        ("fen"), or only the X-FEN or legal ones.
+    errors : {"raise", "coerce"}, default "raise"
+        A position the format cannot hold (10 wide, too many pieces) raises
+        ``FenError``, or is a null (lichess) or 24 zero bytes (stockfish).
+    threads : int or None, default None
+        Threads for reading text, as for ``normalize``.
+    out : numpy.ndarray, optional
+        stockfish only: a writeable C-contiguous (N, 24) ``uint8`` array.
+
+    Returns
+    -------
+    BinaryColumn or numpy.ndarray
+        lichess: a ``BinaryColumn`` (Arrow binary layout).  stockfish: an
+        (N, 24) ``uint8`` array.
+
+    Raises
+    ------
+    FenError
+        A row cannot be read or the format cannot hold it.
+    ValueError
+        An option is not allowed, or ``out`` is given for lichess.
+
+    Examples
+    --------
+    >>> import fastxfen as fx
+    >>> column = fx.pack(["4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"])
+    >>> column
+    BinaryColumn(1 values, 10 bytes, 0 null)
+    >>> fx.pack(["4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"], format="stockfish").shape
+    (1, 24)
+    """
     _options.record_errors(errors)
     fmt = _options.pack_format(format)
     _options.en_passant(en_passant)
@@ -551,22 +818,52 @@ def _stockfish_rows(data) -> np.ndarray:
 def unpack(
     data: Any,
     *,
-    format: str = "lichess",
-    halfmove: Any = None,
-    fullmove: Any = None,
-    errors: str = "raise",
-) -> np.ndarray:
-    """Records (``POSITION_DTYPE``) of packed positions, the inverse of
-    ``pack``.
+    format: PackFormat = "lichess",
+    halfmove: Optional[PerRow] = None,
+    fullmove: Optional[PerRow] = None,
+    errors: RecordErrors = "raise",
+) -> npt.NDArray[np.void]:
+    """Records of packed positions, the inverse of ``pack``.
 
-    lichess: a :class:`BinaryColumn`, a ``(data, offsets)`` pair, a pyarrow
-    binary array, a numpy ``S`` array, an iterable of ``bytes`` (``None`` is
-    a null) or one ``bytes`` value (one row).  A null gives the null record.
-    stockfish: an (N, 24) ``uint8`` array, a bytes-like buffer of N * 24
-    bytes, a pyarrow ``fixed_size_binary(24)`` or binary array, or an
-    iterable of 24-byte values.  The format holds no move counters: they come
-    from ``halfmove`` / ``fullmove`` (one value or one per row; default 0
-    and 1)."""
+    Parameters
+    ----------
+    data : BinaryColumn, array, bytes or Arrow column
+        lichess: a ``BinaryColumn``, a ``(data, offsets)`` pair, a pyarrow
+        binary array, a numpy ``S`` array, an iterable of ``bytes``
+        (``None`` is a null) or one ``bytes`` value (one row).  stockfish:
+        an (N, 24) ``uint8`` array, a bytes-like buffer of N * 24 bytes, a
+        pyarrow ``fixed_size_binary(24)`` or binary array, or an iterable of
+        24-byte values.
+    format : {"lichess", "stockfish"}, default "lichess"
+        The format ``data`` is in.
+    halfmove, fullmove : int or array, default 0 and 1
+        stockfish only (the format holds no counters): one value, or one
+        per row.
+    errors : {"raise", "coerce"}, default "raise"
+        A value that is not a valid packed position raises ``FenError`` or
+        gives the null record.  A null value always gives the null record.
+
+    Returns
+    -------
+    numpy.ndarray
+        (N,) records of ``POSITION_DTYPE``.
+
+    Raises
+    ------
+    FenError
+        A value is not a valid packed position.
+    ValueError
+        An option is not allowed or ``data`` has the wrong shape.
+    TypeError
+        ``data`` holds values that are not bytes.
+
+    Examples
+    --------
+    >>> import fastxfen as fx
+    >>> column = fx.pack(["4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"])
+    >>> fx.decode(fx.unpack(column))
+    ['4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1']
+    """
     _options.record_errors(errors)
     fmt = _options.pack_format(format)
     if fmt == "stockfish":

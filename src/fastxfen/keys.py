@@ -7,9 +7,7 @@ core/dedupe.c) in one GIL-free loop per call.  The definitions are in
 docs/keys.md.
 """
 
-from __future__ import annotations
-
-from typing import Any, Callable, Iterator, Literal, Optional, overload
+from typing import Any, Callable, Iterator, Optional, Union, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -19,11 +17,13 @@ from fastxfen._api import encode
 from fastxfen._columns import is_arrow
 from fastxfen._errors import FenError
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
+from fastxfen._types import EnPassant, Records, Texts
+from fastxfen._types import RecordErrors as KeyErrors
 
 __all__ = ["Deduper", "unique", "zobrist"]
 
-KeyErrors = Literal["raise", "coerce"]
-EnPassant = Literal["fen", "xfen", "legal"]
+#: What the key functions read: records, or text as ``encode`` reads it.
+Positions = Union[Records, Texts]
 
 
 def _check_errors(errors: Any) -> None:
@@ -109,23 +109,58 @@ def _records(
 
 
 @overload
-def zobrist(fens: str, *, errors: KeyErrors = ..., threads: Optional[int] = ...) -> int: ...
+def zobrist(  # type: ignore[overload-overlap]
+    fens: Union[str, np.void], *, errors: KeyErrors = ..., threads: Optional[int] = ...
+) -> int: ...
 @overload
 def zobrist(
-    fens: Any, *, errors: KeyErrors = ..., threads: Optional[int] = ...
+    fens: Positions, *, errors: KeyErrors = ..., threads: Optional[int] = ...
 ) -> npt.NDArray[np.uint64]: ...
-def zobrist(fens: Any, *, errors: KeyErrors = "raise", threads: Optional[int] = None) -> Any:
-    """Zobrist keys of positions: polyglot's for 8x8 boards (equal to
-    ``chess.polyglot.zobrist_hash``), fastxfen's documented extension for
-    10x8 boards (not polyglot).
+def zobrist(fens: Positions, *, errors: KeyErrors = "raise", threads: Optional[int] = None) -> Any:
+    """Zobrist keys of positions, 64 bits each.
 
-    ``fens`` is anything ``encode`` reads, or records (``POSITION_DTYPE`` or
-    ``POSITION_DTYPE_10x8``).  One ``str`` or one record gives an ``int``;
-    anything else a ``uint64`` array, of the input's shape for numpy input
-    and 1-d otherwise.  A missing value (``None``, an Arrow null, the null
-    record) gives 0; a bad row raises ``FenError``, or gives 0 with
-    ``errors="coerce"``.  ``threads`` is used to read text, as ``encode``
-    does.  See docs/keys.md.
+    For 8x8 boards the key is polyglot's, equal to python-chess's
+    ``chess.polyglot.zobrist_hash(chess.Board(fen, chess960=True))``: the
+    pieces, the side to move, the castling rights (after repair) and the
+    en-passant file only when a pawn of the side to move stands ready to
+    capture.  Counters are not part of it.  10x8 boards get fastxfen's own
+    extension (archbishop, chancellor, files i and j), stable across
+    versions but not polyglot.  docs/keys.md in the source distribution has
+    the definition.
+
+    Parameters
+    ----------
+    fens : text or records
+        Anything ``encode`` reads, or records (``POSITION_DTYPE`` or
+        ``POSITION_DTYPE_10x8``).
+    errors : {"raise", "coerce"}, default "raise"
+        A bad row raises ``FenError`` or gets the key 0.  A missing value
+        (``None``, an Arrow null, the null record) gets 0 either way.
+    threads : int or None, default None
+        Threads for reading text, as for ``normalize``.
+
+    Returns
+    -------
+    int or numpy.ndarray
+        One ``str`` or one record gives an ``int``; anything else a
+        ``uint64`` array, of the input's shape for numpy input and 1-d
+        otherwise.
+
+    Raises
+    ------
+    FenError
+        A row is not a valid position (``errors="raise"``).
+    ValueError
+        An option is not one of its allowed values.
+
+    Examples
+    --------
+    >>> import fastxfen as fx
+    >>> hex(fx.zobrist("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"))
+    '0x463b96181691fc9c'
+    >>> keys = fx.zobrist(["4k3/8/8/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/8/8/4K3 w - - 7 40"])
+    >>> keys.dtype, bool(keys[0] == keys[1])
+    (dtype('uint64'), True)
     """
     _check_errors(errors)
     if isinstance(fens, str):
@@ -146,13 +181,40 @@ class Deduper:
     not seen before (in this chunk or an earlier one).  Two rows hold the
     same position when their placement, side to move, castling rights (after
     repair, prefix included) and en-passant target (kept as ``en_passant``
-    says: ``"xfen"``, the default, keeps it when a pawn of the side to move
-    stands ready to capture; ``"fen"`` every valid target; ``"legal"`` only a
-    legal capture) are equal, and their move counters too with
-    ``counters=True``.  Keys only find candidates: positions are compared
-    byte for byte, so a key collision never merges two of them.  Memory
-    grows with the distinct positions held (``nbytes``; about 60 to 90 bytes
-    each, see docs/keys.md).
+    says) are equal, and their move counters too with ``counters=True``.
+    Keys only find candidates: positions are compared byte for byte, so a
+    key collision never merges two of them.  Memory grows with the distinct
+    positions held (``nbytes``; about 60 to 90 bytes each, see docs/keys.md
+    in the source distribution).
+
+    Parameters
+    ----------
+    counters : bool, default False
+        Whether the halfmove clock and fullmove number are part of the
+        position.
+    en_passant : {"xfen", "fen", "legal"}, default "xfen"
+        Which en-passant targets count: "xfen" a target a pawn of the side
+        to move stands ready to capture on, "fen" every valid target,
+        "legal" only a target a legal capture uses.
+
+    Returns
+    -------
+    Deduper
+        An empty set; ``rows``, ``distinct`` and ``nbytes`` tell what it holds.
+
+    Raises
+    ------
+    ValueError
+        ``en_passant`` is not one of its allowed values.
+
+    Examples
+    --------
+    >>> import fastxfen as fx
+    >>> seen = fx.Deduper()
+    >>> seen.add(["4k3/8/8/8/8/8/8/4K3 w - - 0 1", "4k3/8/8/8/8/8/8/4K3 w - - 3 9"]).tolist()
+    [True, False]
+    >>> seen.add(["4k3/8/8/8/8/8/8/4K3 b - - 0 1"]).tolist(), seen.rows, seen.distinct
+    ([True], 3, 2)
     """
 
     def __init__(self, *, counters: bool = False, en_passant: EnPassant = "xfen") -> None:
@@ -164,7 +226,7 @@ class Deduper:
         self._rows = 0
 
     def add(
-        self, fens: Any, *, errors: KeyErrors = "raise", threads: Optional[int] = None
+        self, fens: Positions, *, errors: KeyErrors = "raise", threads: Optional[int] = None
     ) -> npt.NDArray[np.bool_]:
         """Mask of first occurrences among ``fens`` (anything ``zobrist``
         takes; one flat mask in C order for numpy input).  Missing values and,
@@ -200,17 +262,56 @@ class Deduper:
 
 
 def unique(
-    fens: Any,
+    fens: Positions,
     *,
     counters: bool = False,
     en_passant: EnPassant = "xfen",
     errors: KeyErrors = "raise",
     threads: Optional[int] = None,
 ) -> npt.NDArray[np.int64]:
-    """Indices (``int64``, ascending; flat C-order indices for numpy input)
-    of the first occurrence of each distinct position in ``fens``, by the
-    sameness ``Deduper`` defines.  Missing values and, with
-    ``errors="coerce"``, bad rows are never included."""
+    """Indices of the first occurrence of each distinct position.
+
+    Two rows hold the same position as ``Deduper`` defines it: equal
+    placement, side to move, castling rights (after repair) and en-passant
+    target (as ``en_passant`` says), and equal counters with
+    ``counters=True``.  Positions are compared exactly, never by key alone.
+
+    Parameters
+    ----------
+    fens : text or records
+        Anything ``zobrist`` takes.
+    counters : bool, default False
+        Whether the move counters are part of the position.
+    en_passant : {"xfen", "fen", "legal"}, default "xfen"
+        Which en-passant targets count, as for ``Deduper``.
+    errors : {"raise", "coerce"}, default "raise"
+        A bad row raises ``FenError`` or is left out.  Missing values are
+        always left out.
+    threads : int or None, default None
+        Threads for reading text, as for ``normalize``.
+
+    Returns
+    -------
+    numpy.ndarray
+        ``int64`` indices, ascending (flat C-order indices for numpy input).
+
+    Raises
+    ------
+    FenError
+        A row is not a valid position (``errors="raise"``).
+    ValueError
+        An option is not one of its allowed values.
+
+    Examples
+    --------
+    >>> import fastxfen as fx
+    >>> rows = ["4k3/8/8/8/8/8/8/4K3 w - - 0 1", "8/8/9/8/8/8/8/8 w - -",
+    ...         "4k3/8/8/8/8/8/8/4K3 w - - 5 20"]
+    >>> fx.unique(rows, errors="coerce").tolist()
+    [0]
+    >>> fx.unique(rows, counters=True, errors="coerce").tolist()
+    [0, 2]
+    """
     mask = Deduper(counters=counters, en_passant=en_passant).add(
         fens, errors=errors, threads=threads
     )

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any, Callable, Iterable, Iterator, Optional, Tuple
+from typing import Any, Callable, Iterable, Iterator, Literal, Optional, Tuple, Union, overload
 
 import numpy as np
 
@@ -607,29 +607,95 @@ def _deliver(outcome: _Outcome, sink: _Sink) -> None:
         sink.reject(error, game)
 
 
+@overload
 def normalize_pgn(
-    data,
+    data: str,
     *,
-    castling: str = "xfen",
-    en_passant: str = "xfen",
-    errors: str = "raise",
-    select: Optional[str] = None,
+    castling: Literal["xfen", "shredder"] = ...,
+    en_passant: Literal["fen", "xfen", "legal"] = ...,
+    errors: Literal["raise", "coerce", "ignore"] = ...,
+    select: Optional[Literal["standard", "setup"]] = ...,
+    threads: Optional[int] = ...,
+    rejects: Optional[list[tuple[PgnError, str]]] = ...,
+) -> str: ...
+@overload
+def normalize_pgn(
+    data: Union[bytes, bytearray, memoryview],
+    *,
+    castling: Literal["xfen", "shredder"] = ...,
+    en_passant: Literal["fen", "xfen", "legal"] = ...,
+    errors: Literal["raise", "coerce", "ignore"] = ...,
+    select: Optional[Literal["standard", "setup"]] = ...,
+    threads: Optional[int] = ...,
+    rejects: Optional[list[tuple[PgnError, bytes]]] = ...,
+) -> bytes: ...
+def normalize_pgn(
+    data: Union[str, bytes, bytearray, memoryview],
+    *,
+    castling: Literal["xfen", "shredder"] = "xfen",
+    en_passant: Literal["fen", "xfen", "legal"] = "xfen",
+    errors: Literal["raise", "coerce", "ignore"] = "raise",
+    select: Optional[Literal["standard", "setup"]] = None,
     threads: Optional[int] = None,
-    rejects: Optional[list] = None,
-) -> bytes:
-    """The PGN text ``data`` (bytes-like) with every FEN tag normalized.
+    rejects: Optional[list[Any]] = None,
+) -> Any:
+    """The PGN text ``data`` with every FEN tag normalized.
 
     Every byte other than the FEN tag values is kept, except that a game
     with a FEN tag but no SetUp tag gets ``[SetUp "1"]`` before its first FEN
-    tag, and that ``select="standard"`` / ``"setup"`` keeps only the games
-    without / with a FEN tag.  A rejected FEN tag raises PgnError
-    (``errors="raise"``), drops its game (``"coerce"``; with a ``rejects``
-    list, ``(PgnError, game bytes)`` is appended to it) or leaves its game
-    unchanged (``"ignore"``).
+    tag, and that ``select`` keeps only some games.  The whole text is held
+    in memory; ``stream_pgn`` (and ``fastxfen pgn``) stream files of any size.
+
+    Parameters
+    ----------
+    data : str or bytes-like
+        PGN text.  A ``str`` is read as UTF-8 and gives a ``str``; ``bytes``,
+        ``bytearray`` or ``memoryview`` give ``bytes``.
+    castling : {"xfen", "shredder"}, default "xfen"
+        How FEN tags write castling rights, as for ``fastxfen.normalize``.
+    en_passant : {"xfen", "fen", "legal"}, default "xfen"
+        Which en-passant targets FEN tags keep, as for ``fastxfen.normalize``.
+    errors : {"raise", "coerce", "ignore"}, default "raise"
+        A rejected FEN tag raises ``PgnError`` ("raise"), drops its game
+        ("coerce") or leaves its game unchanged ("ignore").
+    select : {None, "standard", "setup"}, default None
+        Keep every game (None), only games without a FEN tag ("standard") or
+        only games with one ("setup").
+    threads : int or None, default None
+        Threads for the FEN values, as for ``fastxfen.normalize``.
+    rejects : list or None, default None
+        With ``errors="coerce"``, ``(PgnError, game)`` is appended to it for
+        every dropped game (``game`` of the same type as ``data``).
+
+    Returns
+    -------
+    str or bytes
+        The edited text, of the same type as ``data`` (``bytes`` for any
+        bytes-like input).
+
+    Raises
+    ------
+    PgnError
+        A FEN tag was rejected under ``errors="raise"``; a ``FenError`` whose
+        ``game`` and ``line`` locate the tag.
+    ValueError
+        An option is not one of its allowed values.
+
+    Examples
+    --------
+    >>> from fastxfen.pgn import normalize_pgn
+    >>> game = '[Event "x"]\\n[FEN "4k3/8/8/8/8/8/8/4K2R w KQkq - 0 1"]\\n\\n*\\n'
+    >>> print(normalize_pgn(game), end="")
+    [Event "x"]
+    [SetUp "1"]
+    [FEN "4k3/8/8/8/8/8/8/4K2R w K - 0 1"]
+    <BLANKLINE>
+    *
     """
-    parts: list = []
+    text = isinstance(data, str)
+    parts: list[bytes] = []
     editor = _Editor(castling, en_passant, errors, select, threads)
-    buf = bytes(data)
+    buf = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     editor.stats.bytes_read = len(buf)
     if buf[:3] == _BOM:
         parts.append(_BOM)
@@ -637,7 +703,10 @@ def normalize_pgn(
     outcome = editor.chunk(buf, editor.scan(buf), len(buf))
     parts.extend(bytes(p) for p in outcome.pieces)
     if rejects is not None:
-        rejects.extend((error, bytes(game)) for error, game in outcome.rejects)
+        for error, game in outcome.rejects:
+            game = bytes(game)
+            rejects.append((error, game.decode("utf-8") if text else game))
     if outcome.stop is not None:
         raise outcome.stop
-    return b"".join(parts)
+    out = b"".join(parts)
+    return out.decode("utf-8") if text else out
