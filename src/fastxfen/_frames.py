@@ -20,9 +20,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from fastxfen._errors import FenError
-
-__all__ = ["is_series", "on_series", "zobrist_arrow", "zobrist_function"]
+__all__ = ["is_series", "nullable_keys", "on_series"]
 
 
 def _loaded_series(name: str) -> Any:
@@ -141,40 +139,20 @@ def on_series(fn: Callable[..., Any], series: Any, out: str, **options: Any) -> 
     """
     polars = _is_polars(series)
     arrow = _polars_arrow(series) if polars else _pandas_arrow(series)
-    if out == "keys" and arrow is not None:
-        result = zobrist_arrow(fn, arrow, **options)
-    elif arrow is not None:
-        result = fn(arrow, **options)
-    else:
-        result = fn(series.tolist(), **options)
+    column = arrow if arrow is not None else series.tolist()
+    result = nullable_keys(fn, column, **options) if out == "keys" else fn(column, **options)
     if out == "records":
         return result
     return _polars(series, out, result) if polars else _pandas(series, out, result, arrow)
 
 
-def zobrist_arrow(zobrist: Callable[..., Any], arrow: Any, **options: Any) -> Any:
-    """Keys of an Arrow text column: a uint64 array, or (keys, missing mask)
-    when the column has nulls (their keys are 0; the other rows are read
-    without them, errors still naming their row in the whole column)."""
-    if not arrow.null_count:
-        return zobrist(arrow, **options)
-    import pyarrow.compute as pc
-
-    missing = arrow.is_null().to_numpy(zero_copy_only=False)
-    rows = np.flatnonzero(~missing)
-    keys = np.zeros(len(arrow), np.uint64)
-    try:
-        keys[rows] = zobrist(pc.drop_null(arrow), **options)
-    except FenError as e:
-        raise FenError(int(rows[e.index]), e.column, e.field, e.reason) from None
-    return keys, missing
-
-
-def zobrist_function() -> Callable[..., Any]:
-    """``fastxfen.zobrist``, looked up when called (it may be missing)."""
-    import fastxfen
-
-    keys = getattr(fastxfen, "zobrist", None)
-    if keys is None:
-        raise NotImplementedError("this version of fastxfen has no zobrist")
-    return keys
+def nullable_keys(zobrist: Callable[..., Any], column: Any, **options: Any) -> Any:
+    """``zobrist(column, **options)`` for an Arrow column or a list: the
+    uint64 keys, or (keys, missing mask) when the column has missing values
+    (nulls, ``None``), whose keys are 0."""
+    keys = zobrist(column, **options)
+    if isinstance(column, list):
+        missing = np.fromiter((row is None for row in column), bool, len(column))
+    else:
+        missing = column.is_null().to_numpy(zero_copy_only=False)
+    return (keys, missing) if missing.any() else keys
