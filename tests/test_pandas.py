@@ -184,3 +184,21 @@ def test_zobrist_row_by_row_keeps_missing_values(monkeypatch):
     assert got.dtype == "UInt64"
     assert got.isna().tolist() == [False, True, False]
     assert got.dropna().astype(np.uint64).tolist() == polyglot_keys(FENS[:2])
+
+
+@pytest.mark.parametrize(
+    "dtype", [pd.StringDtype("python"), pd.StringDtype("python", na_value=np.nan)], ids=str
+)
+def test_string_columns_without_pyarrow_keep_missing_values(dtype, monkeypatch):
+    monkeypatch.setattr("fastxfen._frames._has_pyarrow", lambda: False)
+    s = series([FENS[0], None, BAD, None], dtype)
+    got = s.fen.normalize(errors="coerce")
+    kept(got, s)
+    assert got.dtype == dtype
+    assert got.isna().tolist() == [False, True, True, True]
+    assert got[INDEX[0]] == fx.normalize(FENS[0])
+    assert s.fen.validate().notna().tolist() == [False, False, True, False]
+    assert s.fen.zobrist(errors="coerce").isna().tolist() == [False, True, False, True]
+    with pytest.raises(fx.FenError) as err:
+        s.fen.normalize()
+    assert err.value.index == 2

@@ -78,6 +78,22 @@ def _has_pyarrow() -> bool:
     return True
 
 
+def _rows(series: Any) -> list[Any]:
+    """The rows of a column read row by row; a pandas string column's
+    missing values (``pd.NA``, NaN) become ``None``."""
+    rows = series.tolist()
+    if _is_polars(series) or not _is_string(series.dtype):
+        return rows
+    missing = series.isna().to_numpy()
+    return [None if gone else row for row, gone in zip(rows, missing)]
+
+
+def _is_string(dtype: Any) -> bool:
+    import pandas as pd
+
+    return isinstance(dtype, pd.StringDtype)
+
+
 def _polars_arrow(series: Any) -> Any:
     import polars as pl
 
@@ -97,7 +113,7 @@ def _pandas(series: Any, out: str, result: Any, arrow: Any) -> Any:
 
     keep = {"index": series.index, "name": series.name}
     text = out in ("text", "messages")
-    if text and arrow is not None and not _is_object(series.dtype):
+    if text and (arrow is not None or _is_string(series.dtype)) and not _is_object(series.dtype):
         return pd.Series(pd.array(result, dtype=series.dtype), **keep)
     if out == "text" and arrow is not None:
         return pd.Series(result.to_numpy(zero_copy_only=False), dtype=object, **keep)
@@ -139,7 +155,7 @@ def on_series(fn: Callable[..., Any], series: Any, out: str, **options: Any) -> 
     """
     polars = _is_polars(series)
     arrow = _polars_arrow(series) if polars else _pandas_arrow(series)
-    column = arrow if arrow is not None else series.tolist()
+    column = arrow if arrow is not None else _rows(series)
     result = nullable_keys(fn, column, **options) if out == "keys" else fn(column, **options)
     if out == "records":
         return result
