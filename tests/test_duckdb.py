@@ -16,7 +16,6 @@ from support.frames_data import (  # noqa: E402
     polyglot_keys,
     positions,
     puzzle_columns,
-    stand_in_zobrist,
 )
 
 import fastxfen as fx  # noqa: E402
@@ -103,9 +102,7 @@ def test_register_twice(con):
     assert con.execute("SELECT fen_normalize(?)", [FENS[0]]).fetchone()[0] == expected(FENS[0])
 
 
-def test_zobrist_plumbing(monkeypatch):
-    monkeypatch.setattr(fx, "zobrist", stand_in_zobrist, raising=False)
-    con = fxd.register(duckdb.connect())
+def test_zobrist_nulls_and_errors(con):
     rows = FENS[:20] + [None]
     con.register("positions", pa.table({"i": list(range(len(rows))), "fen": rows}))
     got = con.sql("SELECT fen_zobrist(fen) FROM positions ORDER BY i").fetchall()
@@ -114,14 +111,6 @@ def test_zobrist_plumbing(monkeypatch):
         con.execute("SELECT fen_zobrist(?)", [BAD]).fetchall()
 
 
-def test_no_zobrist_no_fen_zobrist(monkeypatch):
-    monkeypatch.delattr(fx, "zobrist", raising=False)
-    con = fxd.register(duckdb.connect())
-    with pytest.raises(duckdb.Error, match="fen_zobrist"):
-        con.execute("SELECT fen_zobrist(?)", [FENS[0]]).fetchall()
-
-
-@pytest.mark.skipif(not hasattr(fx, "zobrist"), reason="fastxfen.zobrist is not there yet")
 def test_zobrist_matches_python_chess(con, puzzles):
     got = by_id(con.sql(f"SELECT PuzzleId, fen_zobrist(FEN) FROM '{puzzles}'").fetchall())
     assert [got[f"p{i:05d}"] for i in range(len(FENS))] == polyglot_keys(FENS)

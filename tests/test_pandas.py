@@ -122,7 +122,6 @@ def test_empty_series():
     assert fx.validate(pd.Series([], dtype=object)).tolist() == []
 
 
-@pytest.mark.skipif(not hasattr(fx, "zobrist"), reason="fastxfen.zobrist is not there yet")
 @pytest.mark.parametrize("dtype", ["str", object], ids=str)
 def test_zobrist(dtype):
     chess_polyglot = pytest.importorskip("chess.polyglot")
@@ -158,10 +157,9 @@ def test_the_functions_do_not_import_pandas_or_polars():
 
 
 @pytest.mark.parametrize("dtype", ["str", object], ids=str)
-def test_zobrist_plumbing(dtype, monkeypatch):
-    from support.frames_data import polyglot_keys, stand_in_zobrist
+def test_zobrist_missing_values_and_errors(dtype):
+    from support.frames_data import polyglot_keys
 
-    monkeypatch.setattr(fx, "zobrist", stand_in_zobrist, raising=False)
     rows = FENS[:20]
     keys = series(rows, dtype).fen.zobrist()
     assert keys.dtype == np.uint64
@@ -176,7 +174,31 @@ def test_zobrist_plumbing(dtype, monkeypatch):
     assert err.value.index == 3
 
 
-def test_zobrist_missing_says_so(monkeypatch):
-    monkeypatch.delattr(fx, "zobrist", raising=False)
-    with pytest.raises(NotImplementedError, match="no zobrist"):
-        series(FENS[:2], "str").fen.zobrist()
+def test_zobrist_row_by_row_keeps_missing_values(monkeypatch):
+    from support.frames_data import polyglot_keys
+
+    monkeypatch.setattr("fastxfen._frames._has_pyarrow", lambda: False)
+    s = series([FENS[0], None, FENS[1]], object)
+    got = s.fen.zobrist()
+    kept(got, s)
+    assert got.dtype == "UInt64"
+    assert got.isna().tolist() == [False, True, False]
+    assert got.dropna().astype(np.uint64).tolist() == polyglot_keys(FENS[:2])
+
+
+@pytest.mark.parametrize(
+    "dtype", [pd.StringDtype("python"), pd.StringDtype("python", na_value=np.nan)], ids=str
+)
+def test_string_columns_without_pyarrow_keep_missing_values(dtype, monkeypatch):
+    monkeypatch.setattr("fastxfen._frames._has_pyarrow", lambda: False)
+    s = series([FENS[0], None, BAD, None], dtype)
+    got = s.fen.normalize(errors="coerce")
+    kept(got, s)
+    assert got.dtype == dtype
+    assert got.isna().tolist() == [False, True, True, True]
+    assert got[INDEX[0]] == fx.normalize(FENS[0])
+    assert s.fen.validate().notna().tolist() == [False, False, True, False]
+    assert s.fen.zobrist(errors="coerce").isna().tolist() == [False, True, False, True]
+    with pytest.raises(fx.FenError) as err:
+        s.fen.normalize()
+    assert err.value.index == 2

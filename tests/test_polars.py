@@ -9,7 +9,7 @@ import pytest
 pl = pytest.importorskip("polars")
 pytest.importorskip("pyarrow")
 
-from support.frames_data import BAD, expected, polyglot_keys, positions, stand_in_zobrist  # noqa: E402
+from support.frames_data import BAD, expected, polyglot_keys, positions  # noqa: E402
 
 import fastxfen as fx  # noqa: E402
 import fastxfen.polars  # noqa: E402, F401
@@ -81,15 +81,18 @@ def test_a_column_of_another_type_is_refused():
         pl.DataFrame({"fen": [1, 2]}).select(pl.col("fen").fen.normalize())
 
 
-def test_zobrist_plumbing(monkeypatch):
-    monkeypatch.setattr(fx, "zobrist", stand_in_zobrist, raising=False)
+def test_zobrist_nulls_errors_and_lazy_schema():
     out = frame(FENS[:20] + [None]).lazy().select(pl.col("fen").fen.zobrist())
     assert out.collect_schema()["fen"] == pl.UInt64
     assert out.collect()["fen"].to_list() == polyglot_keys(FENS[:20]) + [None]
     assert pl.Series("k", FENS[:3]).fen.zobrist().to_list() == polyglot_keys(FENS[:3])
+    with pytest.raises(fx.FenError) as err:
+        pl.Series("k", [None, FENS[0], None, BAD]).fen.zobrist()
+    assert err.value.index == 3
+    coerced = pl.Series("k", [None, BAD, FENS[0]]).fen.zobrist(errors="coerce")
+    assert coerced.to_list() == [None, 0] + polyglot_keys(FENS[:1])
 
 
-@pytest.mark.skipif(not hasattr(fx, "zobrist"), reason="fastxfen.zobrist is not there yet")
 def test_zobrist_matches_python_chess():
     keys = frame(FENS).select(pl.col("fen").fen.zobrist())["fen"]
     assert keys.dtype == pl.UInt64

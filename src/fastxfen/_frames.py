@@ -20,9 +20,7 @@ from typing import Any, Callable
 
 import numpy as np
 
-from fastxfen._errors import FenError
-
-__all__ = ["is_series", "on_series", "zobrist_arrow", "zobrist_function"]
+__all__ = ["is_series", "nullable_keys", "on_series"]
 
 
 def _loaded_series(name: str) -> Any:
@@ -80,6 +78,22 @@ def _has_pyarrow() -> bool:
     return True
 
 
+def _rows(series: Any) -> list[Any]:
+    """The rows of a column read row by row; a pandas string column's
+    missing values (``pd.NA``, NaN) become ``None``."""
+    rows = series.tolist()
+    if _is_polars(series) or not _is_string(series.dtype):
+        return rows
+    missing = series.isna().to_numpy()
+    return [None if gone else row for row, gone in zip(rows, missing)]
+
+
+def _is_string(dtype: Any) -> bool:
+    import pandas as pd
+
+    return isinstance(dtype, pd.StringDtype)
+
+
 def _polars_arrow(series: Any) -> Any:
     import polars as pl
 
@@ -99,7 +113,7 @@ def _pandas(series: Any, out: str, result: Any, arrow: Any) -> Any:
 
     keep = {"index": series.index, "name": series.name}
     text = out in ("text", "messages")
-    if text and arrow is not None and not _is_object(series.dtype):
+    if text and (arrow is not None or _is_string(series.dtype)) and not _is_object(series.dtype):
         return pd.Series(pd.array(result, dtype=series.dtype), **keep)
     if out == "text" and arrow is not None:
         return pd.Series(result.to_numpy(zero_copy_only=False), dtype=object, **keep)
@@ -141,40 +155,20 @@ def on_series(fn: Callable[..., Any], series: Any, out: str, **options: Any) -> 
     """
     polars = _is_polars(series)
     arrow = _polars_arrow(series) if polars else _pandas_arrow(series)
-    if out == "keys" and arrow is not None:
-        result = zobrist_arrow(fn, arrow, **options)
-    elif arrow is not None:
-        result = fn(arrow, **options)
-    else:
-        result = fn(series.tolist(), **options)
+    column = arrow if arrow is not None else _rows(series)
+    result = nullable_keys(fn, column, **options) if out == "keys" else fn(column, **options)
     if out == "records":
         return result
     return _polars(series, out, result) if polars else _pandas(series, out, result, arrow)
 
 
-def zobrist_arrow(zobrist: Callable[..., Any], arrow: Any, **options: Any) -> Any:
-    """Keys of an Arrow text column: a uint64 array, or (keys, missing mask)
-    when the column has nulls (their keys are 0; the other rows are read
-    without them, errors still naming their row in the whole column)."""
-    if not arrow.null_count:
-        return zobrist(arrow, **options)
-    import pyarrow.compute as pc
-
-    missing = arrow.is_null().to_numpy(zero_copy_only=False)
-    rows = np.flatnonzero(~missing)
-    keys = np.zeros(len(arrow), np.uint64)
-    try:
-        keys[rows] = zobrist(pc.drop_null(arrow), **options)
-    except FenError as e:
-        raise FenError(int(rows[e.index]), e.column, e.field, e.reason) from None
-    return keys, missing
-
-
-def zobrist_function() -> Callable[..., Any]:
-    """``fastxfen.zobrist``, looked up when called (it may be missing)."""
-    import fastxfen
-
-    keys = getattr(fastxfen, "zobrist", None)
-    if keys is None:
-        raise NotImplementedError("this version of fastxfen has no zobrist")
-    return keys
+def nullable_keys(zobrist: Callable[..., Any], column: Any, **options: Any) -> Any:
+    """``zobrist(column, **options)`` for an Arrow column or a list: the
+    uint64 keys, or (keys, missing mask) when the column has missing values
+    (nulls, ``None``), whose keys are 0."""
+    keys = zobrist(column, **options)
+    if isinstance(column, list):
+        missing = np.fromiter((row is None for row in column), bool, len(column))
+    else:
+        missing = column.is_null().to_numpy(zero_copy_only=False)
+    return (keys, missing) if missing.any() else keys

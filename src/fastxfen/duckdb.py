@@ -6,8 +6,7 @@
   that cannot be read stops the query with an error quoting it.
 - ``try_fen_normalize(...)``: the same, NULL for such a row.
 - ``fen_validate(fen)``: NULL or ``'column C (field): reason'``.
-- ``fen_zobrist(fen)``: a ``UBIGINT`` position key (only when this fastxfen
-  has ``zobrist``).
+- ``fen_zobrist(fen)``: a ``UBIGINT`` position key.
 
 They are vectorized: DuckDB hands them Arrow columns, which go straight to
 the kernels.  NULL in gives NULL out.  See docs/dataframes.md.
@@ -28,7 +27,8 @@ except ImportError:
 
 from fastxfen import _api
 from fastxfen._errors import FenError
-from fastxfen._frames import zobrist_arrow
+from fastxfen._frames import nullable_keys
+from fastxfen.keys import zobrist
 
 __all__ = ["register"]
 
@@ -79,18 +79,15 @@ def _validate(fens: Any) -> Any:
     return pa.array(_api.validate(fens, threads=1), pa.string())
 
 
-def _zobrist(zobrist: Callable[..., Any]) -> Callable[[Any], Any]:
-    def keys(fens: Any) -> Any:
-        try:
-            result = zobrist_arrow(zobrist, fens, threads=1)
-        except FenError as e:
-            _reraise("fen_zobrist", fens, e)
-        if isinstance(result, tuple):
-            values, missing = result
-            return pa.array(values, pa.uint64(), mask=missing)
-        return pa.array(result, pa.uint64())
-
-    return keys
+def _zobrist(fens: Any) -> Any:
+    try:
+        result = nullable_keys(zobrist, fens, threads=1)
+    except FenError as e:
+        _reraise("fen_zobrist", fens, e)
+    if isinstance(result, tuple):
+        values, missing = result
+        return pa.array(values, pa.uint64(), mask=missing)
+    return pa.array(result, pa.uint64())
 
 
 def _create(con: Any, name: str, fn: Callable[..., Any], params: list, returns: str) -> None:
@@ -121,17 +118,12 @@ def _macro(con: Any, name: str, errors: str) -> None:
 def register(con: Any) -> Any:
     """Add the fastxfen SQL functions to a DuckDB connection; gives ``con``.
 
-    Registering again replaces them.  ``fen_zobrist`` is added only if this
-    fastxfen has ``zobrist``.
+    Registering again replaces them.
     """
-    import fastxfen
-
     text = "VARCHAR"
     _create(con, _NORMALIZE, _normalize, [text] * 4, text)
     _macro(con, "fen_normalize", "raise")
     _macro(con, "try_fen_normalize", "coerce")
     _create(con, "fen_validate", _validate, [text], text)
-    zobrist = getattr(fastxfen, "zobrist", None)
-    if zobrist is not None:
-        _create(con, "fen_zobrist", _zobrist(zobrist), [text], "UBIGINT")
+    _create(con, "fen_zobrist", _zobrist, [text], "UBIGINT")
     return con

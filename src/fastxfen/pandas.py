@@ -20,7 +20,8 @@ import numpy as np
 import numpy.typing as npt
 
 from fastxfen import _api
-from fastxfen._frames import on_series, zobrist_function
+from fastxfen._frames import on_series
+from fastxfen.keys import KeyErrors, zobrist
 
 __all__ = ["FenAccessor"]
 
@@ -70,9 +71,8 @@ class FenAccessor:
         options = dict(width=width, errors=errors, epd=epd)
         return on_series(_api.encode, self._series, "records", threads=threads, **options)
 
-    def zobrist(self, *, errors: str = "raise", threads: Optional[int] = None) -> pd.Series:
+    def zobrist(self, *, errors: KeyErrors = "raise", threads: Optional[int] = None) -> pd.Series:
         """Position keys, as ``fastxfen.zobrist``: a ``uint64`` Series
         (``UInt64``, missing where the input is missing, if it has missing
         values)."""
-        keys = zobrist_function()
-        return on_series(keys, self._series, "keys", errors=errors, threads=threads)
+        return on_series(zobrist, self._series, "keys", errors=errors, threads=threads)

@@ -20,7 +20,8 @@ import numpy as np
 import numpy.typing as npt
 
 from fastxfen import _api
-from fastxfen._frames import on_series, zobrist_function
+from fastxfen._frames import on_series
+from fastxfen.keys import KeyErrors, zobrist
 
 __all__ = ["FenExpr", "FenSeries"]
 
@@ -33,8 +34,8 @@ def _validate(series: pl.Series, threads: Optional[int], epd: bool) -> pl.Series
     return on_series(_api.validate, series, "messages", threads=threads, epd=epd)
 
 
-def _zobrist(series: pl.Series, errors: str, threads: Optional[int]) -> pl.Series:
-    return on_series(zobrist_function(), series, "keys", errors=errors, threads=threads)
+def _zobrist(series: pl.Series, errors: KeyErrors, threads: Optional[int]) -> pl.Series:
+    return on_series(zobrist, series, "keys", errors=errors, threads=threads)
 
 
 @pl.api.register_expr_namespace("fen")
@@ -68,7 +69,7 @@ class FenExpr:
         """Per row, null or ``"column C (field): reason"`` (String)."""
         return self._map(lambda s: _validate(s, threads, epd), pl.String)
 
-    def zobrist(self, *, errors: str = "raise", threads: Optional[int] = None) -> pl.Expr:
+    def zobrist(self, *, errors: KeyErrors = "raise", threads: Optional[int] = None) -> pl.Expr:
         """Position keys (UInt64), as ``fastxfen.zobrist``; nulls stay null."""
         return self._map(lambda s: _zobrist(s, errors, threads), pl.UInt64)
 
@@ -110,6 +111,6 @@ class FenSeries:
         options = dict(width=width, errors=errors, epd=epd)
         return on_series(_api.encode, self._series, "records", threads=threads, **options)
 
-    def zobrist(self, *, errors: str = "raise", threads: Optional[int] = None) -> pl.Series:
+    def zobrist(self, *, errors: KeyErrors = "raise", threads: Optional[int] = None) -> pl.Series:
         """Position keys (UInt64), as ``fastxfen.zobrist``; nulls stay null."""
         return _zobrist(self._series, errors, threads)

@@ -58,17 +58,3 @@ def polyglot_keys(fens):
 
     rows = fens if isinstance(fens, list) else fens.to_pylist()
     return [chess.polyglot.zobrist_hash(chess.Board(f, chess960=True)) for f in rows]
-
-
-def stand_in_zobrist(fens, *, errors="raise", threads=None):
-    """A slow fastxfen.zobrist, for testing the plumbing before it exists:
-    rows are read by python-chess, an unreadable row raises FenError."""
-    import numpy as np
-
-    import fastxfen
-
-    rows = fens if isinstance(fens, list) else fens.to_pylist()
-    for i, row in enumerate(rows):
-        if fastxfen.validate(row) is not None:
-            raise fastxfen.FenError(i, 0, "placement", "stand-in refuses it")
-    return np.array(polyglot_keys(rows), np.uint64)
