@@ -11,8 +11,8 @@ from libc.string cimport memcpy
 
 cimport numpy as cnp
 
-from fastxfen._codec cimport COERCE, RAISE, _ep_mode, _error, _null_record, _record_errors
-from fastxfen._core cimport fx_ep_mode, fx_error, fx_pos, fx_rec8
+from fastxfen._codec cimport COERCE, RAISE, _ep_mode, _error, _record_errors
+from fastxfen._core cimport fx_ep_mode, fx_error, fx_null_record, fx_pos, fx_rec8
 
 import numpy as np
 
@@ -310,7 +310,7 @@ cdef inline bint _missing(fx_error err, list failures, const uint8_t *base, size
     null record: a missing value whose output (zero, or a null) the kernel
     has written, under every errors mode.  (With failures, as the command
     line calls, it is kept with the failing rows.)"""
-    return failures is None and _null_record(err, base + index * stride, stride)
+    return failures is None and fx_null_record(&err, base + index * stride, stride)
 
 # ---------------------------------------------------------------- records -> arrays
 #
