@@ -188,13 +188,13 @@ cdef class Job:
             rows.starts, rows.ends = self.starts + self.lo, self.ends + self.lo
             self._loop(&rows, self.lo, self.hi)
         elif self.source == LINES:
-            self._lines(&rows)
+            self._lines(rows)
         elif self.source == RECORDS:
             self._loop(&rows, self.lo, self.hi)
         else:
-            self._offset_rows(&rows)
+            self._offset_rows(rows)
 
-    cdef void _offset_rows(self, fx_rows *rows) noexcept nogil:
+    cdef void _offset_rows(self, fx_rows rows) noexcept nogil:
         """The rows of an offsets array, BLOCK at a time, once every offset
         of the job is known to lie in the data (so a bad one is reported
         whatever the rows before it hold).  Each block's offsets are checked
@@ -210,10 +210,10 @@ cdef class Job:
                                          spans + BLOCK, self.data_size)
             if self.bad_row >= 0:
                 return
-            self._loop(rows, r, r + k)
+            self._loop(&rows, r, r + k)
             r += k
 
-    cdef void _lines(self, fx_rows *rows) noexcept nogil:
+    cdef void _lines(self, fx_rows rows) noexcept nogil:
         """The piece's lines, BLOCK at a time, found as they are read:
         one pass over the bytes, which also counts an uncounted piece.  A
         counted piece reads no more rows than were counted, and notes
@@ -227,7 +227,7 @@ cdef class Job:
             k = fx_line_spans(self.data, &at, self.byte_hi, spans, spans + BLOCK, limit)
             if k == 0:
                 break
-            self._loop(rows, r, r + k)
+            self._loop(&rows, r, r + k)
             r += k
         if self.uncounted:
             self.count = r
