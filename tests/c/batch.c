@@ -1,10 +1,12 @@
 /* The C row loop (core/batch.c) on a few rows: good, bad, EPD, 10-wide, with
  * and without line terminators, as spans of one buffer and as one pointer
  * per row; its text, row ends, records and failures, and its stops for
- * room (text, failures) and under errors "raise".
+ * room (text, failures) and under errors "raise"; and an export kernel
+ * following the same conventions.
  *
  *     cc -O1 -std=c11 -I src/fastxfen/core tests/c/batch.c \
- *        src/fastxfen/core/{batch,parse,avx512,rules,write,tables,record}.c -o batch
+ *        src/fastxfen/core/{batch,parse,avx512,rules,write,tables,record,export}.c \
+ *        -lm -o batch
  *     ./batch
  *
  * Prints "checks N failed F" and exits 1 if any check failed. */
@@ -13,6 +15,7 @@
 #include <string.h>
 
 #include "batch.h"
+#include "export.h"
 
 static int checks, failed;
 
@@ -268,6 +271,43 @@ static void records(void)
     CHECK(back.stop == FX_STOP_DONE && text_is(&back, 2, "\n"));
 }
 
+/* An export kernel (bitboards) keeps the row loop's conventions. */
+static void export_kernel(void)
+{
+    buffer b = {.n = 0};
+    add(&b, START);
+    add(&b, WIDE);
+    add(&b, KINGS);
+    add(&b, WIDE);
+    fx_rows rows = spans(&b);
+    fx_pos recs[4];
+    fx_failure failures[4];
+    fx_batch_out out = {.records = (uint8_t *)recs, .failures = failures, .failures_cap = 4};
+    fx_batch_opts o = options(FX_ENCODE, FX_COERCE);
+    o.wide = 1;
+    CHECK(fx_batch_rows(&o, &rows, 0, 4, &out) == 4 && out.n_failures == 0);
+
+    fx_x_records r = {.base = (const uint8_t *)recs, .stride = sizeof recs[0], .wide = 1};
+    uint64_t bb[4][12];
+    fx_batch_out res = {.failures = failures, .failures_cap = 1};
+    /* coerce, room for one failure: it stops at the second, not done yet */
+    CHECK(fx_x_bitboards_batch(&r, 4, bb[0], &o, &res) == 3);
+    CHECK(res.stop == FX_STOP_FAILURES && res.n_failures == 1 && failures[0].row == 1);
+    /* a failed row is zero; white king bitboard (index 5) of the next */
+    CHECK(failures[0].err.code == FX_X_E_WIDTH && bb[1][5] == 0 && bb[2][5] == 1u << 12);
+    /* called again from the row it stopped at, with its records and output */
+    res.n_failures = 0;
+    r.base += 3 * sizeof recs[0];
+    CHECK(fx_x_bitboards_batch(&r, 1, bb[3], &o, &res) == 1 && res.stop == FX_STOP_DONE);
+    CHECK(res.n_failures == 1 && failures[0].row == 0 && bb[3][5] == 0);
+    r.base = (const uint8_t *)recs;
+    /* raise: stops just past the first failure */
+    o.errors = FX_RAISE;
+    res.n_failures = 0;
+    CHECK(fx_x_bitboards_batch(&r, 4, bb[0], &o, &res) == 2);
+    CHECK(res.stop == FX_STOP_FAILURE && res.n_failures == 1 && failures[0].row == 1);
+}
+
 static void line_length(void)
 {
     CHECK(fx_line_length((const uint8_t *)"ab\r\n", 4) == 2);
@@ -280,10 +320,12 @@ static void line_length(void)
 int main(void)
 {
     fx_init_tables();
+    fx_x_init();
     normalize_buffer();
     room();
     epd_pointers();
     records();
+    export_kernel();
     line_length();
     printf("checks %d failed %d\n", checks, failed);
     return failed != 0;

@@ -63,24 +63,30 @@ static inline void end_row(fx_batch_out *out, size_t k)
         ((int64_t *)out->ends)[k] = (int64_t)out->len;
 }
 
-/* Record that row k failed: FX_STOP_DONE to go on, or why to stop. */
-static inline int fail(const fx_batch_opts *o, const fx_rows *rows, size_t k, int64_t start,
-                       int64_t end, const fx_error *err, fx_batch_out *out)
+int fx_batch_fail(const fx_batch_opts *o, fx_batch_out *out, int64_t row, int64_t start,
+                  int64_t end, const fx_error *err)
 {
     if (out->n_failures >= out->failures_cap)
         return FX_STOP_FAILURES;
     fx_failure *f = &out->failures[out->n_failures++];
-    f->row = rows->first + (int64_t)k;
+    f->row = row;
     f->start = start;
     f->end = end;
     f->err = *err;
     return o->errors == FX_RAISE ? FX_STOP_FAILURE : FX_STOP_DONE;
 }
 
-static size_t stop_at(fx_batch_out *out, int why, size_t k)
+size_t fx_batch_stop(fx_batch_out *out, int why, size_t k)
 {
     out->stop = why;
     return why == FX_STOP_FAILURE ? k + 1 : k;
+}
+
+/* Row k of rows failed. */
+static inline int fail(const fx_batch_opts *o, const fx_rows *rows, size_t k, int64_t start,
+                       int64_t end, const fx_error *err, fx_batch_out *out)
+{
+    return fx_batch_fail(o, out, rows->first + (int64_t)k, start, end, err);
 }
 
 static size_t normalize(const fx_batch_opts *o, const fx_rows *rows, size_t k, size_t n,
@@ -100,12 +106,12 @@ static size_t normalize(const fx_batch_opts *o, const fx_rows *rows, size_t k, s
         const uint8_t *text = row_bytes(rows, k, &full, &start, &end);
         if (out->cap - out->len < FX_MAX_OUTPUT + full) {
             out->need = FX_MAX_OUTPUT + full;
-            return stop_at(out, FX_STOP_TEXT, k);
+            return fx_batch_stop(out, FX_STOP_TEXT, k);
         }
         size_t len = fx_line_length(text, full);
         int rc = parse_row(o, text, len, &pos, &span, &ops, &fields, &err);
         if (rc != 0 && (why = fail(o, rows, k, start, end, &err, out)) != FX_STOP_DONE)
-            return stop_at(out, why, k);
+            return fx_batch_stop(out, why, k);
         uint8_t *at = out->text + out->len;
         if (rc == 0 && !o->epd) {
             out->len += fx_write(&pos, o->castling, o->ep,
@@ -136,7 +142,7 @@ static size_t normalize(const fx_batch_opts *o, const fx_rows *rows, size_t k, s
         }
         end_row(out, k);
     }
-    return stop_at(out, FX_STOP_DONE, n);
+    return fx_batch_stop(out, FX_STOP_DONE, n);
 }
 
 static size_t encode(const fx_batch_opts *o, const fx_rows *rows, size_t k, size_t n,
@@ -161,11 +167,11 @@ static size_t encode(const fx_batch_opts *o, const fx_rows *rows, size_t k, size
             rc = fx_store_record(&pos, record, o->wide, span.start, &err);
         if (rc != 0) {
             if ((why = fail(o, rows, k, start, end, &err, out)) != FX_STOP_DONE)
-                return stop_at(out, why, k);
+                return fx_batch_stop(out, why, k);
             memset(record, 0, size);
         }
     }
-    return stop_at(out, FX_STOP_DONE, n);
+    return fx_batch_stop(out, FX_STOP_DONE, n);
 }
 
 static size_t validate(const fx_batch_opts *o, const fx_rows *rows, size_t k, size_t n,
@@ -183,9 +189,9 @@ static size_t validate(const fx_batch_opts *o, const fx_rows *rows, size_t k, si
         const uint8_t *text = row_bytes(rows, k, &full, &start, &end);
         if (parse_row(o, text, fx_line_length(text, full), &pos, &span, &ops, &fields, &err)
             && (why = fail(o, rows, k, start, end, &err, out)) != FX_STOP_DONE)
-            return stop_at(out, why, k);
+            return fx_batch_stop(out, why, k);
     }
-    return stop_at(out, FX_STOP_DONE, n);
+    return fx_batch_stop(out, FX_STOP_DONE, n);
 }
 
 size_t fx_batch_rows(const fx_batch_opts *opts, const fx_rows *rows, size_t from,
@@ -212,18 +218,18 @@ size_t fx_batch_records(const fx_batch_opts *o, const fx_rows *rows, size_t k, s
         const uint8_t *record = rows->records + k * size;
         if (out->cap - out->len < FX_MAX_OUTPUT + 1) {
             out->need = FX_MAX_OUTPUT + 1;
-            return stop_at(out, FX_STOP_TEXT, k);
+            return fx_batch_stop(out, FX_STOP_TEXT, k);
         }
         if (fx_load_record(record, o->wide, &pos, &err) == 0) {
             out->len += fx_write(&pos, o->castling, o->ep, o->fields, NULL, 0,
                                  out->text + out->len);
         } else if (!(o->missing && fx_null_record(&err, record, size))
                    && (why = fail(o, rows, k, 0, 0, &err, out)) != FX_STOP_DONE) {
-            return stop_at(out, why, k);
+            return fx_batch_stop(out, why, k);
         }
         if (o->terminators)
             out->text[out->len++] = '\n';
         end_row(out, k);
     }
-    return stop_at(out, FX_STOP_DONE, n);
+    return fx_batch_stop(out, FX_STOP_DONE, n);
 }

@@ -82,6 +82,17 @@ size_t fx_batch_rows(const fx_batch_opts *opts, const fx_rows *rows, size_t from
 size_t fx_batch_records(const fx_batch_opts *opts, const fx_rows *rows, size_t from,
                         size_t n, fx_batch_out *out);
 
+/* For loops of their own (the export kernels): note that row `row` failed
+ * (its output already written as a failed row's).  Returns FX_STOP_DONE to
+ * go on, or why to stop: FX_STOP_FAILURE under FX_RAISE, FX_STOP_FAILURES
+ * when out->failures is full (the row is to be done again). */
+int fx_batch_fail(const fx_batch_opts *opts, fx_batch_out *out, int64_t row, int64_t start,
+                  int64_t end, const fx_error *err);
+
+/* Set out->stop to `why` and return the row a call stopped before: k, or
+ * k + 1 past a row that failed under FX_RAISE. */
+size_t fx_batch_stop(fx_batch_out *out, int why, size_t k);
+
 /* Whether a record refused with err is the null record (every byte 0, which
  * encode writes for a missing or coerced row). */
 int fx_null_record(const fx_error *err, const void *record, size_t size);
