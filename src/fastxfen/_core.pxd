@@ -76,7 +76,7 @@ cdef extern from "batch.h" nogil:
         FX_STOP_DONE, FX_STOP_FAILURE, FX_STOP_TEXT, FX_STOP_FAILURES
 
     ctypedef struct fx_batch_opts:
-        int task, errors, castling, ep, fields, epd, terminators, wide, missing
+        int task, errors, castling, ep, fields, epd, terminators, wide, missing, drop_failures
 
     ctypedef struct fx_rows:
         const uint8_t *data

@@ -298,7 +298,6 @@ cdef struct Run:
     fx_batch_opts opts
     fx_batch_out out
     fx_failure kept[KEPT]
-    bint report             # whether a failed row is an error (else it just gets zeros)
 
 
 cdef int _start(Run *run, errors, list failures) except -1:
@@ -308,14 +307,9 @@ cdef int _start(Run *run, errors, list failures) except -1:
     cdef int mode = _record_errors(errors)
     memset(run, 0, sizeof(Run))
     run.opts.errors = RAISE if mode == RAISE and failures is None else COERCE
+    run.opts.drop_failures = run.opts.errors == COERCE and failures is None
     run.out.failures, run.out.failures_cap = run.kept, KEPT
-    run.report = run.opts.errors == RAISE or failures is not None
     return 0
-
-
-cdef inline size_t _reported(Run *run) noexcept:
-    """How many of the failures the kernel noted are errors."""
-    return run.out.n_failures if run.report else 0
 
 
 cdef int _raise_or_keep(object error, list failures) except -1:
@@ -353,7 +347,7 @@ def bitboards(cnp.ndarray recs, *, bint trusted, errors, cnp.ndarray out, list f
         r.base = base + start * r.stride
         with nogil:
             done = fx_x_bitboards_batch(&r, n - start, dest + 12 * start, &run.opts, &run.out)
-        for k in range(_reported(&run)):
+        for k in range(run.out.n_failures):
             row = start + run.kept[k].row
             if not _missing(run.kept[k].err, failures, base, r.stride, row):
                 _raise_or_keep(_row_error(row, run.kept[k].err, 8, None, "bitboard",
@@ -382,7 +376,7 @@ def planes(cnp.ndarray recs, *, bint trusted, int width, bint flip, object dtype
         with nogil:
             done = fx_x_planes_batch(&r, n - start, &s, dest + size * start, &run.opts,
                                      &run.out)
-        for k in range(_reported(&run)):
+        for k in range(run.out.n_failures):
             row = start + run.kept[k].row
             if not _missing(run.kept[k].err, failures, base, r.stride, row):
                 _raise_or_keep(_row_error(row, run.kept[k].err, width, None, "planes", hint),
@@ -408,7 +402,7 @@ def stockfish_pack(cnp.ndarray recs, *, bint trusted, en_passant, errors, cnp.nd
         with nogil:
             done = fx_x_stockfish_pack_batch(&r, n - start, dest + FX_X_STOCKFISH_SIZE * start,
                                              &run.opts, &run.out)
-        for k in range(_reported(&run)):
+        for k in range(run.out.n_failures):
             row = start + run.kept[k].row
             if not _missing(run.kept[k].err, failures, base, r.stride, row):
                 _raise_or_keep(_row_error(row, run.kept[k].err, 8, None, "stockfish",
@@ -450,7 +444,7 @@ def lichess_pack(cnp.ndarray recs, *, bint trusted, en_passant, errors, list fai
                 stop = start + <Py_ssize_t>done
                 for k in range(start + 1, stop + 1):
                     ends[k] += size + used
-            for f in range(_reported(&run)):  # each failed row is an empty null value
+            for f in range(run.out.n_failures):  # each failed row is an empty null value
                 k = start + run.kept[f].row
                 if not _missing(run.kept[f].err, failures, base, r.stride, k):
                     _raise_or_keep(_row_error(k, run.kept[f].err, 8, None, "lichess",
@@ -489,7 +483,7 @@ def from_bitboards(cnp.ndarray bb, Defaults defaults, *, errors, list failures=N
             done = fx_x_from_bitboards_batch(src + 12 * start, n - start, &d,
                                              dest + sizeof(fx_rec8) * start, &run.opts,
                                              &run.out)
-        for k in range(_reported(&run)):
+        for k in range(run.out.n_failures):
             _raise_or_keep(_row_error(start + run.kept[k].row, run.kept[k].err, 8, None,
                                       "bitboard", ""), failures)
         if run.out.stop == FX_STOP_DONE:
@@ -517,7 +511,7 @@ def from_planes(cnp.ndarray tensors, Defaults defaults, *, int width, bint flip,
         with nogil:
             done = fx_x_from_planes_batch(src + size * start, n - start, &s, &d,
                                           dest + stride * start, &run.opts, &run.out)
-        for k in range(_reported(&run)):
+        for k in range(run.out.n_failures):
             row = start + run.kept[k].row
             _raise_or_keep(_row_error(row, run.kept[k].err, width, tensors[row], "planes", ""),
                            failures)
@@ -578,7 +572,7 @@ def lichess_unpack(data, starts, ends, nulls, *, errors, list failures=None,
                                              zp + start if zp else NULL, n - start,
                                              dest + sizeof(fx_rec8) * start, &run.opts,
                                              &run.out)
-        for k in range(_reported(&run)):
+        for k in range(run.out.n_failures):
             _raise_or_keep(_row_error(start + run.kept[k].row, run.kept[k].err, 8, None,
                                       "lichess", ""), failures)
         if run.out.stop == FX_STOP_DONE:
@@ -603,7 +597,7 @@ def stockfish_unpack(cnp.ndarray rows, Defaults defaults, *, errors, list failur
             done = fx_x_stockfish_unpack_batch(src + FX_X_STOCKFISH_SIZE * start, n - start,
                                                &d, dest + sizeof(fx_rec8) * start,
                                                &run.opts, &run.out)
-        for k in range(_reported(&run)):
+        for k in range(run.out.n_failures):
             _raise_or_keep(_row_error(start + run.kept[k].row, run.kept[k].err, 8, None,
                                       "stockfish", ""), failures)
         if run.out.stop == FX_STOP_DONE:

@@ -301,6 +301,12 @@ static void export_kernel(void)
     CHECK(fx_x_bitboards_batch(&r, 1, bb[3], &o, &res) == 1 && res.stop == FX_STOP_DONE);
     CHECK(res.n_failures == 1 && failures[0].row == 0 && bb[3][5] == 0);
     r.base = (const uint8_t *)recs;
+    /* coerce with no one to tell: nothing noted, no stop */
+    o.drop_failures = 1;
+    res.n_failures = 0;
+    CHECK(fx_x_bitboards_batch(&r, 4, bb[0], &o, &res) == 4);
+    CHECK(res.stop == FX_STOP_DONE && res.n_failures == 0 && bb[3][5] == 0);
+    o.drop_failures = 0;
     /* raise: stops just past the first failure */
     o.errors = FX_RAISE;
     res.n_failures = 0;

@@ -66,6 +66,8 @@ static inline void end_row(fx_batch_out *out, size_t k)
 int fx_batch_fail(const fx_batch_opts *o, fx_batch_out *out, int64_t row, int64_t start,
                   int64_t end, const fx_error *err)
 {
+    if (o->drop_failures && o->errors != FX_RAISE)
+        return FX_STOP_DONE;
     if (out->n_failures >= out->failures_cap)
         return FX_STOP_FAILURES;
     fx_failure *f = &out->failures[out->n_failures++];

@@ -25,6 +25,8 @@ typedef struct {
     int terminators;  /* copy each row's line terminator into the text */
     int wide;         /* records are 96 bytes (else 80) */
     int missing;      /* decode: a null record is missing (no text, no failure) */
+    int drop_failures;/* errors "coerce" with no one to tell: failed rows are
+                         not noted (they still get a failed row's output) */
 } fx_batch_opts;
 
 /* Rows [0, n) of a call.  Row k is data[starts[k]:ends[k]], or with data
@@ -85,7 +87,8 @@ size_t fx_batch_records(const fx_batch_opts *opts, const fx_rows *rows, size_t f
 /* For loops of their own (the export kernels): note that row `row` failed
  * (its output already written as a failed row's).  Returns FX_STOP_DONE to
  * go on, or why to stop: FX_STOP_FAILURE under FX_RAISE, FX_STOP_FAILURES
- * when out->failures is full (the row is to be done again). */
+ * when out->failures is full (the row is to be done again).  Nothing is
+ * noted under opts->drop_failures. */
 int fx_batch_fail(const fx_batch_opts *opts, fx_batch_out *out, int64_t row, int64_t start,
                   int64_t end, const fx_error *err);
 
