@@ -9,7 +9,8 @@ for normalize counts) a block at a time as it reads them, so the text is read
 from memory once.  A fourth kind of batch holds records instead of text, for
 decode, which writes its text as normalize does.  A batch is cut into jobs of
 consecutive rows, which the threads (workers) take in row order as each gets
-free and run with the GIL released; each job keeps its own list of failed
+free and run with the GIL released, handing their rows to the C row loop
+(core/batch.c) a block at a time; each job keeps its own list of failed
 rows, and normalize places each job's text in the result in row order.
 """
 from cpython.bytearray cimport PyByteArray_AS_STRING
@@ -26,9 +27,8 @@ from libc.string cimport memchr, memcmp, memcpy, memset
 cimport cython
 cimport numpy as cnp
 
-from fastxfen._codec cimport (COERCE, FIELDS_SAME, IGNORE, RAISE, _castling_mode, _ep_mode,
-                              _error, _errors_mode, _fields_mode, _null_record,
-                              _record_errors, _record_fields)
+from fastxfen._codec cimport (COERCE, RAISE, _castling_mode, _ep_mode, _error, _errors_mode,
+                              _fields_mode, _record_errors, _record_fields)
 from fastxfen._core cimport *
 
 import os
@@ -73,10 +73,6 @@ cdef enum:
     BLOCK = 1024  # rows a newline-buffer or offsets job finds at a time (16 KB of spans)
     SLACK = 3     # written normalize jobs a worker may hold before they are placed
 
-cdef enum Task:
-    NORMALIZE, ENCODE, VALIDATE
-
-
 cdef enum Source:  # where a job finds its rows' bytes
     SPANS,    # the batch's starts and ends
     LINES,    # the lines of data[byte_lo:byte_hi]
@@ -84,15 +80,11 @@ cdef enum Source:  # where a job finds its rows' bytes
     RECORDS   # records (decode): row r is records[r]
 
 
-cdef struct Failure:
-    int64_t row
-    int64_t start, end  # the row's bytes in the batch's data
-    fx_error err
-
-
 @cython.final
 cdef class Job:
-    """Rows [lo, hi) of a batch and what became of them."""
+    """Rows [lo, hi) of a batch and what became of them.  The job finds its
+    rows (a block at a time) and hands them to the C row loop (core/batch.c),
+    making the room it asks for."""
     cdef const uint8_t *data
     cdef const int64_t *starts
     cdef const int64_t *ends
@@ -109,32 +101,22 @@ cdef class Job:
     cdef bint changed           # the lines differ from those counted
     cdef const uint8_t *nulls   # 1 for a null row (Arrow), or NULL
     cdef int64_t lo, hi
-    cdef int task, errors
-    cdef fx_castling_mode castling
-    cdef fx_ep_mode ep
-    cdef bint terminators       # copy each row's line terminator to the output
-    cdef bint epd               # rows are EPD: operations instead of counters
-    cdef int fields             # fields normalize writes: 4 or 6, or FIELDS_SAME
-    # normalize: text, in a buffer lent by the Worker running the job, and
-    # where each row's text ends in it (in the result's ends or offsets,
-    # int64 or with ends32 int32; or NULL)
-    cdef uint8_t *out
-    cdef size_t out_len, out_cap
-    cdef bint fixed             # out is the result itself, which cannot grow
-    cdef bint outgrew           # ... and a row did not fit in it
+    cdef fx_batch_opts opts     # the work (a records batch's is normalize: text)
+    # what the row loop wrote: normalize's text, in a buffer lent by the
+    # Worker running the job, and the job's failed rows, in order (with
+    # errors="raise" the job stops at the first)
+    cdef fx_batch_out out
+    # where each row's text ends, in the result's ends or offsets (int64, or
+    # with out.ends32 int32), from row lo; or NULL
     cdef void *out_ends
-    cdef bint ends32
+    cdef bint fixed             # out.text is the result itself, which cannot grow
+    cdef bint outgrew           # ... and a row did not fit in it
     # the job's turn to copy its text into the result, and the next job's
     cdef PyThread_type_lock turn
     cdef PyThread_type_lock next_turn
     # encode: the record array written; decode: the record array read
     cdef char *records
     cdef Py_ssize_t itemsize
-    cdef bint wide
-    cdef bint missing           # decode: a null record is missing (no text), not a failure
-    # rows that failed, in order; with errors="raise" the job stops at the first
-    cdef Failure *failures
-    cdef size_t n_failures, failures_cap
     cdef bint stopped           # at a failed row, with errors="raise"
     cdef bint out_of_memory
     # normalize: its turn taken; the worker's buffer holding its text (or -1)
@@ -142,88 +124,84 @@ cdef class Job:
     cdef int slot
 
     def __dealloc__(self):
-        free(self.failures)
+        free(self.out.failures)
 
-    cdef int _grow_out(self, size_t extra) noexcept nogil:
-        cdef size_t cap = self.out_cap
-        cdef uint8_t *p
-        if self.out_len + extra <= cap:
-            return 0
-        if self.fixed:  # the result itself: its bound was wrong
-            self.outgrew = True
-            return -1
-        while cap < self.out_len + extra:
-            cap = cap * 2 if cap else 1 << 16
-        p = <uint8_t *>realloc(self.out, cap)
-        if p == NULL:
-            self.out_of_memory = True
-            return -1
-        fx_advise_huge(p, cap)
-        self.out, self.out_cap = p, cap
-        return 0
-
-    cdef bint _record_failure(self, int64_t row, int64_t start, int64_t end,
-                              fx_error *err) noexcept nogil:
-        """Note that row failed; True when the job stops there (out of
-        memory, or errors="raise")."""
-        cdef Failure *p
-        if self.n_failures == self.failures_cap:
-            self.failures_cap = self.failures_cap * 2 if self.failures_cap else 16
-            p = <Failure *>realloc(self.failures, self.failures_cap * sizeof(Failure))
+    cdef bint _make_room(self) noexcept nogil:
+        """Make the room the row loop stopped for; False if it cannot be made
+        (out of memory, or the text is the result and its bound was wrong)."""
+        cdef size_t cap
+        cdef void *p
+        if self.out.stop == FX_STOP_FAILURES:
+            cap = self.out.failures_cap * 2 if self.out.failures_cap else 16
+            p = realloc(self.out.failures, cap * sizeof(fx_failure))
             if p == NULL:
                 self.out_of_memory = True
-                return True
-            self.failures = p
-        self.failures[self.n_failures].row = row
-        self.failures[self.n_failures].start = start
-        self.failures[self.n_failures].end = end
-        self.failures[self.n_failures].err = err[0]
-        self.n_failures += 1
-        if self.errors == RAISE:
-            self.hi = row + 1
-            self.stopped = True
+                return False
+            self.out.failures, self.out.failures_cap = <fx_failure *>p, cap
             return True
-        return False
+        if self.fixed:
+            self.outgrew = True
+            return False
+        cap = self.out.cap
+        while cap - self.out.len < self.out.need:
+            cap = cap * 2 if cap else 1 << 16
+        p = realloc(self.out.text, cap)
+        if p == NULL:
+            self.out_of_memory = True
+            return False
+        fx_advise_huge(p, cap)
+        self.out.text, self.out.cap = <uint8_t *>p, cap
+        return True
+
+    cdef void _loop(self, fx_rows *rows, int64_t first, int64_t last) noexcept nogil:
+        """Rows first to last (rows[0] is row first) through the row loop."""
+        cdef size_t at = 0, n = <size_t>(last - first)
+        rows.first = first
+        if self.nulls != NULL:
+            rows.nulls = self.nulls + first
+        if self.out_ends != NULL:
+            self.out.ends = (<char *>self.out_ends
+                             + (first - self.lo) * (4 if self.out.ends32 else 8))
+        if self.source == RECORDS:
+            rows.records = <const uint8_t *>self.records + first * self.itemsize
+        elif self.opts.task == FX_ENCODE:
+            self.out.records = <uint8_t *>self.records + first * self.itemsize
+        while True:
+            if self.source == RECORDS:
+                at = fx_batch_records(&self.opts, rows, at, n, &self.out)
+            else:
+                at = fx_batch_rows(&self.opts, rows, at, n, &self.out)
+            if self.out.stop == FX_STOP_DONE:
+                return
+            if self.out.stop == FX_STOP_FAILURE:
+                self.hi = first + <int64_t>at
+                self.stopped = True
+                return
+            if not self._make_room():
+                return
 
     cdef void _run(self) noexcept nogil:
+        cdef fx_rows rows
+        memset(&rows, 0, sizeof(rows))
+        rows.data = self.data
         if self.source == SPANS:
-            self._rows(self.starts + self.lo, self.ends + self.lo, self.lo, self.hi)
+            rows.starts, rows.ends = self.starts + self.lo, self.ends + self.lo
+            self._loop(&rows, self.lo, self.hi)
         elif self.source == LINES:
-            self._lines()
+            self._lines(rows)
         elif self.source == RECORDS:
-            self._records()
+            self._loop(&rows, self.lo, self.hi)
         else:
-            self._offset_rows()
+            self._offset_rows(rows)
 
-    cdef void _records(self) noexcept nogil:
-        """Records lo to hi written as text (decode); a record that cannot
-        be read writes nothing (with terminators, an empty line)."""
-        cdef int64_t r
-        cdef fx_pos pos
-        cdef fx_error err
-        for r in range(self.lo, self.hi):
-            if self._grow_out(FX_MAX_OUTPUT + 1):
-                return
-            if fx_load_record(self.records + r * self.itemsize, self.wide, &pos, &err) == 0:
-                self.out_len += fx_write(&pos, self.castling, self.ep, self.fields, NULL, 0,
-                                         self.out + self.out_len)
-            elif (not (self.missing and _null_record(err, self.records + r * self.itemsize,
-                                                     self.itemsize))
-                  and self._record_failure(r, 0, 0, &err)):
-                return
-            if self.terminators:
-                self.out[self.out_len] = b'\n'
-                self.out_len += 1
-            if self.out_ends != NULL:
-                self._end_row(r)
-
-    cdef void _offset_rows(self) noexcept nogil:
+    cdef void _offset_rows(self, fx_rows rows) noexcept nogil:
         """The rows of an offsets array, BLOCK at a time, once every offset
         of the job is known to lie in the data (so a bad one is reported
         whatever the rows before it hold).  Each block's offsets are checked
         again as they are copied: the array may change meanwhile."""
         cdef int64_t spans[2 * BLOCK]
         cdef int64_t k, r = self.lo
+        rows.starts, rows.ends = spans, spans + BLOCK
         self.bad_row = _first_bad_offset(self.offsets, self.wide_offsets, self.lo, self.hi,
                                          self.data_size)
         while r < self.hi and not self.stopped and self.bad_row < 0:
@@ -232,10 +210,10 @@ cdef class Job:
                                          spans + BLOCK, self.data_size)
             if self.bad_row >= 0:
                 return
-            self._rows(spans, spans + BLOCK, r, r + k)
+            self._loop(&rows, r, r + k)
             r += k
 
-    cdef void _lines(self) noexcept nogil:
+    cdef void _lines(self, fx_rows rows) noexcept nogil:
         """The piece's lines, BLOCK at a time, found as they are read:
         one pass over the bytes, which also counts an uncounted piece.  A
         counted piece reads no more rows than were counted, and notes
@@ -243,94 +221,19 @@ cdef class Job:
         cdef int64_t spans[2 * BLOCK]
         cdef size_t at = self.byte_lo
         cdef int64_t k, limit, r = self.lo
+        rows.starts, rows.ends = spans, spans + BLOCK
         while not self.stopped:
             limit = BLOCK if self.uncounted else min(<int64_t>BLOCK, self.hi - r)
             k = fx_line_spans(self.data, &at, self.byte_hi, spans, spans + BLOCK, limit)
             if k == 0:
                 break
-            self._rows(spans, spans + BLOCK, r, r + k)
+            self._loop(&rows, r, r + k)
             r += k
         if self.uncounted:
             self.count = r
             self.hi = r
         elif not self.stopped and (r != self.hi or at < self.byte_hi):
             self.changed = True
-
-    cdef void _end_row(self, int64_t r) noexcept nogil:
-        if self.ends32:
-            (<int32_t *>self.out_ends)[r - self.lo] = <int32_t>self.out_len
-        else:
-            (<int64_t *>self.out_ends)[r - self.lo] = <int64_t>self.out_len
-
-    cdef void _rows(self, const int64_t *starts, const int64_t *ends, int64_t first,
-                    int64_t last) noexcept nogil:
-        """Rows first to last; row r is data[starts[r - first]:ends[r - first]]."""
-        cdef int64_t r, start, end, text_end
-        cdef fx_pos pos
-        cdef fx_span span, ops
-        cdef fx_error err
-        cdef int rc, fields
-        cdef size_t head
-        cdef int64_t kept, k
-        cdef const uint8_t *text
-        for r in range(first, last):
-            if self.nulls != NULL and self.nulls[r]:
-                if self.task == ENCODE:
-                    memset(self.records + r * self.itemsize, 0, self.itemsize)
-                elif self.out_ends != NULL:
-                    self._end_row(r)
-                continue
-            start, end = starts[r - first], ends[r - first]
-            text = self.data + start
-            text_end = end
-            if text_end > start and text[text_end - start - 1] == b'\n':
-                text_end -= 1
-                if text_end > start and text[text_end - start - 1] == b'\r':
-                    text_end -= 1
-            if self.epd:
-                rc = fx_parse_epd(text, <size_t>(text_end - start), &pos, &span, &ops, &err)
-            else:
-                rc = fx_parse(text, <size_t>(text_end - start), &pos, &span, &fields, &err)
-            if rc == 0 and self.task == ENCODE:
-                rc = fx_store_record(&pos, self.records + r * self.itemsize, self.wide,
-                                     span.start, &err)
-            if rc != 0 and self._record_failure(r, start, end, &err):
-                return
-            if self.task == NORMALIZE:
-                if self._grow_out(FX_MAX_OUTPUT + <size_t>(end - start)):
-                    return
-                if rc == 0 and not self.epd:
-                    self.out_len += fx_write(&pos, self.castling, self.ep,
-                                             self.fields if self.fields != FIELDS_SAME else fields,
-                                             text + span.start, span.len,
-                                             self.out + self.out_len)
-                elif rc == 0:  # EPD: the position fields, never counters
-                    head = fx_write(&pos, self.castling, self.ep, 4, text + span.start,
-                                    span.len, self.out + self.out_len)
-                    self.out_len += head
-                    if ops.len:
-                        self.out[self.out_len] = b' '
-                        memcpy(self.out + self.out_len + 1, text + ops.start, ops.len)
-                        self.out_len += 1 + ops.len
-                elif self.errors == IGNORE:
-                    # the row as it came; with terminators, those follow below
-                    kept = (text_end if self.terminators else end) - start
-                    if kept:
-                        memcpy(self.out + self.out_len, text, kept)
-                        self.out_len += kept
-                if self.terminators and end > text_end:  # "\n" or "\r\n": no memcpy call
-                    for k in range(end - text_end):
-                        self.out[self.out_len + k] = text[text_end - start + k]
-                    self.out_len += end - text_end
-                elif self.terminators and rc != 0 and self.errors == COERCE:
-                    # a coerced last row without a terminator would vanish:
-                    # end it, so there are as many lines out as in
-                    self.out[self.out_len] = b'\n'
-                    self.out_len += 1
-                if self.out_ends != NULL:
-                    self._end_row(r)
-            elif self.task == ENCODE and rc != 0:
-                memset(self.records + r * self.itemsize, 0, self.itemsize)
 
 
 cdef inline int64_t _offset(const void *offsets, bint wide, int64_t k) noexcept nogil:
@@ -402,9 +305,9 @@ cdef class Batch:
         cdef int64_t k, parts
         cdef const int64_t[::1] cuts
         cdef const int64_t[::1] firsts
-        if self.records != NULL and task != NORMALIZE:
+        if self.records != NULL and task != FX_NORMALIZE:
             raise TypeError("a batch of records can only be decoded")
-        if self.pieces is not None and self.pieces[1] is None and (task != NORMALIZE
+        if self.pieces is not None and self.pieces[1] is None and (task != FX_NORMALIZE
                                                                   or self.n >= 0):
             # rows numbered from the counts: an uncounted batch (or one whose
             # rows a normalize counted in its jobs) is counted first
@@ -432,18 +335,18 @@ cdef class Batch:
             elif self.records != NULL:
                 job.source = RECORDS
                 job.records = <char *>self.records
-                job.itemsize, job.wide = self.itemsize, self.wide_records
-                job.missing = self.missing
+                job.itemsize, job.opts.wide = self.itemsize, self.wide_records
+                job.opts.missing = self.missing
                 job.lo, job.hi = self.n * k // parts, self.n * (k + 1) // parts
             else:
                 job.source = SPANS if self.offsets == NULL else OFFSETS
                 job.offsets, job.wide_offsets = self.offsets, self.wide_offsets
                 job.data_size = self.data_size
                 job.lo, job.hi = self.n * k // parts, self.n * (k + 1) // parts
-            job.task, job.errors, job.epd = task, errors, epd
+            job.opts.task, job.opts.errors, job.opts.epd = task, errors, epd
             if castling is not None:
-                job.castling = <fx_castling_mode>_castling_mode(castling)
-                job.ep = <fx_ep_mode>_ep_mode(ep)
+                job.opts.castling = _castling_mode(castling)
+                job.opts.ep = _ep_mode(ep)
             self.jobs.append(job)
 
     cdef void _count_lines(self, int threads):
@@ -499,13 +402,13 @@ cdef class Batch:
             if job.changed:
                 raise ValueError(CHANGED)
 
-    cdef object _text(self, Failure *f):
+    cdef object _text(self, fx_failure *f):
         return PyBytes_FromStringAndSize(<const char *>self.data + f.start, f.end - f.start)
 
     cdef list _rejected_rows(self):
         cdef Job job
         cdef size_t k
-        return [job.failures[k].row for job in self.jobs for k in range(job.n_failures)]
+        return [job.out.failures[k].row for job in self.jobs for k in range(job.out.n_failures)]
 
     def rejections(self):
         """(row, FenError) of every row the last run rejected, in row order."""
@@ -526,17 +429,17 @@ cdef class Batch:
         cdef size_t k
         cdef list out = []
         for job in self.jobs:
-            for k in range(job.n_failures):
-                row = job.failures[k].row
+            for k in range(job.out.n_failures):
+                row = job.out.failures[k].row
                 if self.records != NULL:  # a record has no text to show
                     text = None
                 elif self.texts is None:
-                    text = self._text(&job.failures[k])
+                    text = self._text(&job.out.failures[k])
                 elif isinstance(self.texts, np.ndarray):  # a U array: the row's code points
                     text = self.texts[row:row + 1].view(np.uint32)
                 else:
                     text = self.texts[row]
-                out.append((row, _error(row + self.base, job.failures[k].err, text)))
+                out.append((row, _error(row + self.base, job.out.failures[k].err, text)))
                 if first_only:
                     return out
         return out
@@ -582,7 +485,7 @@ cdef class Batch:
         cdef uint8_t *result
         if self.n < 0 and (ends or offsets is not None):  # the row ends need the rows
             self._count_lines(threads)
-        self._jobs(NORMALIZE, mode, castling, en_passant, epd)
+        self._jobs(FX_NORMALIZE, mode, castling, en_passant, epd)
         if into is not None:
             if len(into) < bound:
                 into[:] = bytes(bound)
@@ -607,10 +510,10 @@ cdef class Batch:
         try:
             for k in range(len(self.jobs)):
                 job = self.jobs[k]
-                job.terminators = terminators
-                job.fields = fields
+                job.opts.terminators = terminators
+                job.opts.fields = fields
                 job.out_ends = ends_at + job.lo * width if ends_at != NULL else NULL
-                job.ends32 = width == 4
+                job.out.ends32 = width == 4
                 job.turn = PyThread_allocate_lock()
                 if job.turn == NULL:
                     raise MemoryError()
@@ -647,12 +550,12 @@ cdef class Batch:
         """Records of every row; failed rows get the null record."""
         cdef int mode = _record_errors(errors)
         cdef Job job
-        self._jobs(ENCODE, mode, None, None, epd)  # counts the rows of an uncounted batch
+        self._jobs(FX_ENCODE, mode, None, None, epd)  # counts the rows of an uncounted batch
         records = np.empty(self.n, POSITION_DTYPE_10x8 if width == 10 else POSITION_DTYPE)
         for job in self.jobs:
             job.records = <char *>cnp.PyArray_DATA(records)
             job.itemsize = records.itemsize
-            job.wide = width == 10
+            job.opts.wide = width == 10
         self._run(self._workers(threads))
         if mode == RAISE:
             self.raise_first()
@@ -660,7 +563,7 @@ cdef class Batch:
 
     def validate(self, *, threads, bint epd=False):
         """None or the message of every row."""
-        self._jobs(VALIDATE, COERCE, None, None, epd)
+        self._jobs(FX_VALIDATE, COERCE, None, None, epd)
         self._run(self._workers(threads))
         out = [None] * self.n
         for row, failure in self._rejections(False):
@@ -700,7 +603,7 @@ cdef class Worker:
         while self.taken[0] < len(self.jobs):  # the GIL makes taking a job atomic
             job = self.jobs[self.taken[0]]
             self.taken[0] += 1
-            if job.task != NORMALIZE:
+            if job.opts.task != FX_NORMALIZE:
                 with nogil:
                     job._run()
                 continue
@@ -719,18 +622,18 @@ cdef class Worker:
         job.has_turn = PyThread_acquire_lock(job.turn, NOWAIT_LOCK)
         if job.has_turn:
             job.slot = -1
-            job.out = self.result + self.placed[0]
-            job.out_cap = <size_t>(self.capacity - self.placed[0])
+            job.out.text = self.result + self.placed[0]
+            job.out.cap = <size_t>(self.capacity - self.placed[0])
         else:
             while self.busy >> slot & 1:
                 slot += 1
             self.busy |= 1u << slot
             job.slot = slot
-            job.out, job.out_cap = self.buffers[slot], self.caps[slot]
-        job.out_len, job.fixed = 0, job.has_turn
+            job.out.text, job.out.cap = self.buffers[slot], self.caps[slot]
+        job.out.len, job.fixed = 0, job.has_turn
         job._run()
         if not job.has_turn:  # the buffer may have grown
-            self.buffers[job.slot], self.caps[job.slot] = job.out, job.out_cap
+            self.buffers[job.slot], self.caps[job.slot] = job.out.text, job.out.cap
 
     cdef bint _place(self, Job job, bint wait):
         """Place a written job when its turn has come (with `wait`, once it
@@ -752,12 +655,12 @@ cdef class Worker:
         if job.uncounted:
             first = self.rows[0]
             self.rows[0] += job.count
-            for k in range(<int64_t>job.n_failures):
-                job.failures[k].row += first
+            for k in range(<int64_t>job.out.n_failures):
+                job.out.failures[k].row += first
         at = self.placed[0]
-        fits = not job.outgrew and at + <int64_t>job.out_len <= self.capacity
+        fits = not job.outgrew and at + <int64_t>job.out.len <= self.capacity
         if fits:
-            self.placed[0] = at + job.out_len
+            self.placed[0] = at + job.out.len
         else:
             self.overflow[0] = True
         # the next job needs only the offset: the copy (and the page faults
@@ -765,13 +668,13 @@ cdef class Worker:
         if job.next_turn != NULL:
             PyThread_release_lock(job.next_turn)
         if job.slot >= 0:  # written aside: copy it, and free its buffer
-            if fits and job.out_len:
-                fx_copy_out(self.result + at, job.out, job.out_len)
+            if fits and job.out.len:
+                fx_copy_out(self.result + at, job.out.text, job.out.len)
             self.busy &= ~(1u << job.slot)
-        job.out = NULL
+        job.out.text = NULL
         if not fits:
             return
-        if job.out_ends != NULL and job.ends32:
+        if job.out_ends != NULL and job.out.ends32:
             for k in range(job.hi - job.lo):
                 (<int32_t *>job.out_ends)[k] += <int32_t>at
         elif job.out_ends != NULL:

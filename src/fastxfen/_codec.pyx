@@ -1,13 +1,17 @@
 # cython: language_level=3
 """Glue between Python and the C core: rows in, rows out.
 
-The C core (core/*.c) reads, repairs and writes positions.  This module only
-finds the bytes of each row, hands them to the core, turns the results into
-Python objects and, for the rows that failed, builds the error.
+The C core reads, repairs and writes positions, and its row loop
+(core/batch.c) runs over many rows at a time.  This module turns options
+into the loop's, hands it the bytes of a list's rows a block at a time,
+turns its output into Python objects and, for the rows that failed, builds
+the error (the messages of every path are made here).  Items that are not
+ASCII str are read one at a time here.
 """
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.unicode cimport PyUnicode_Check
-from libc.stdint cimport uint8_t
+from libc.stdint cimport int64_t, uint8_t
+from libc.stdlib cimport free, realloc
 from libc.string cimport memcmp, memcpy, memset
 
 cimport numpy as cnp
@@ -185,20 +189,6 @@ cdef str _reason(fx_error err, object text):
 E_WIDE_ROW = FX_E_WIDE_ROW
 
 
-cdef bint _null_record(fx_error err, const void *record, Py_ssize_t size) noexcept nogil:
-    """Whether a record refused with err is the null record (every byte 0,
-    which encode writes for a missing or coerced row): a missing value,
-    which every function passes on as missing, not a failure."""
-    cdef const uint8_t *p = <const uint8_t *>record
-    cdef Py_ssize_t k
-    if err.code != FX_E_RECORD_VALUE or err.field != FX_F_RECORD_WIDTH or err.a != 0:
-        return False
-    for k in range(size):
-        if p[k]:
-            return False
-    return True
-
-
 cdef object _error(Py_ssize_t index, fx_error err, object text):
     error = FenError(index, err.column, _FIELDS[err.field], _reason(err, text))
     error.code = err.code
@@ -220,21 +210,13 @@ cdef object _refused_item(Py_ssize_t index, object item, int rc, fx_error err, i
     return item if errors == IGNORE else None
 
 
-# ---------------------------------------------------------------- reading rows
+# ---------------------------------------------------------------- items read here
 
 cdef struct Row:
     const uint8_t *text   # the row's bytes, line terminator excluded
     Py_ssize_t len
     Py_ssize_t full       # length including the terminator
     int fields            # fields the row had (4 to 6; an EPD row 4)
-
-
-cdef inline Py_ssize_t _strip_line_end(const uint8_t *p, Py_ssize_t n) noexcept nogil:
-    if n and p[n - 1] == b'\n':
-        n -= 1
-        if n and p[n - 1] == b'\r':
-            n -= 1
-    return n
 
 
 cdef inline int _parse(const uint8_t *text, Py_ssize_t n, bint epd, Row *row, fx_pos *pos,
@@ -246,9 +228,10 @@ cdef inline int _parse(const uint8_t *text, Py_ssize_t n, bint epd, Row *row, fx
     return fx_parse(text, n, pos, span, &row.fields, err)
 
 
-cdef inline int _read_item(object item, bint epd, Row *row, fx_pos *pos, fx_span *span,
-                           fx_span *ops, fx_error *err) except -2:
-    """Parse one list item: 0 read, -1 rejected (err set), 1 not a str.
+cdef int _read_item(object item, bint epd, Row *row, fx_pos *pos, fx_span *span,
+                    fx_span *ops, fx_error *err) except -2:
+    """Parse one list item the row loop left to the glue: 0 read, -1
+    rejected (err set), 1 not a str.
 
     A non-ASCII row is read through an ASCII stand-in of the same length
     ('?' for every other character): it is always rejected, except as EPD,
@@ -259,11 +242,11 @@ cdef inline int _read_item(object item, bint epd, Row *row, fx_pos *pos, fx_span
     if PyUnicode_IS_ASCII(item):
         row.text = <const uint8_t *>PyUnicode_DATA(item)
         row.full = PyUnicode_GET_LENGTH(item)
-        row.len = _strip_line_end(row.text, row.full)
+        row.len = fx_line_length(row.text, row.full)
         return _parse(row.text, row.len, epd, row, pos, span, ops, err)
     stand_in = (<str>item).encode("ascii", "replace")
     row.full = PyBytes_GET_SIZE(stand_in)
-    row.len = _strip_line_end(<const uint8_t *>PyBytes_AS_STRING(stand_in), row.full)
+    row.len = fx_line_length(<const uint8_t *>PyBytes_AS_STRING(stand_in), row.full)
     row.text = NULL
     return _parse(<const uint8_t *>PyBytes_AS_STRING(stand_in), row.len, epd, row, pos,
                   span, ops, err)
@@ -274,47 +257,38 @@ cdef inline object _text_from(const uint8_t *buf, size_t n):
     memcpy(PyUnicode_DATA(s), buf, n)
     return s
 
-# ---------------------------------------------------------------- rows of str
+
+cdef inline bint _same_text(object item, const uint8_t *text, size_t n) noexcept:
+    """Whether item is a plain ASCII str of exactly these bytes."""
+    return (type(item) is str and PyUnicode_IS_ASCII(item)
+            and <size_t>PyUnicode_GET_LENGTH(item) == n
+            and memcmp(PyUnicode_DATA(item), text, n) == 0)
 
 
-def normalize_rows(list rows, *, castling, en_passant, errors, bint epd=False, fields=6):
-    """normalize() for a list of str."""
-    cdef fx_castling_mode cmode = <fx_castling_mode>_castling_mode(castling)
-    cdef fx_ep_mode emode = <fx_ep_mode>_ep_mode(en_passant)
-    cdef int fmode = _fields_mode(fields)
-    cdef int mode = _errors_mode(errors)
-    cdef Py_ssize_t i, n = len(rows)
-    cdef list out = [None] * n
+cdef object _normalized_item(Py_ssize_t i, object item, bint epd, fx_castling_mode cmode,
+                             fx_ep_mode emode, int fmode, int mode):
+    """normalize of an item the row loop left to the glue (not an ASCII str)."""
     cdef Row row
     cdef fx_pos pos
     cdef fx_span span, ops
     cdef fx_error err
     cdef uint8_t buf[FX_MAX_OUTPUT]
     cdef size_t written
-    cdef int rc
-    for i in range(n):
-        item = rows[i]
-        if item is None:  # missing: stays None
-            continue
-        rc = _read_item(item, epd, &row, &pos, &span, &ops, &err)
-        if rc == 0 and row.text == NULL and not epd:
-            # ASCII text stored in a wider str kind (only C code makes such
-            # objects): read it again from a compact ASCII copy
-            item = (<str>item).encode("ascii").decode("ascii")
-            rc = _read_item(item, False, &row, &pos, &span, &ops, &err)
-        if rc != 0:
-            out[i] = _refused_item(i, item, rc, err, mode)
-        elif epd:
-            out[i] = _epd_text(item, &pos, span, ops, cmode, emode)
-        else:
-            written = fx_write(&pos, cmode, emode, fmode if fmode != FIELDS_SAME else row.fields,
-                               row.text + span.start, span.len, buf)
-            if (<Py_ssize_t>written == row.full and type(item) is str
-                    and memcmp(buf, row.text, written) == 0):
-                out[i] = item           # already canonical: share the object
-            else:
-                out[i] = _text_from(buf, written)
-    return out
+    cdef int rc = _read_item(item, epd, &row, &pos, &span, &ops, &err)
+    if rc == 0 and row.text == NULL and not epd:
+        # ASCII text stored in a wider str kind (only C code makes such
+        # objects): read it again from a compact ASCII copy
+        item = (<str>item).encode("ascii").decode("ascii")
+        rc = _read_item(item, False, &row, &pos, &span, &ops, &err)
+    if rc != 0:
+        return _refused_item(i, item, rc, err, mode)
+    if epd:
+        return _epd_text(item, &pos, span, ops, cmode, emode)
+    written = fx_write(&pos, cmode, emode, fmode if fmode != FIELDS_SAME else row.fields,
+                       row.text + span.start, span.len, buf)
+    if <Py_ssize_t>written == row.full and _same_text(item, buf, written):
+        return item
+    return _text_from(buf, written)
 
 
 cdef object _epd_text(object item, fx_pos *pos, fx_span span, fx_span ops,
@@ -329,33 +303,154 @@ cdef object _epd_text(object item, fx_pos *pos, fx_span span, fx_span ops,
     out = head + " " + item[ops.start:ops.start + ops.len] if ops.len else head
     return item if type(item) is str and out == item else out
 
+# ---------------------------------------------------------------- blocks of a list
+
+cdef enum:
+    BLOCK = 256  # list rows handed to the row loop at a time
+
+
+cdef struct Block:
+    # rows [lo, lo + n) of a list: each ASCII str's bytes for the row loop,
+    # every other item marked skip (the loop passes it by, the glue reads it)
+    const uint8_t *texts[BLOCK]
+    size_t lens[BLOCK]
+    uint8_t skip[BLOCK]
+    int64_t ends[BLOCK]         # text written up to the end of each row
+    fx_failure failures[BLOCK]  # at most one per row: never full
+
+
+cdef Py_ssize_t _gather(list rows, Py_ssize_t lo, Block *b) noexcept:
+    cdef Py_ssize_t k, n = min(<Py_ssize_t>BLOCK, len(rows) - lo)
+    for k in range(n):
+        item = rows[lo + k]
+        if PyUnicode_Check(item) and PyUnicode_IS_ASCII(item):
+            b.texts[k] = <const uint8_t *>PyUnicode_DATA(item)
+            b.lens[k] = PyUnicode_GET_LENGTH(item)
+            b.skip[k] = 0
+        else:
+            b.texts[k] = <const uint8_t *>b""
+            b.lens[k] = 0
+            b.skip[k] = 1
+    return n
+
+
+cdef fx_batch_out _output(Block *b):
+    cdef fx_batch_out w
+    memset(&w, 0, sizeof(w))
+    w.ends = b.ends
+    w.failures = b.failures
+    w.failures_cap = BLOCK
+    return w
+
+
+cdef size_t _run(const fx_batch_opts *o, Block *b, size_t n, const uint8_t *records,
+                 fx_batch_out *w) except? 0:
+    """Rows [0, n) of the block (or n records) through the row loop, its
+    text from the start of w.text, which grows as the loop asks; returns
+    the rows done (n, or past the failed row under errors="raise")."""
+    cdef fx_rows rows
+    cdef size_t at = 0, cap
+    cdef uint8_t *p
+    memset(&rows, 0, sizeof(rows))
+    rows.texts, rows.lens, rows.nulls, rows.records = b.texts, b.lens, b.skip, records
+    w.len = w.n_failures = 0
+    while True:
+        if records != NULL:
+            at = fx_batch_records(o, &rows, at, n, w)
+        else:
+            at = fx_batch_rows(o, &rows, at, n, w)
+        if w.stop != FX_STOP_TEXT:
+            return at
+        cap = max(2 * w.cap, w.len + w.need, <size_t>1 << 15)
+        p = <uint8_t *>realloc(w.text, cap)
+        if p == NULL:
+            raise MemoryError()
+        w.text, w.cap = p, cap
+
+
+cdef fx_batch_opts _opts(int task, int errors, bint epd) noexcept:
+    cdef fx_batch_opts o
+    memset(&o, 0, sizeof(o))
+    o.task, o.errors, o.epd = task, errors, epd
+    return o
+
+# ---------------------------------------------------------------- rows of str
+
+
+def normalize_rows(list rows, *, castling, en_passant, errors, bint epd=False, fields=6):
+    """normalize() for a list of str."""
+    cdef fx_batch_opts o = _opts(FX_NORMALIZE, _errors_mode(errors), epd)
+    o.castling, o.ep = _castling_mode(castling), _ep_mode(en_passant)
+    o.fields = _fields_mode(fields)
+    cdef Py_ssize_t lo, i, n = len(rows)
+    cdef size_t k, m, f, start
+    cdef list out = [None] * n
+    cdef Block b
+    cdef fx_batch_out w = _output(&b)
+    try:
+        for lo in range(0, n, BLOCK):
+            m = _run(&o, &b, _gather(rows, lo, &b), NULL, &w)
+            f = start = 0
+            for k in range(m):
+                i = lo + k
+                item = rows[i]
+                if b.skip[k]:
+                    if item is not None:  # a missing row stays None
+                        out[i] = _normalized_item(i, item, epd, <fx_castling_mode>o.castling,
+                                                  <fx_ep_mode>o.ep, o.fields, o.errors)
+                elif f < w.n_failures and b.failures[f].row == <int64_t>k:
+                    out[i] = _refused_item(i, item, -1, b.failures[f].err, o.errors)
+                    f += 1
+                elif _same_text(item, w.text + start, b.ends[k] - start):
+                    out[i] = item           # already canonical: share the object
+                else:
+                    out[i] = _text_from(w.text + start, b.ends[k] - start)
+                start = b.ends[k]
+    finally:
+        free(w.text)
+    return out
+
 
 def validate_rows(list rows, *, bint epd=False):
     """validate() for a list of str."""
+    cdef fx_batch_opts o = _opts(FX_VALIDATE, COERCE, epd)
     cdef Row row
     cdef fx_pos pos
     cdef fx_span span, ops
     cdef fx_error err
     cdef int rc
-    cdef Py_ssize_t i, n = len(rows)
+    cdef Py_ssize_t lo, i, n = len(rows)
+    cdef size_t k, m, f
     cdef list out = [None] * n
-    for i in range(n):
-        item = rows[i]
-        if item is None:  # missing: nothing wrong to report
-            continue
-        rc = _read_item(item, epd, &row, &pos, &span, &ops, &err)
-        if rc:
-            failure = _item_error(i, item, rc, err)
+    cdef Block b
+    cdef fx_batch_out w = _output(&b)
+    for lo in range(0, n, BLOCK):
+        m = _run(&o, &b, _gather(rows, lo, &b), NULL, &w)
+        f = 0
+        for k in range(m):
+            i = lo + k
+            item = rows[i]
+            if b.skip[k]:
+                if item is None:  # missing: nothing wrong to report
+                    continue
+                rc = _read_item(item, epd, &row, &pos, &span, &ops, &err)
+                if rc == 0:
+                    continue
+                failure = _item_error(i, item, rc, err)
+            elif f < w.n_failures and b.failures[f].row == <int64_t>k:
+                failure = _error(i, b.failures[f].err, item)
+                f += 1
+            else:
+                continue
             out[i] = f"{failure.location}: {failure.reason}"
     return out
 
 
 def encode_rows(list rows, *, int width, errors, bint epd=False):
     """encode() for a list of str."""
-    cdef int mode = _record_errors(errors)
-    cdef Py_ssize_t i, n = len(rows)
-    cdef bint wide = width == 10
-    cdef cnp.ndarray out = np.empty(n, POSITION_DTYPE_10x8 if wide else POSITION_DTYPE)
+    cdef fx_batch_opts o = _opts(FX_ENCODE, _record_errors(errors), epd)
+    o.wide = width == 10
+    cdef cnp.ndarray out = np.empty(len(rows), POSITION_DTYPE_10x8 if o.wide else POSITION_DTYPE)
     cdef char *base = <char *>cnp.PyArray_DATA(out)
     cdef Py_ssize_t itemsize = out.itemsize
     cdef Row row
@@ -363,45 +458,66 @@ def encode_rows(list rows, *, int width, errors, bint epd=False):
     cdef fx_span span, ops
     cdef fx_error err
     cdef int rc
-    for i in range(n):
-        item = rows[i]
-        rc = 2 if item is None else _read_item(item, epd, &row, &pos, &span, &ops, &err)
-        if rc == 0:
-            rc = fx_store_record(&pos, base + i * itemsize, wide, span.start, &err)
-            if rc == 0:
-                continue
-        if mode == RAISE and rc != 2:  # a missing row (2) gets the null record
-            raise _item_error(i, item, rc, err)
-        memset(base + i * itemsize, 0, itemsize)
+    cdef Py_ssize_t lo, i, n = len(rows)
+    cdef size_t k, m, f
+    cdef Block b
+    cdef fx_batch_out w = _output(&b)
+    for lo in range(0, n, BLOCK):
+        w.records = <uint8_t *>base + lo * itemsize
+        m = _run(&o, &b, _gather(rows, lo, &b), NULL, &w)
+        f = 0
+        for k in range(m):
+            i = lo + k
+            if b.skip[k]:  # the loop wrote the null record
+                item = rows[i]
+                rc = 2 if item is None else _read_item(item, epd, &row, &pos, &span, &ops, &err)
+                if rc == 0:
+                    rc = fx_store_record(&pos, base + i * itemsize, o.wide, span.start, &err)
+                if rc != 0 and rc != 2 and o.errors == RAISE:  # a missing row (2) stays null
+                    raise _item_error(i, item, rc, err)
+                if rc != 0:
+                    memset(base + i * itemsize, 0, itemsize)
+            elif f < w.n_failures and b.failures[f].row == <int64_t>k:
+                if o.errors == RAISE:
+                    raise _error(i, b.failures[f].err, rows[i])
+                f += 1
     return out
 
 
 def decode_records(records, *, castling, en_passant, errors, fields=6):
     """decode(): text of each record; one str for a single (0-d) record."""
-    cdef fx_castling_mode cmode = <fx_castling_mode>_castling_mode(castling)
-    cdef fx_ep_mode emode = <fx_ep_mode>_ep_mode(en_passant)
-    cdef int fmode = _record_fields(fields)
-    cdef int mode = _record_errors(errors)
+    cdef fx_batch_opts o = _opts(FX_NORMALIZE, _record_errors(errors), False)
+    o.castling, o.ep = _castling_mode(castling), _ep_mode(en_passant)
+    o.fields = _record_fields(fields)
+    o.missing = True  # a null record gives None, whatever errors says
     arr = np.asarray(records)
     if arr.dtype != POSITION_DTYPE and arr.dtype != POSITION_DTYPE_10x8:
         raise TypeError("expected records of fastxfen.POSITION_DTYPE or "
                         f"POSITION_DTYPE_10x8, got dtype {arr.dtype}")
     single = arr.ndim == 0
     cdef cnp.ndarray flat = np.ascontiguousarray(arr.reshape(-1))
-    cdef bint wide = flat.dtype == POSITION_DTYPE_10x8
-    cdef Py_ssize_t i, n = flat.shape[0], itemsize = flat.itemsize
-    cdef const char *base = <const char *>cnp.PyArray_DATA(flat)
+    o.wide = flat.dtype == POSITION_DTYPE_10x8
+    cdef Py_ssize_t lo, i, n = flat.shape[0], itemsize = flat.itemsize
+    cdef const uint8_t *base = <const uint8_t *>cnp.PyArray_DATA(flat)
     cdef list out = [None] * n
-    cdef fx_pos pos
-    cdef fx_error err
-    cdef uint8_t buf[FX_MAX_OUTPUT]
-    cdef size_t written
-    for i in range(n):
-        if fx_load_record(base + i * itemsize, wide, &pos, &err) == 0:
-            written = fx_write(&pos, cmode, emode, fmode, NULL, 0, buf)
-            out[i] = _text_from(buf, written)
-        elif mode == RAISE and not _null_record(err, base + i * itemsize, itemsize):  # None
-            raise _error(i, err, None)
+    cdef size_t k, m, f, start
+    cdef Block b
+    cdef fx_batch_out w = _output(&b)
+    try:
+        for lo in range(0, n, BLOCK):
+            m = _run(&o, &b, min(<Py_ssize_t>BLOCK, n - lo), base + lo * itemsize, &w)
+            f = start = 0
+            for k in range(m):
+                i = lo + k
+                if f < w.n_failures and b.failures[f].row == <int64_t>k:
+                    if o.errors == RAISE:
+                        raise _error(i, b.failures[f].err, None)
+                    f += 1
+                elif b.ends[k] > <int64_t>start:  # a null record writes no text: None
+                    out[i] = _text_from(w.text + start, b.ends[k] - start)
+                start = b.ends[k]
+    finally:
+        free(w.text)
     return out[0] if single else out
 
 

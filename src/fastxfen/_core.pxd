@@ -1,5 +1,5 @@
 # Declarations of the C core (src/fastxfen/core/fx.h) for the Cython glue.
-from libc.stdint cimport uint8_t, uint32_t, uint64_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
 
 
 cdef extern from "fx.h" nogil:
@@ -66,3 +66,47 @@ cdef extern from "fx.h" nogil:
     int fx_store_record(const fx_pos *pos, void *dest, int wide, size_t column,
                         fx_error *err)
     int fx_load_record(const void *src, int wide, fx_pos *pos, fx_error *err)
+
+
+cdef extern from "batch.h" nogil:
+    ctypedef enum fx_task:
+        FX_NORMALIZE, FX_ENCODE, FX_VALIDATE
+
+    ctypedef enum fx_stop:
+        FX_STOP_DONE, FX_STOP_FAILURE, FX_STOP_TEXT, FX_STOP_FAILURES
+
+    ctypedef struct fx_batch_opts:
+        int task, errors, castling, ep, fields, epd, terminators, wide, missing, drop_failures
+
+    ctypedef struct fx_rows:
+        const uint8_t *data
+        const int64_t *starts
+        const int64_t *ends
+        const uint8_t *const *texts
+        const size_t *lens
+        const uint8_t *nulls
+        const uint8_t *records
+        int64_t first
+
+    ctypedef struct fx_failure:
+        int64_t row
+        int64_t start, end
+        fx_error err
+
+    ctypedef struct fx_batch_out:
+        uint8_t *text
+        size_t len, cap
+        void *ends
+        int ends32
+        uint8_t *records
+        fx_failure *failures
+        size_t n_failures, failures_cap
+        int stop
+        size_t need
+
+    size_t fx_line_length(const uint8_t *text, size_t len)
+    size_t fx_batch_rows(const fx_batch_opts *opts, const fx_rows *rows, size_t start,
+                         size_t n, fx_batch_out *out)
+    size_t fx_batch_records(const fx_batch_opts *opts, const fx_rows *rows, size_t start,
+                            size_t n, fx_batch_out *out)
+    int fx_null_record(const fx_error *err, const void *record, size_t size)

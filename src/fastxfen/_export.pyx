@@ -7,12 +7,13 @@ a row fails with errors="raise", builds the FenError for it.  Nothing here
 loops over rows in Python.
 """
 from libc.stdint cimport int64_t, uint8_t, uint32_t, uint64_t
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memset
 
 cimport numpy as cnp
 
-from fastxfen._codec cimport COERCE, RAISE, _ep_mode, _error, _null_record, _record_errors
-from fastxfen._core cimport fx_ep_mode, fx_error, fx_pos, fx_rec8
+from fastxfen._codec cimport COERCE, RAISE, _ep_mode, _error, _record_errors
+from fastxfen._core cimport (FX_STOP_DONE, fx_batch_opts, fx_batch_out, fx_error,
+                             fx_failure, fx_null_record, fx_pos, fx_rec8)
 
 import numpy as np
 
@@ -65,28 +66,30 @@ cdef extern from "export.h" nogil:
     void fx_x_init()
     size_t fx_x_plane_count(const fx_x_planes *spec)
     size_t fx_x_planes_bytes(const fx_x_planes *spec)
-    int64_t fx_x_bitboards_batch(const fx_x_records *recs, size_t n, uint64_t *out,
-                                 int coerce, fx_error *err)
-    int64_t fx_x_planes_batch(const fx_x_records *recs, size_t n, const fx_x_planes *spec,
-                              uint8_t *out, int coerce, fx_error *err)
-    int64_t fx_x_stockfish_pack_batch(const fx_x_records *recs, size_t n, fx_ep_mode ep,
-                                      uint8_t *out, int coerce, fx_error *err)
-    int64_t fx_x_lichess_pack_batch(const fx_x_records *recs, size_t n, fx_ep_mode ep,
-                                    uint8_t *data, int64_t *ends, uint8_t *valid,
-                                    int coerce, fx_error *err)
-    int64_t fx_x_from_bitboards_batch(const uint64_t *bb, size_t n, const fx_x_defaults *d,
-                                      uint8_t *records, int coerce, fx_error *err)
-    int64_t fx_x_from_planes_batch(const uint8_t *planes, size_t n, const fx_x_planes *spec,
-                                   const fx_x_defaults *d, uint8_t *records, int wide,
-                                   int coerce, fx_error *err)
-    int64_t fx_x_lichess_unpack_batch(const uint8_t *data, const int64_t *starts,
-                                      const int64_t *ends, const uint8_t *nulls, size_t n,
-                                      uint8_t *records, int coerce, fx_error *err)
+    size_t fx_x_bitboards_batch(const fx_x_records *recs, size_t n, uint64_t *out,
+                                const fx_batch_opts *opts, fx_batch_out *res)
+    size_t fx_x_planes_batch(const fx_x_records *recs, size_t n, const fx_x_planes *spec,
+                             uint8_t *out, const fx_batch_opts *opts, fx_batch_out *res)
+    size_t fx_x_stockfish_pack_batch(const fx_x_records *recs, size_t n, uint8_t *out,
+                                     const fx_batch_opts *opts, fx_batch_out *res)
+    size_t fx_x_lichess_pack_batch(const fx_x_records *recs, size_t n, uint8_t *data,
+                                   int64_t *ends, uint8_t *valid, const fx_batch_opts *opts,
+                                   fx_batch_out *res)
+    size_t fx_x_from_bitboards_batch(const uint64_t *bb, size_t n, const fx_x_defaults *d,
+                                     uint8_t *records, const fx_batch_opts *opts,
+                                     fx_batch_out *res)
+    size_t fx_x_from_planes_batch(const uint8_t *planes, size_t n, const fx_x_planes *spec,
+                                  const fx_x_defaults *d, uint8_t *records,
+                                  const fx_batch_opts *opts, fx_batch_out *res)
+    size_t fx_x_lichess_unpack_batch(const uint8_t *data, const int64_t *starts,
+                                     const int64_t *ends, const uint8_t *nulls, size_t n,
+                                     uint8_t *records, const fx_batch_opts *opts,
+                                     fx_batch_out *res)
+    size_t fx_x_stockfish_unpack_batch(const uint8_t *data, size_t n,
+                                       const fx_x_defaults *d, uint8_t *records,
+                                       const fx_batch_opts *opts, fx_batch_out *res)
     int64_t fx_x_frames(const uint8_t *data, size_t len, size_t max_n, int64_t *starts,
                         int64_t *ends, uint8_t *nulls, size_t *used)
-    int64_t fx_x_stockfish_unpack_batch(const uint8_t *data, size_t n,
-                                        const fx_x_defaults *d, uint8_t *records,
-                                        int coerce, fx_error *err)
 
 
 assert POSITION_DTYPE.itemsize == sizeof(fx_rec8)
@@ -286,31 +289,44 @@ cdef fx_x_defaults _defaults_from(const fx_x_defaults *d, size_t start):
 
 # ---------------------------------------------------------------- failures
 
+cdef enum:
+    KEPT = 64  # failed rows a kernel notes before the glue takes them
 
-cdef int _coerce(errors, list failures) except -1:
-    """The kernels' coerce flag: 1 for errors="coerce"; 0 for "raise" and when
-    the failures are collected (the kernel then stops at each failing row,
-    whose output it has zeroed, and is called again after it)."""
+
+cdef struct Run:
+    # a kernel's options and failures, as the row loop's (core/batch.h)
+    fx_batch_opts opts
+    fx_batch_out out
+    fx_failure kept[KEPT]
+
+
+cdef int _start(Run *run, errors, list failures) except -1:
+    """The kernels' options: errors="raise" (and no failures list) stops at
+    a failing row; otherwise failing rows get a zero output, and are errors
+    only when failures collects them."""
     cdef int mode = _record_errors(errors)
-    return mode == COERCE and failures is None
+    memset(run, 0, sizeof(Run))
+    run.opts.errors = RAISE if mode == RAISE and failures is None else COERCE
+    run.opts.drop_failures = run.opts.errors == COERCE and failures is None
+    run.out.failures, run.out.failures_cap = run.kept, KEPT
+    return 0
 
 
-cdef size_t _raise_or_keep(size_t index, object error, list failures) except 0:
-    """Raise the error of a failing row, or keep it in failures and give the
-    row to resume from."""
+cdef int _raise_or_keep(object error, list failures) except -1:
+    """Raise the error of a failing row, or keep it in failures."""
     if failures is None:
         raise error
     failures.append(error)
-    return index + 1
+    return 0
 
 
 cdef inline bint _missing(fx_error err, list failures, const uint8_t *base, size_t stride,
                           size_t index) noexcept:
-    """Whether the record the kernel stopped at (base + index * stride) is the
-    null record: a missing value whose output (zero, or a null) the kernel
-    has written, under every errors mode.  (With failures, as the command
-    line calls, it is kept with the failing rows.)"""
-    return failures is None and _null_record(err, base + index * stride, stride)
+    """Whether the failing record base + index * stride is the null record:
+    a missing value whose output (zero, or a null) the kernel has written,
+    under every errors mode.  (With failures, as the command line calls, it
+    is kept with the failing rows.)"""
+    return failures is None and fx_null_record(&err, base + index * stride, stride)
 
 # ---------------------------------------------------------------- records -> arrays
 #
@@ -321,86 +337,92 @@ cdef inline bint _missing(fx_error err, list failures, const uint8_t *base, size
 
 def bitboards(cnp.ndarray recs, *, bint trusted, errors, cnp.ndarray out, list failures=None):
     """(N, 12) uint64 bitboards of flat contiguous records into out."""
-    cdef int coerce = _coerce(errors, failures)
+    cdef Run run
+    _start(&run, errors, failures)
     cdef fx_x_records r = _records(recs, trusted)
     cdef const uint8_t *base = r.base
-    cdef size_t n = recs.shape[0], start = 0
+    cdef size_t n = recs.shape[0], start = 0, done, k, row
     cdef uint64_t *dest = <uint64_t *>cnp.PyArray_DATA(out)
-    cdef fx_error err
-    cdef int64_t failed
     while True:
         r.base = base + start * r.stride
         with nogil:
-            failed = fx_x_bitboards_batch(&r, n - start, dest + 12 * start, coerce, &err)
-        if failed < 0:
+            done = fx_x_bitboards_batch(&r, n - start, dest + 12 * start, &run.opts, &run.out)
+        for k in range(run.out.n_failures):
+            row = start + run.kept[k].row
+            if not _missing(run.kept[k].err, failures, base, r.stride, row):
+                _raise_or_keep(_row_error(row, run.kept[k].err, 8, None, "bitboard",
+                                          " (bitboards hold 8x8 positions only)"), failures)
+        if run.out.stop == FX_STOP_DONE:
             return out
-        if _missing(err, failures, base, r.stride, start + failed):
-            start += failed + 1
-            continue
-        start = _raise_or_keep(start + failed, _row_error(start + failed, err, 8, None, "bitboard",
-                            " (bitboards hold 8x8 positions only)"), failures)
+        run.out.n_failures = 0
+        start += done
 
 
 def planes(cnp.ndarray recs, *, bint trusted, int width, bint flip, object dtype, en_passant,
            tuple extra, errors, cnp.ndarray out, list failures=None, str hint=None):
     """Plane tensors of flat contiguous records into out (N, C, 8, width)."""
-    cdef int coerce = _coerce(errors, failures)
+    cdef Run run
+    _start(&run, errors, failures)
     cdef fx_x_records r = _records(recs, trusted)
     cdef fx_x_planes s = _spec(width, flip, dtype, _ep_mode(en_passant), extra)
     cdef const uint8_t *base = r.base
-    cdef size_t n = recs.shape[0], start = 0, size = fx_x_planes_bytes(&s)
+    cdef size_t n = recs.shape[0], start = 0, size = fx_x_planes_bytes(&s), done, k, row
     cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
-    cdef fx_error err
-    cdef int64_t failed
     if hint is None:
         hint = (" (to_planes(..., width=10) gives 16 planes of 8x10)" if width == 8
                 else " (to_planes(..., width=8) takes 8-wide positions)")
     while True:
         r.base = base + start * r.stride
         with nogil:
-            failed = fx_x_planes_batch(&r, n - start, &s, dest + size * start, coerce, &err)
-        if failed < 0:
+            done = fx_x_planes_batch(&r, n - start, &s, dest + size * start, &run.opts,
+                                     &run.out)
+        for k in range(run.out.n_failures):
+            row = start + run.kept[k].row
+            if not _missing(run.kept[k].err, failures, base, r.stride, row):
+                _raise_or_keep(_row_error(row, run.kept[k].err, width, None, "planes", hint),
+                               failures)
+        if run.out.stop == FX_STOP_DONE:
             return out
-        if _missing(err, failures, base, r.stride, start + failed):
-            start += failed + 1
-            continue
-        start = _raise_or_keep(start + failed, _row_error(start + failed, err, width, None, "planes",
-                                                  hint), failures)
+        run.out.n_failures = 0
+        start += done
 
 
 def stockfish_pack(cnp.ndarray recs, *, bint trusted, en_passant, errors, cnp.ndarray out,
                    list failures=None):
     """(N, 24) uint8 Stockfish compressed positions into out."""
-    cdef int coerce = _coerce(errors, failures)
-    cdef fx_ep_mode ep = <fx_ep_mode>_ep_mode(en_passant)
+    cdef Run run
+    _start(&run, errors, failures)
+    run.opts.ep = _ep_mode(en_passant)
     cdef fx_x_records r = _records(recs, trusted)
     cdef const uint8_t *base = r.base
-    cdef size_t n = recs.shape[0], start = 0
+    cdef size_t n = recs.shape[0], start = 0, done, k, row
     cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
-    cdef fx_error err
-    cdef int64_t failed
     while True:
         r.base = base + start * r.stride
         with nogil:
-            failed = fx_x_stockfish_pack_batch(&r, n - start, ep,
-                                               dest + FX_X_STOCKFISH_SIZE * start, coerce, &err)
-        if failed < 0:
+            done = fx_x_stockfish_pack_batch(&r, n - start, dest + FX_X_STOCKFISH_SIZE * start,
+                                             &run.opts, &run.out)
+        for k in range(run.out.n_failures):
+            row = start + run.kept[k].row
+            if not _missing(run.kept[k].err, failures, base, r.stride, row):
+                _raise_or_keep(_row_error(row, run.kept[k].err, 8, None, "stockfish",
+                                          " (the format holds 8x8 positions)"), failures)
+        if run.out.stop == FX_STOP_DONE:
             return out
-        if _missing(err, failures, base, r.stride, start + failed):
-            start += failed + 1
-            continue
-        start = _raise_or_keep(start + failed, _row_error(start + failed, err, 8, None, "stockfish",
-                            " (the format holds 8x8 positions)"), failures)
+        run.out.n_failures = 0
+        start += done
 
 
 def lichess_pack(cnp.ndarray recs, *, bint trusted, en_passant, errors, list failures=None):
     """Lichess binary FEN of every record: (data uint8, offsets int64 of
     length N + 1, valid uint8 or None when every row is valid)."""
-    cdef int coerce = _coerce(errors, failures)
-    cdef fx_ep_mode ep = <fx_ep_mode>_ep_mode(en_passant)
+    cdef Run run
+    _start(&run, errors, failures)
+    run.opts.ep = _ep_mode(en_passant)
     cdef fx_x_records r = _records(recs, trusted)
     cdef const uint8_t *base = r.base
     cdef Py_ssize_t n = recs.shape[0], lo, hi, start, stop, k
+    cdef size_t done, f
     cdef int64_t size = 0, used
     cdef cnp.ndarray offsets = np.empty(n + 1, np.int64)
     cdef cnp.ndarray valid = np.empty(n, np.uint8)
@@ -408,8 +430,6 @@ def lichess_pack(cnp.ndarray recs, *, bint trusted, en_passant, errors, list fai
     cdef int64_t *ends = <int64_t *>cnp.PyArray_DATA(offsets)
     cdef uint8_t *ok = <uint8_t *>cnp.PyArray_DATA(valid)
     cdef uint8_t *buf = <uint8_t *>cnp.PyArray_DATA(scratch)
-    cdef fx_error err
-    cdef int64_t failed = -1
     parts = []
     ends[0] = 0
     for lo in range(0, n, LICHESS_CHUNK):
@@ -419,20 +439,21 @@ def lichess_pack(cnp.ndarray recs, *, bint trusted, en_passant, errors, list fai
             # Rows [start, hi) into buf + used; the kernel's ends count from there.
             r.base = base + start * r.stride
             with nogil:
-                failed = fx_x_lichess_pack_batch(&r, hi - start, ep, buf + used,
-                                                 ends + start + 1, ok + start, coerce, &err)
-                stop = hi if failed < 0 else start + failed
+                done = fx_x_lichess_pack_batch(&r, hi - start, buf + used, ends + start + 1,
+                                               ok + start, &run.opts, &run.out)
+                stop = start + <Py_ssize_t>done
                 for k in range(start + 1, stop + 1):
                     ends[k] += size + used
-            if failed < 0:
+            for f in range(run.out.n_failures):  # each failed row is an empty null value
+                k = start + run.kept[f].row
+                if not _missing(run.kept[f].err, failures, base, r.stride, k):
+                    _raise_or_keep(_row_error(k, run.kept[f].err, 8, None, "lichess",
+                                              " (the format holds 8x8 positions)"), failures)
+            if run.out.stop == FX_STOP_DONE:
                 break
-            if _missing(err, failures, base, r.stride, stop):
-                start = stop + 1
-            else:
-                start = _raise_or_keep(stop, _row_error(stop, err, 8, None, "lichess",
-                                                " (the format holds 8x8 positions)"), failures)
-            ends[stop + 1] = ends[stop]     # the failing row is an empty null value
-            used = ends[stop + 1] - size
+            run.out.n_failures = 0
+            start = stop
+            used = ends[stop] - size
         used = ends[hi] - size
         size += used
         if hi == n and not parts:
@@ -446,54 +467,58 @@ def lichess_pack(cnp.ndarray recs, *, bint trusted, en_passant, errors, list fai
         parts[0] if parts else np.empty(0, np.uint8))
     return data, offsets, (None if valid.all() else valid.view(bool))
 
-# ---------------------------------------------------------------- arrays -> records
-
 
 def from_bitboards(cnp.ndarray bb, Defaults defaults, *, errors, list failures=None):
     """Records (POSITION_DTYPE) of (N, 12) uint64 contiguous bitboards."""
-    cdef int coerce = _coerce(errors, failures)
-    cdef size_t n = bb.shape[0], start = 0
+    cdef Run run
+    _start(&run, errors, failures)
+    cdef size_t n = bb.shape[0], start = 0, done, k
     cdef cnp.ndarray out = np.empty(n, POSITION_DTYPE)
     cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
     cdef const uint64_t *src = <const uint64_t *>cnp.PyArray_DATA(bb)
     cdef fx_x_defaults d
-    cdef fx_error err
-    cdef int64_t failed
     while True:
         d = _defaults_from(&defaults.d, start)
         with nogil:
-            failed = fx_x_from_bitboards_batch(src + 12 * start, n - start, &d,
-                                               dest + sizeof(fx_rec8) * start, coerce, &err)
-        if failed < 0:
+            done = fx_x_from_bitboards_batch(src + 12 * start, n - start, &d,
+                                             dest + sizeof(fx_rec8) * start, &run.opts,
+                                             &run.out)
+        for k in range(run.out.n_failures):
+            _raise_or_keep(_row_error(start + run.kept[k].row, run.kept[k].err, 8, None,
+                                      "bitboard", ""), failures)
+        if run.out.stop == FX_STOP_DONE:
             return out
-        error = _row_error(start + failed, err, 8, None, "bitboard", "")
-        start = _raise_or_keep(start + failed, error, failures)
+        run.out.n_failures = 0
+        start += done
 
 
 def from_planes(cnp.ndarray tensors, Defaults defaults, *, int width, bint flip, tuple extra,
                 errors, list failures=None):
     """Records of (N, C, 8, width) contiguous plane tensors: POSITION_DTYPE for
     width 8, POSITION_DTYPE_10x8 for width 10."""
-    cdef int coerce = _coerce(errors, failures)
+    cdef Run run
+    _start(&run, errors, failures)
+    run.opts.wide = width == 10
     cdef fx_x_planes s = _spec(width, flip, tensors.dtype, 0, extra)
-    cdef size_t n = tensors.shape[0], start = 0, size = fx_x_planes_bytes(&s)
-    cdef bint wide = width == 10
-    cdef cnp.ndarray out = np.empty(n, POSITION_DTYPE_10x8 if wide else POSITION_DTYPE)
+    cdef size_t n = tensors.shape[0], start = 0, size = fx_x_planes_bytes(&s), done, k, row
+    cdef cnp.ndarray out = np.empty(n, POSITION_DTYPE_10x8 if run.opts.wide else POSITION_DTYPE)
     cdef size_t stride = out.itemsize
     cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
     cdef const uint8_t *src = <const uint8_t *>cnp.PyArray_DATA(tensors)
     cdef fx_x_defaults d
-    cdef fx_error err
-    cdef int64_t failed
     while True:
         d = _defaults_from(&defaults.d, start)
         with nogil:
-            failed = fx_x_from_planes_batch(src + size * start, n - start, &s, &d,
-                                            dest + stride * start, wide, coerce, &err)
-        if failed < 0:
+            done = fx_x_from_planes_batch(src + size * start, n - start, &s, &d,
+                                          dest + stride * start, &run.opts, &run.out)
+        for k in range(run.out.n_failures):
+            row = start + run.kept[k].row
+            _raise_or_keep(_row_error(row, run.kept[k].err, width, tensors[row], "planes", ""),
+                           failures)
+        if run.out.stop == FX_STOP_DONE:
             return out
-        error = _row_error(start + failed, err, width, tensors[start + failed], "planes", "")
-        start = _raise_or_keep(start + failed, error, failures)
+        run.out.n_failures = 0
+        start += done
 
 
 def check_spans(data, starts, ends, nulls=None, Py_ssize_t base=0):
@@ -527,53 +552,58 @@ def lichess_unpack(data, starts, ends, nulls, *, errors, list failures=None,
     first_row).  The caller keeps starts, ends and nulls to itself for the call:
     they are checked once, then read by the kernel."""
     check_spans(data, starts, ends, nulls, first_row)
-    cdef int coerce = _coerce(errors, failures)
+    cdef Run run
+    _start(&run, errors, failures)
     cdef const uint8_t[::1] raw = data
     cdef const int64_t[::1] s = starts
     cdef const int64_t[::1] e = ends
     cdef const uint8_t[::1] z
     cdef const uint8_t *zp = NULL
-    cdef size_t n = s.shape[0], start = 0
+    cdef size_t n = s.shape[0], start = 0, done, k
     cdef cnp.ndarray out = np.empty(n, POSITION_DTYPE)
     cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
     cdef const uint8_t *base = &raw[0] if raw.shape[0] else <const uint8_t *>b""
-    cdef fx_error err
-    cdef int64_t failed = -1
     if nulls is not None and n:
         z = nulls
         zp = &z[0]
     while start < n:
         with nogil:
-            failed = fx_x_lichess_unpack_batch(base, &s[start], &e[start],
-                                               zp + start if zp else NULL, n - start,
-                                               dest + sizeof(fx_rec8) * start, coerce, &err)
-        if failed < 0:
+            done = fx_x_lichess_unpack_batch(base, &s[start], &e[start],
+                                             zp + start if zp else NULL, n - start,
+                                             dest + sizeof(fx_rec8) * start, &run.opts,
+                                             &run.out)
+        for k in range(run.out.n_failures):
+            _raise_or_keep(_row_error(start + run.kept[k].row, run.kept[k].err, 8, None,
+                                      "lichess", ""), failures)
+        if run.out.stop == FX_STOP_DONE:
             break
-        error = _row_error(start + failed, err, 8, None, "lichess", "")
-        start = _raise_or_keep(start + failed, error, failures)
+        run.out.n_failures = 0
+        start += done
     return out
 
 
 def stockfish_unpack(cnp.ndarray rows, Defaults defaults, *, errors, list failures=None):
     """Records of (N, 24) uint8 contiguous Stockfish compressed positions."""
-    cdef int coerce = _coerce(errors, failures)
-    cdef size_t n = rows.shape[0], start = 0
+    cdef Run run
+    _start(&run, errors, failures)
+    cdef size_t n = rows.shape[0], start = 0, done, k
     cdef cnp.ndarray out = np.empty(n, POSITION_DTYPE)
     cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
     cdef const uint8_t *src = <const uint8_t *>cnp.PyArray_DATA(rows)
     cdef fx_x_defaults d
-    cdef fx_error err
-    cdef int64_t failed
     while True:
         d = _defaults_from(&defaults.d, start)
         with nogil:
-            failed = fx_x_stockfish_unpack_batch(src + FX_X_STOCKFISH_SIZE * start, n - start,
-                                                 &d, dest + sizeof(fx_rec8) * start, coerce,
-                                                 &err)
-        if failed < 0:
+            done = fx_x_stockfish_unpack_batch(src + FX_X_STOCKFISH_SIZE * start, n - start,
+                                               &d, dest + sizeof(fx_rec8) * start,
+                                               &run.opts, &run.out)
+        for k in range(run.out.n_failures):
+            _raise_or_keep(_row_error(start + run.kept[k].row, run.kept[k].err, 8, None,
+                                      "stockfish", ""), failures)
+        if run.out.stop == FX_STOP_DONE:
             return out
-        error = _row_error(start + failed, err, 8, None, "stockfish", "")
-        start = _raise_or_keep(start + failed, error, failures)
+        run.out.n_failures = 0
+        start += done
 
 
 def lichess_frames(data, Py_ssize_t max_n):

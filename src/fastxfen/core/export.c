@@ -1281,88 +1281,96 @@ int fx_x_stockfish_unpack(const uint8_t *in, fx_pos *pos, fx_error *err)
 
 /* ------------------------------------------------------------ batches */
 
-#define FAILED(i)                                  \
-    do {                                           \
-        if (!coerce)                               \
-            return (int64_t)(i);                   \
+/* Row i failed (its output is already that of a failed row): note it, and
+ * stop when the row loop's conventions say so (batch.h). */
+#define FAILED(i)                                                        \
+    do {                                                                 \
+        int why_ = fx_batch_fail(opts, res, (int64_t)(i), 0, 0, &err);   \
+        if (why_ != FX_STOP_DONE)                                        \
+            return fx_batch_stop(res, why_, (i));                        \
     } while (0)
 
-int64_t fx_x_bitboards_batch(const fx_x_records *recs, size_t n, uint64_t *out,
-                             int coerce, fx_error *err)
+size_t fx_x_bitboards_batch(const fx_x_records *recs, size_t n, uint64_t *out,
+                            const fx_batch_opts *opts, fx_batch_out *res)
 {
     fx_pos pos;
+    fx_error err;
     for (size_t i = 0; i < n; i++) {
-        if (fx_x_load(recs, i, &pos, err) || need_width(&pos, 8, err)) {
+        if (fx_x_load(recs, i, &pos, &err) || need_width(&pos, 8, &err)) {
             memset(out + 12 * i, 0, 12 * sizeof *out);
             FAILED(i);
             continue;
         }
         fx_x_bitboards(&pos, out + 12 * i);
     }
-    return -1;
+    return fx_batch_stop(res, FX_STOP_DONE, n);
 }
 
-int64_t fx_x_planes_batch(const fx_x_records *recs, size_t n, const fx_x_planes *spec,
-                          uint8_t *out, int coerce, fx_error *err)
+size_t fx_x_planes_batch(const fx_x_records *recs, size_t n, const fx_x_planes *spec,
+                         uint8_t *out, const fx_batch_opts *opts, fx_batch_out *res)
 {
     fx_pos pos;
+    fx_error err;
     size_t bytes = fx_x_planes_bytes(spec);
     for (size_t i = 0; i < n; i++) {
-        if (fx_x_load(recs, i, &pos, err) || need_width(&pos, spec->width, err)) {
+        if (fx_x_load(recs, i, &pos, &err) || need_width(&pos, spec->width, &err)) {
             memset(out + bytes * i, 0, bytes);
             FAILED(i);
             continue;
         }
         fx_x_planes_write(&pos, spec, out + bytes * i);
     }
-    return -1;
+    return fx_batch_stop(res, FX_STOP_DONE, n);
 }
 
-int64_t fx_x_stockfish_pack_batch(const fx_x_records *recs, size_t n, fx_ep_mode ep,
-                                  uint8_t *out, int coerce, fx_error *err)
+size_t fx_x_stockfish_pack_batch(const fx_x_records *recs, size_t n, uint8_t *out,
+                                 const fx_batch_opts *opts, fx_batch_out *res)
 {
     fx_pos pos;
+    fx_error err;
     for (size_t i = 0; i < n; i++) {
         uint8_t *dest = out + FX_X_STOCKFISH_SIZE * i;
-        if (fx_x_load(recs, i, &pos, err) || fx_x_stockfish_pack(&pos, ep, dest, err)) {
+        if (fx_x_load(recs, i, &pos, &err)
+            || fx_x_stockfish_pack(&pos, (fx_ep_mode)opts->ep, dest, &err)) {
             memset(dest, 0, FX_X_STOCKFISH_SIZE);
             FAILED(i);
         }
     }
-    return -1;
+    return fx_batch_stop(res, FX_STOP_DONE, n);
 }
 
-int64_t fx_x_lichess_pack_batch(const fx_x_records *recs, size_t n, fx_ep_mode ep,
-                                uint8_t *data, int64_t *ends, uint8_t *valid,
-                                int coerce, fx_error *err)
+size_t fx_x_lichess_pack_batch(const fx_x_records *recs, size_t n, uint8_t *data,
+                               int64_t *ends, uint8_t *valid, const fx_batch_opts *opts,
+                               fx_batch_out *res)
 {
     fx_pos pos;
+    fx_error err;
     int64_t at = 0;
     for (size_t i = 0; i < n; i++) {
         int len = -1;
-        if (fx_x_load(recs, i, &pos, err) == 0)
-            len = fx_x_lichess_pack(&pos, ep, data + at, err);
+        if (fx_x_load(recs, i, &pos, &err) == 0)
+            len = fx_x_lichess_pack(&pos, (fx_ep_mode)opts->ep, data + at, &err);
         valid[i] = len >= 0;
-        if (len < 0) {
+        ends[i] = at + (len > 0 ? len : 0);
+        if (len < 0)
             FAILED(i);
-            len = 0;
-        }
-        at += len;
-        ends[i] = at;
+        at = ends[i];
     }
-    return -1;
+    return fx_batch_stop(res, FX_STOP_DONE, n);
 }
 
-int64_t fx_x_from_bitboards_batch(const uint64_t *bb, size_t n, const fx_x_defaults *d,
-                                  uint8_t *records, int coerce, fx_error *err)
+size_t fx_x_from_bitboards_batch(const uint64_t *bb, size_t n, const fx_x_defaults *d,
+                                 uint8_t *records, const fx_batch_opts *opts,
+                                 fx_batch_out *res)
 {
     fx_pos pos;
+    fx_error err;
     for (size_t i = 0; i < n; i++) {
         clear_pos(&pos, 8);
         defaults_before(&pos, d, i);
-        if (fx_x_board_from_bitboards(bb + 12 * i, &pos, err) == 0) {
+        if (fx_x_board_from_bitboards(bb + 12 * i, &pos, &err) == 0) {
             default_castling(&pos, d, i);
-            if (fx_check_record(&pos, 8, err) == 0) {
+            if (fx_check_record(&pos, 8, &err) == 0) {
                 store(&pos, records + sizeof(fx_rec8) * i, 0);
                 continue;
             }
@@ -1370,25 +1378,27 @@ int64_t fx_x_from_bitboards_batch(const uint64_t *bb, size_t n, const fx_x_defau
         memset(records + sizeof(fx_rec8) * i, 0, sizeof(fx_rec8));
         FAILED(i);
     }
-    return -1;
+    return fx_batch_stop(res, FX_STOP_DONE, n);
 }
 
-int64_t fx_x_from_planes_batch(const uint8_t *planes, size_t n, const fx_x_planes *spec,
-                               const fx_x_defaults *d, uint8_t *records, int wide,
-                               int coerce, fx_error *err)
+size_t fx_x_from_planes_batch(const uint8_t *planes, size_t n, const fx_x_planes *spec,
+                              const fx_x_defaults *d, uint8_t *records,
+                              const fx_batch_opts *opts, fx_batch_out *res)
 {
     fx_pos pos;
+    fx_error err;
     unsigned given;
+    int wide = opts->wide;
     size_t bytes = fx_x_planes_bytes(spec);
     size_t stride = wide ? sizeof(fx_pos) : sizeof(fx_rec8);
     const unsigned castling = (1u << FX_X_CASTLING) | (1u << FX_X_CASTLING_ROOKS);
     for (size_t i = 0; i < n; i++) {
         clear_pos(&pos, spec->width);
         defaults_before(&pos, d, i);
-        if (fx_x_planes_read(planes + bytes * i, spec, &pos, &given, err) == 0) {
+        if (fx_x_planes_read(planes + bytes * i, spec, &pos, &given, &err) == 0) {
             if (!(given & castling))
                 default_castling(&pos, d, i);
-            if (fx_check_record(&pos, wide ? FX_MAX_WIDTH : 8, err) == 0) {
+            if (fx_check_record(&pos, wide ? FX_MAX_WIDTH : 8, &err) == 0) {
                 store(&pos, records + stride * i, wide);
                 continue;
             }
@@ -1396,37 +1406,41 @@ int64_t fx_x_from_planes_batch(const uint8_t *planes, size_t n, const fx_x_plane
         memset(records + stride * i, 0, stride);
         FAILED(i);
     }
-    return -1;
+    return fx_batch_stop(res, FX_STOP_DONE, n);
 }
 
-int64_t fx_x_lichess_unpack_batch(const uint8_t *data, const int64_t *starts,
-                                  const int64_t *ends, const uint8_t *nulls, size_t n,
-                                  uint8_t *records, int coerce, fx_error *err)
+size_t fx_x_lichess_unpack_batch(const uint8_t *data, const int64_t *starts,
+                                 const int64_t *ends, const uint8_t *nulls, size_t n,
+                                 uint8_t *records, const fx_batch_opts *opts,
+                                 fx_batch_out *res)
 {
     fx_pos pos;
+    fx_error err;
     for (size_t i = 0; i < n; i++) {
         uint8_t *dest = records + sizeof(fx_rec8) * i;
         if (nulls && nulls[i]) {
             memset(dest, 0, sizeof(fx_rec8));
             continue;
         }
-        if (fx_x_lichess_unpack(data + starts[i], (size_t)(ends[i] - starts[i]), &pos, err)) {
+        if (fx_x_lichess_unpack(data + starts[i], (size_t)(ends[i] - starts[i]), &pos, &err)) {
             memset(dest, 0, sizeof(fx_rec8));
             FAILED(i);
             continue;
         }
         store(&pos, dest, 0);
     }
-    return -1;
+    return fx_batch_stop(res, FX_STOP_DONE, n);
 }
 
-int64_t fx_x_stockfish_unpack_batch(const uint8_t *data, size_t n, const fx_x_defaults *d,
-                                    uint8_t *records, int coerce, fx_error *err)
+size_t fx_x_stockfish_unpack_batch(const uint8_t *data, size_t n, const fx_x_defaults *d,
+                                   uint8_t *records, const fx_batch_opts *opts,
+                                   fx_batch_out *res)
 {
     fx_pos pos;
+    fx_error err;
     for (size_t i = 0; i < n; i++) {
         uint8_t *dest = records + sizeof(fx_rec8) * i;
-        if (fx_x_stockfish_unpack(data + FX_X_STOCKFISH_SIZE * i, &pos, err) == 0) {
+        if (fx_x_stockfish_unpack(data + FX_X_STOCKFISH_SIZE * i, &pos, &err) == 0) {
             if (d->halfmove)
                 pos.halfmove = d->halfmove[i * d->halfmove_step];
             if (d->fullmove)
@@ -1437,5 +1451,5 @@ int64_t fx_x_stockfish_unpack_batch(const uint8_t *data, size_t n, const fx_x_de
         memset(dest, 0, sizeof(fx_rec8));
         FAILED(i);
     }
-    return -1;
+    return fx_batch_stop(res, FX_STOP_DONE, n);
 }

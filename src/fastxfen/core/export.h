@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "batch.h"
 #include "fx.h"
 
 /* Error codes and fields of this module, numbered after those of fx.h so an
@@ -140,21 +141,25 @@ typedef struct {
 /* Load record i: 0, or -1 with err set (an invalid or null record). */
 int fx_x_load(const fx_x_records *recs, size_t i, fx_pos *pos, fx_error *err);
 
-/* Every batch kernel handles rows [0, n).  With coerce 0 a failing row stops
- * the batch: its index is returned and *err filled.  With coerce 1 a failing
- * row gets a zero output and the batch goes on.  All rows done: returns -1. */
-int64_t fx_x_bitboards_batch(const fx_x_records *recs, size_t n, uint64_t *out,
-                             int coerce, fx_error *err);
-int64_t fx_x_planes_batch(const fx_x_records *recs, size_t n, const fx_x_planes *spec,
-                          uint8_t *out, int coerce, fx_error *err);
-int64_t fx_x_stockfish_pack_batch(const fx_x_records *recs, size_t n, fx_ep_mode ep,
-                                  uint8_t *out, int coerce, fx_error *err);
+/* Every batch kernel handles rows [0, n) and follows the row loop's
+ * conventions (batch.h): opts gives the errors mode (and where a kernel
+ * needs them en passant and record width); a failing row gets a zero output
+ * and is noted in res (its row counted from 0); the kernel returns the row
+ * it stopped before, res->stop saying why: done, a failure under FX_RAISE
+ * (returned index past it), or res->failures full (the row is done again
+ * by the next call). */
+size_t fx_x_bitboards_batch(const fx_x_records *recs, size_t n, uint64_t *out,
+                            const fx_batch_opts *opts, fx_batch_out *res);
+size_t fx_x_planes_batch(const fx_x_records *recs, size_t n, const fx_x_planes *spec,
+                         uint8_t *out, const fx_batch_opts *opts, fx_batch_out *res);
+size_t fx_x_stockfish_pack_batch(const fx_x_records *recs, size_t n, uint8_t *out,
+                                 const fx_batch_opts *opts, fx_batch_out *res);
 /* Lichess elements are written one after the other into data (room for
- * n * FX_X_LICHESS_MAX bytes); ends[i] is where element i ends.  A coerced
+ * n * FX_X_LICHESS_MAX bytes); ends[i] is where element i ends.  A failed
  * row is empty and gets valid[i] = 0. */
-int64_t fx_x_lichess_pack_batch(const fx_x_records *recs, size_t n, fx_ep_mode ep,
-                                uint8_t *data, int64_t *ends, uint8_t *valid,
-                                int coerce, fx_error *err);
+size_t fx_x_lichess_pack_batch(const fx_x_records *recs, size_t n, uint8_t *data,
+                               int64_t *ends, uint8_t *valid, const fx_batch_opts *opts,
+                               fx_batch_out *res);
 
 /* Position defaults for the readers (bitboards, planes, stockfish): a value
  * per row when the pointer's stride is 1 row, one shared value with stride
@@ -170,18 +175,21 @@ typedef struct {
     const uint32_t *fullmove; size_t fullmove_step;
 } fx_x_defaults;
 
-/* Readers write 80-byte (wide 0) or 96-byte (wide 1) records; a coerced row
- * gets the null record (all zero). */
-int64_t fx_x_from_bitboards_batch(const uint64_t *bb, size_t n, const fx_x_defaults *d,
-                                  uint8_t *records, int coerce, fx_error *err);
-int64_t fx_x_from_planes_batch(const uint8_t *planes, size_t n, const fx_x_planes *spec,
-                               const fx_x_defaults *d, uint8_t *records, int wide,
-                               int coerce, fx_error *err);
+/* Readers write 80-byte or (from planes, with opts->wide) 96-byte
+ * records; a failed row gets the null record (all zero). */
+size_t fx_x_from_bitboards_batch(const uint64_t *bb, size_t n, const fx_x_defaults *d,
+                                 uint8_t *records, const fx_batch_opts *opts,
+                                 fx_batch_out *res);
+size_t fx_x_from_planes_batch(const uint8_t *planes, size_t n, const fx_x_planes *spec,
+                              const fx_x_defaults *d, uint8_t *records,
+                              const fx_batch_opts *opts, fx_batch_out *res);
 /* nulls (may be NULL): rows that are null get the null record, no error. */
-int64_t fx_x_lichess_unpack_batch(const uint8_t *data, const int64_t *starts,
-                                  const int64_t *ends, const uint8_t *nulls, size_t n,
-                                  uint8_t *records, int coerce, fx_error *err);
-int64_t fx_x_stockfish_unpack_batch(const uint8_t *data, size_t n, const fx_x_defaults *d,
-                                    uint8_t *records, int coerce, fx_error *err);
+size_t fx_x_lichess_unpack_batch(const uint8_t *data, const int64_t *starts,
+                                 const int64_t *ends, const uint8_t *nulls, size_t n,
+                                 uint8_t *records, const fx_batch_opts *opts,
+                                 fx_batch_out *res);
+size_t fx_x_stockfish_unpack_batch(const uint8_t *data, size_t n, const fx_x_defaults *d,
+                                   uint8_t *records, const fx_batch_opts *opts,
+                                   fx_batch_out *res);
 
 #endif

@@ -1,0 +1,237 @@
+/* The row loop (batch.h): one pass per call over the rows it is given,
+ * bounded by n and by the room the caller gave. */
+#include "batch.h"
+
+#include <string.h>
+
+size_t fx_line_length(const uint8_t *text, size_t len)
+{
+    if (len && text[len - 1] == '\n') {
+        len--;
+        if (len && text[len - 1] == '\r')
+            len--;
+    }
+    return len;
+}
+
+int fx_null_record(const fx_error *err, const void *record, size_t size)
+{
+    const uint8_t *p = record;
+    if (err->code != FX_E_RECORD_VALUE || err->field != FX_F_RECORD_WIDTH || err->a != 0)
+        return 0;
+    for (size_t k = 0; k < size; k++)
+        if (p[k])
+            return 0;
+    return 1;
+}
+
+/* Row k's bytes, terminator included (*full of them), and where they lie
+ * in rows->data. */
+static inline const uint8_t *row_bytes(const fx_rows *rows, size_t k, size_t *full,
+                                       int64_t *start, int64_t *end)
+{
+    if (rows->data == NULL) {
+        *full = rows->lens[k];
+        *start = *end = 0;
+        return rows->texts[k];
+    }
+    *start = rows->starts[k];
+    *end = rows->ends[k];
+    *full = (size_t)(*end - *start);
+    return rows->data + *start;
+}
+
+static inline int parse_row(const fx_batch_opts *o, const uint8_t *text, size_t len,
+                            fx_pos *pos, fx_span *span, fx_span *ops, int *fields,
+                            fx_error *err)
+{
+    if (o->epd) {
+        *fields = 4;
+        return fx_parse_epd(text, len, pos, span, ops, err);
+    }
+    ops->start = ops->len = 0;
+    return fx_parse(text, len, pos, span, fields, err);
+}
+
+static inline void end_row(fx_batch_out *out, size_t k)
+{
+    if (out->ends == NULL)
+        return;
+    if (out->ends32)
+        ((int32_t *)out->ends)[k] = (int32_t)out->len;
+    else
+        ((int64_t *)out->ends)[k] = (int64_t)out->len;
+}
+
+int fx_batch_fail(const fx_batch_opts *o, fx_batch_out *out, int64_t row, int64_t start,
+                  int64_t end, const fx_error *err)
+{
+    if (o->drop_failures && o->errors != FX_RAISE)
+        return FX_STOP_DONE;
+    if (out->n_failures >= out->failures_cap)
+        return FX_STOP_FAILURES;
+    fx_failure *f = &out->failures[out->n_failures++];
+    f->row = row;
+    f->start = start;
+    f->end = end;
+    f->err = *err;
+    return o->errors == FX_RAISE ? FX_STOP_FAILURE : FX_STOP_DONE;
+}
+
+size_t fx_batch_stop(fx_batch_out *out, int why, size_t k)
+{
+    out->stop = why;
+    return why == FX_STOP_FAILURE ? k + 1 : k;
+}
+
+/* Row k of rows failed. */
+static inline int fail(const fx_batch_opts *o, const fx_rows *rows, size_t k, int64_t start,
+                       int64_t end, const fx_error *err, fx_batch_out *out)
+{
+    return fx_batch_fail(o, out, rows->first + (int64_t)k, start, end, err);
+}
+
+static size_t normalize(const fx_batch_opts *o, const fx_rows *rows, size_t k, size_t n,
+                        fx_batch_out *out)
+{
+    fx_pos pos;
+    fx_span span, ops;
+    fx_error err;
+    int fields, why;
+    int64_t start, end;
+    size_t full;
+    for (; k < n; k++) {
+        if (rows->nulls != NULL && rows->nulls[k]) {
+            end_row(out, k);
+            continue;
+        }
+        const uint8_t *text = row_bytes(rows, k, &full, &start, &end);
+        if (out->cap - out->len < FX_MAX_OUTPUT + full) {
+            out->need = FX_MAX_OUTPUT + full;
+            return fx_batch_stop(out, FX_STOP_TEXT, k);
+        }
+        size_t len = fx_line_length(text, full);
+        int rc = parse_row(o, text, len, &pos, &span, &ops, &fields, &err);
+        if (rc != 0 && (why = fail(o, rows, k, start, end, &err, out)) != FX_STOP_DONE)
+            return fx_batch_stop(out, why, k);
+        uint8_t *at = out->text + out->len;
+        if (rc == 0 && !o->epd) {
+            out->len += fx_write(&pos, o->castling, o->ep,
+                                 o->fields != FX_FIELDS_SAME ? o->fields : fields,
+                                 text + span.start, span.len, at);
+        } else if (rc == 0) { /* EPD: the position fields, never counters */
+            size_t head = fx_write(&pos, o->castling, o->ep, 4, text + span.start, span.len, at);
+            out->len += head;
+            if (ops.len) {
+                at[head] = ' ';
+                memcpy(at + head + 1, text + ops.start, ops.len);
+                out->len += 1 + ops.len;
+            }
+        } else if (o->errors == FX_IGNORE) {
+            /* the row as it came; with terminators, those follow below */
+            size_t kept = o->terminators ? len : full;
+            if (kept)
+                memcpy(at, text, kept);
+            out->len += kept;
+        }
+        if (o->terminators && full > len) { /* "\n" or "\r\n": no memcpy call */
+            for (size_t t = len; t < full; t++)
+                out->text[out->len++] = text[t];
+        } else if (o->terminators && rc != 0 && o->errors == FX_COERCE) {
+            /* a coerced last row without a terminator would vanish: end it,
+             * so there are as many lines out as in */
+            out->text[out->len++] = '\n';
+        }
+        end_row(out, k);
+    }
+    return fx_batch_stop(out, FX_STOP_DONE, n);
+}
+
+static size_t encode(const fx_batch_opts *o, const fx_rows *rows, size_t k, size_t n,
+                     fx_batch_out *out)
+{
+    fx_pos pos;
+    fx_span span, ops;
+    fx_error err;
+    int fields, why;
+    int64_t start, end;
+    size_t full, size = o->wide ? sizeof(fx_pos) : sizeof(fx_rec8);
+    for (; k < n; k++) {
+        uint8_t *record = out->records + k * size;
+        if (rows->nulls != NULL && rows->nulls[k]) {
+            memset(record, 0, size);
+            continue;
+        }
+        const uint8_t *text = row_bytes(rows, k, &full, &start, &end);
+        int rc = parse_row(o, text, fx_line_length(text, full), &pos, &span, &ops, &fields,
+                           &err);
+        if (rc == 0)
+            rc = fx_store_record(&pos, record, o->wide, span.start, &err);
+        if (rc != 0) {
+            if ((why = fail(o, rows, k, start, end, &err, out)) != FX_STOP_DONE)
+                return fx_batch_stop(out, why, k);
+            memset(record, 0, size);
+        }
+    }
+    return fx_batch_stop(out, FX_STOP_DONE, n);
+}
+
+static size_t validate(const fx_batch_opts *o, const fx_rows *rows, size_t k, size_t n,
+                       fx_batch_out *out)
+{
+    fx_pos pos;
+    fx_span span, ops;
+    fx_error err;
+    int fields, why;
+    int64_t start, end;
+    size_t full;
+    for (; k < n; k++) {
+        if (rows->nulls != NULL && rows->nulls[k])
+            continue;
+        const uint8_t *text = row_bytes(rows, k, &full, &start, &end);
+        if (parse_row(o, text, fx_line_length(text, full), &pos, &span, &ops, &fields, &err)
+            && (why = fail(o, rows, k, start, end, &err, out)) != FX_STOP_DONE)
+            return fx_batch_stop(out, why, k);
+    }
+    return fx_batch_stop(out, FX_STOP_DONE, n);
+}
+
+size_t fx_batch_rows(const fx_batch_opts *opts, const fx_rows *rows, size_t from,
+                     size_t n, fx_batch_out *out)
+{
+    switch (opts->task) {
+    case FX_NORMALIZE:
+        return normalize(opts, rows, from, n, out);
+    case FX_ENCODE:
+        return encode(opts, rows, from, n, out);
+    default:
+        return validate(opts, rows, from, n, out);
+    }
+}
+
+size_t fx_batch_records(const fx_batch_opts *o, const fx_rows *rows, size_t k, size_t n,
+                        fx_batch_out *out)
+{
+    fx_pos pos;
+    fx_error err;
+    int why;
+    size_t size = o->wide ? sizeof(fx_pos) : sizeof(fx_rec8);
+    for (; k < n; k++) {
+        const uint8_t *record = rows->records + k * size;
+        if (out->cap - out->len < FX_MAX_OUTPUT + 1) {
+            out->need = FX_MAX_OUTPUT + 1;
+            return fx_batch_stop(out, FX_STOP_TEXT, k);
+        }
+        if (fx_load_record(record, o->wide, &pos, &err) == 0) {
+            out->len += fx_write(&pos, o->castling, o->ep, o->fields, NULL, 0,
+                                 out->text + out->len);
+        } else if (!(o->missing && fx_null_record(&err, record, size))
+                   && (why = fail(o, rows, k, 0, 0, &err, out)) != FX_STOP_DONE) {
+            return fx_batch_stop(out, why, k);
+        }
+        if (o->terminators)
+            out->text[out->len++] = '\n';
+        end_row(out, k);
+    }
+    return fx_batch_stop(out, FX_STOP_DONE, n);
+}
