@@ -354,6 +354,91 @@ def test_an_error_publishes_nothing_and_keeps_the_old_files(tmp_path, capsys):
     assert out.read_bytes() == b"old" and not rej.exists() and temporaries(tmp_path) == []
 
 
+# ------------------------------------------------------- --errors raise
+
+RAISE_ROWS, RAISE_BAD = 300, 200  # the 1-based row that stops the run
+
+
+def _raise_input(tmp_path, name: str):
+    """A file of RAISE_ROWS positions, row RAISE_BAD bad, in the format
+    ``name`` says; and how the error names that row."""
+    lines = [GOOD[i % len(GOOD)] for i in range(RAISE_ROWS)]
+    lines[RAISE_BAD - 1] = BAD
+    path = tmp_path / name
+    where = f"line {RAISE_BAD}: column"
+    if name.endswith(".npy"):
+        np.save(path, fx.encode(lines, errors="coerce"))
+        where = f"record {RAISE_BAD}: column 0 (record.width)"
+    elif name.endswith(".pgn"):
+        game = '[Event "g"]\n[FEN "%s"]\n\n1. e4 *\n\n'
+        path.write_text("".join(game % line for line in lines))
+        where = f"game {RAISE_BAD}, line {5 * RAISE_BAD - 3}: column"
+    elif name.endswith((".csv", ".parquet", ".jsonl")):
+        pa = pytest.importorskip("pyarrow")
+        table = pa.table({"id": list(range(RAISE_ROWS)), "fen": lines})
+        if name.endswith(".csv"):
+            pytest.importorskip("pyarrow.csv").write_csv(table, path)
+        elif name.endswith(".parquet"):
+            pytest.importorskip("pyarrow.parquet").write_table(table, path)
+        else:
+            path.write_text("".join(f'{{"id": {i}, "fen": "{f}"}}\n' for i, f in enumerate(lines)))
+        where = f"row {RAISE_BAD}: column"
+    else:
+        path.write_bytes(text(lines))
+    return path, where
+
+
+RAISE_CASES = {
+    "normalize": ("normalize", "in.fen", "o.fen.gz", "r.tsv"),
+    "encode": ("encode", "in.fen", "o.npy", "r.tsv"),
+    "encode spooled": ("encode", "in.fen", "o.npy.zst", "r.tsv"),
+    "encode lichess": ("encode", "in.fen", "o.bin", "r.tsv", "--format", "lichess"),
+    "decode": ("decode", "in.npy", "o.fen", "r.tsv"),
+    "dedupe": ("dedupe", "in.fen", "o.fen", "r.tsv"),
+    "pgn": ("pgn", "in.pgn", "o.pgn", "r.pgn"),
+    "normalize table": ("normalize", "in.csv", "o.parquet", "r.csv"),
+    "encode table": ("encode", "in.parquet", "o.npy", "r.parquet"),
+    "dedupe table": ("dedupe", "in.jsonl", "o.arrow", "r.jsonl"),
+}
+
+
+@pytest.mark.parametrize("case", list(RAISE_CASES))
+def test_raise_publishes_nothing(tmp_path, capsys, case):
+    """A row rejected under --errors raise (the default) ends the run with
+    status 2 and an error naming the row; neither the output nor the rejects
+    file is written, and files already under those names stay as they were,
+    though rows before the bad one were converted (small chunks)."""
+    cmd, name, out_name, rej_name, *extra = RAISE_CASES[case]
+    src, where = _raise_input(tmp_path, name)
+    out, rej = tmp_path / out_name, tmp_path / rej_name
+    argv = [cmd, src, "-o", out, "--rejects", rej, "--chunk-size", "1K", *extra]
+    assert run(argv) == 2
+    err = capsys.readouterr().err
+    assert f"fastxfen: error: {where}" in err, err
+    assert f"stopped at {where.split(':')[0].split(',')[0]}" in err, err
+    assert not out.exists() and not rej.exists() and temporaries(tmp_path) == []
+    out.write_bytes(b"old output")
+    rej.write_bytes(b"old rejects")
+    assert run([*argv, "-q"]) == 2
+    assert f"fastxfen: error: {where}" in capsys.readouterr().err
+    assert (out.read_bytes(), rej.read_bytes()) == (b"old output", b"old rejects")
+    assert temporaries(tmp_path) == []
+
+
+def test_raise_ends_a_table_on_stdout_whole(tmp_path, capsysbinary):
+    """Stdout cannot be taken back: it gets the rows before the bad one, as
+    an Arrow IPC stream with its end marker."""
+    ipc = pytest.importorskip("pyarrow.ipc")
+    src, where = _raise_input(tmp_path, "in.csv")
+    assert run(["normalize", src, "--output-format", "arrow", "--chunk-size", "1K", "-q"]) == 2
+    captured = capsysbinary.readouterr()
+    assert f"fastxfen: error: {where}".encode() in captured.err
+    got = ipc.open_stream(captured.out).read_all()
+    assert got.column("fen").to_pylist() == fx.normalize(
+        [GOOD[i % len(GOOD)] for i in range(RAISE_BAD - 1)]
+    )
+
+
 def test_outputs_keep_the_mode_of_the_file_they_replace(tmp_path):
     src = tmp_path / "in.fen"
     src.write_bytes(text(GOOD))

@@ -535,10 +535,22 @@ def test_cli_raise_and_ignore(tmp_path, capsys):
         "squares, expected 8" in err
     )
     assert "stopped at game 6" in err
-    assert out.read_bytes() == pgn.normalize_pgn(data[: data.index(b'[Event "g5"]')])
-    assert rej.read_bytes().startswith(
-        b'%fastxfen\t6\t27\t24\tplacement\trank 6 covers 9 squares, expected 8\n[Event "g5"]\n'
+    assert not out.exists() and not rej.exists()
+    # stdout: the games before the bad one; the rejects file is not published
+    assert run(["pgn", src, "--rejects", rej, "--chunk-size", "50", "-q"]) == 2
+    assert capsys.readouterr().out.encode() == pgn.normalize_pgn(
+        data[: data.index(b'[Event "g5"]')]
     )
+    assert not rej.exists()
+    assert run(["pgn", src, "-o", out, "--rejects", "-", "--chunk-size", "50", "-q"]) == 2
+    assert (
+        capsys.readouterr()
+        .out.encode()
+        .startswith(
+            b'%fastxfen\t6\t27\t24\tplacement\trank 6 covers 9 squares, expected 8\n[Event "g5"]\n'
+        )
+    )
+    assert not out.exists()
     assert run(["pgn", src, "-o", out, "--errors", "ignore", "-q"]) == 1
     assert capsys.readouterr().err == ""
     assert out.read_bytes() == pgn.normalize_pgn(data, errors="ignore")
