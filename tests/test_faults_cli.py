@@ -27,7 +27,8 @@ from support.compressed import decompress
 
 import fastxfen as fx
 from fastxfen import cli, pgn
-from fastxfen.cli import chunks
+from fastxfen.cli import chunks, signals
+from fastxfen.cli.commands import table as table_command
 
 zstandard = pytest.importorskip("zstandard")
 
@@ -300,6 +301,32 @@ def test_signals_leave_outputs_untouched_or_complete(tmp_path):
 @pytest.mark.slow
 def test_signals_at_random_moments(tmp_path):
     _interrupt(tmp_path, 30, seed=2)
+
+
+def test_a_swallowed_signal_still_publishes_nothing(tmp_path, monkeypatch, capsys):
+    """Code that catches every exception (pyarrow does, around its lazy
+    import of pandas) can swallow the Terminated that SIGTERM raised in it:
+    the run then ends as terminated where it would have published."""
+    pytest.importorskip("pyarrow")
+    src, _ = _raise_input(tmp_path, "in.csv")
+    mask = table_command._mask
+
+    def swallowing(array):
+        try:
+            signals._handler(signal.SIGTERM, None)  # what the signal does
+        except BaseException:
+            pass
+        return mask(array)
+
+    monkeypatch.setattr(table_command, "_mask", swallowing)
+    out, rej = tmp_path / "o.parquet", tmp_path / "r.csv"
+    argv = ["normalize", src, "-o", out, "--rejects", rej, "--errors", "coerce", "-q"]
+    assert run(argv) == 143
+    assert "fastxfen: terminated" in capsys.readouterr().err
+    assert not out.exists() and not rej.exists() and temporaries(tmp_path) == []
+    monkeypatch.setattr(table_command, "_mask", mask)
+    assert run(argv) == 1  # the next run starts afresh
+    assert out.exists() and rej.exists()
 
 
 @POSIX

@@ -578,6 +578,7 @@ class Publication:
 
     def _commit(self) -> None:
         try:
+            signals.swallowed()
             for output in self._outputs:
                 output.finish()
             # A signal now would leave the rejects file published without its
