@@ -1,7 +1,8 @@
 """The command line under faults at the level of files and processes (issue
 15): inputs that change during a run, truncated and corrupt compressed
-inputs, interrupted runs, full disks, aliased file names, long last lines
-and bad .npy headers.  Each fault must end the run with a clear error and
+inputs, interrupted runs, full disks, aliased file names, long last lines,
+bad .npy headers and rows rejected under --errors raise, for text and
+table outputs alike.  Each fault must end the run with a clear error and
 exit status 2 (or 130 / 143 for a signal), never a crash, and leave no file
 under an output's final name unless it is complete.
 
@@ -262,9 +263,24 @@ def _signal_cases(tmp_path):
     return cases
 
 
-def _interrupt(tmp_path, runs: int, seed: int):
+def _table_signal_cases(tmp_path):
+    """As _signal_cases, for a CSV input and table outputs."""
+    pa = pytest.importorskip("pyarrow")
+    pcsv = pytest.importorskip("pyarrow.csv")
+    lines = rows(120_000, every=11)
+    src = tmp_path / "in.csv"
+    pcsv.write_csv(pa.table({"id": list(range(len(lines))), "fen": lines}), src)
+    cases = []
+    for name, cmd in (("o.parquet", "normalize"), ("o.jsonl.gz", "dedupe")):
+        out, rej = tmp_path / name, tmp_path / f"{name}.rejects.csv"
+        argv = [cmd, src, "-o", out, "--rejects", rej, "--errors", "coerce"]
+        cases.append((argv + ["--chunk-size", "64K", "-q"], out, rej))
+    return cases
+
+
+def _interrupt(tmp_path, runs: int, seed: int, cases=None, signums=(signal.SIGINT, signal.SIGTERM)):
     pick = random.Random(seed)
-    cases = _signal_cases(tmp_path)
+    cases = _signal_cases(tmp_path) if cases is None else cases
     complete = {}
     for argv, out, rej in cases:
         started = time.monotonic()
@@ -278,7 +294,7 @@ def _interrupt(tmp_path, runs: int, seed: int):
         while not temporaries(tmp_path) and proc.poll() is None:
             time.sleep(0.002)  # until the outputs are open: the run is under way
         time.sleep(pick.uniform(0, complete[out][2]))
-        signum = pick.choice([signal.SIGINT, signal.SIGTERM])
+        signum = pick.choice(signums)
         proc.send_signal(signum)
         _, err = proc.communicate()
         status = proc.returncode
@@ -301,6 +317,11 @@ def test_signals_leave_outputs_untouched_or_complete(tmp_path):
 @pytest.mark.slow
 def test_signals_at_random_moments(tmp_path):
     _interrupt(tmp_path, 30, seed=2)
+
+
+@POSIX
+def test_sigterm_leaves_table_outputs_untouched_or_complete(tmp_path):
+    _interrupt(tmp_path, 2, seed=3, cases=_table_signal_cases(tmp_path), signums=[signal.SIGTERM])
 
 
 def test_a_swallowed_signal_still_publishes_nothing(tmp_path, monkeypatch, capsys):
@@ -466,6 +487,37 @@ def test_raise_ends_a_table_on_stdout_whole(tmp_path, capsysbinary):
     )
 
 
+@pytest.mark.parametrize("name", ["in.csv.gz", "in.jsonl.xz", "in.tsv.zst"])
+def test_a_truncated_table_input_publishes_no_table(tmp_path, capsys, name):
+    pa = pytest.importorskip("pyarrow")
+    pytest.importorskip("pyarrow.csv")
+    lines = rows(20_000)
+    table = pa.table({"id": list(range(len(lines))), "fen": lines})
+    plain = tmp_path / name.rsplit(".", 1)[0]
+    if plain.suffix == ".jsonl":
+        plain.write_text("".join(f'{{"id": {i}, "fen": "{f}"}}\n' for i, f in enumerate(lines)))
+    else:
+        options = pa.csv.WriteOptions(delimiter="\t" if plain.suffix == ".tsv" else ",")
+        pa.csv.write_csv(table, plain, write_options=options)
+    squeeze = {"gz": gzip.compress, "xz": lzma.compress, "zst": zstandard.compress}
+    packed = squeeze[name.rsplit(".", 1)[1]](plain.read_bytes())
+    src = tmp_path / name
+    src.write_bytes(packed[: len(packed) * 2 // 3])
+    out, rej = tmp_path / "o.parquet", tmp_path / "r.csv"
+    argv = ["normalize", src, "-o", out, "--rejects", rej, "--errors", "coerce", "-q"]
+    argv += ["--chunk-size", "16K"]
+    assert run(argv) == 2
+    err = capsys.readouterr().err
+    assert f"error: {src}: truncated" in err, err
+    assert not out.exists() and not rej.exists() and temporaries(tmp_path) == []
+    out.write_bytes(b"old output")
+    rej.write_bytes(b"old rejects")
+    assert run(argv) == 2
+    assert f"error: {src}: truncated" in capsys.readouterr().err
+    assert (out.read_bytes(), rej.read_bytes()) == (b"old output", b"old rejects")
+    assert temporaries(tmp_path) == []
+
+
 def test_outputs_keep_the_mode_of_the_file_they_replace(tmp_path):
     src = tmp_path / "in.fen"
     src.write_bytes(text(GOOD))
@@ -517,6 +569,27 @@ def test_aliases_are_refused_before_anything_is_written(tmp_path, capsys, pair, 
     assert "are the same file" in err and str(alias) in err and str(target) in err
     assert {p: p.read_bytes() for p in (src, out, rej) if p.exists()} == before
     assert not (route == "dangling symlink" and target.exists())
+    assert temporaries(tmp_path) == []
+
+
+@pytest.mark.parametrize("pair", ["input/-o", "-o/--rejects"])
+@pytest.mark.parametrize("route", ["path", "hard link", "symlink"])
+def test_table_aliases_are_refused_before_anything_is_written(tmp_path, capsys, pair, route):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    src, out, rej = tmp_path / "in.parquet", tmp_path / "o.parquet", tmp_path / "r.parquet"
+    pq.write_table(pa.table({"fen": rows(100)}), src)
+    out.write_bytes(b"old output")
+    first, second = pair.split("/")
+    target = {"input": src, "-o": out}[first]
+    alias = _aliases(tmp_path, target)[route]
+    files = {"input": src, "-o": out, "--rejects": rej, second: alias}
+    before = {p: p.read_bytes() for p in (src, out, rej) if p.exists()}
+    argv = ["normalize", files["input"], "-o", files["-o"], "--rejects", files["--rejects"]]
+    assert run([*argv, "--errors", "coerce", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "are the same file" in err and str(alias) in err and str(target) in err
+    assert {p: p.read_bytes() for p in (src, out, rej) if p.exists()} == before
     assert temporaries(tmp_path) == []
 
 
