@@ -138,7 +138,7 @@ def test_readme_quick_start(capsysbinary):
         assert capsysbinary.readouterr().out == fx.normalize(f.read())
 
 
-def test_raise_stops_with_line_number(tmp_path, capsys):
+def test_raise_stops_with_line_number_and_publishes_nothing(tmp_path, capsysbinary):
     rows = GOOD * 20
     rows[99] = "8/8/8/8/8/8/8/8 w - - 0 1x"
     data = ("\n".join(rows) + "\n").encode()
@@ -146,35 +146,50 @@ def test_raise_stops_with_line_number(tmp_path, capsys):
     out, rej = tmp_path / "out.fen", tmp_path / "r.tsv"
     status = run(["normalize", src, "-o", out, "--chunk-size", "300", "--rejects", rej])
     assert status == 2
-    err = capsys.readouterr().err
+    err = capsysbinary.readouterr().err.decode()
     assert "error: line 100: column 25 (fullmove): expected decimal digits" in err
-    # the rows before the bad one are written
-    assert out.read_bytes() == fx.normalize(("\n".join(rows[:99]) + "\n").encode())
-    assert read_rejects(rej) == [("100", "25", "fullmove", "expected decimal digits", rows[99])]
+    assert "writes no output file" in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.fen"]
+    # files already there stay as they were
+    write(out, b"old output\n")
+    write(rej, b"old rejects\n")
+    assert run(["normalize", src, "-o", out, "--chunk-size", "300", "--rejects", rej]) == 2
+    assert (out.read_bytes(), rej.read_bytes()) == (b"old output\n", b"old rejects\n")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.fen", "out.fen", "r.tsv"]
+    # stdout cannot be taken back: it has the rows before the bad one
+    capsysbinary.readouterr()
+    rej.unlink()
+    assert run(["normalize", src, "--chunk-size", "300", "--rejects", rej, "-q"]) == 2
+    assert capsysbinary.readouterr().out == fx.normalize(("\n".join(rows[:99]) + "\n").encode())
+    assert not rej.exists()
 
 
 @pytest.mark.parametrize("chunk", ["300", "1000000"])
-def test_raise_cuts_crlf_output_before_the_bad_row(tmp_path, capsys, chunk):
+def test_raise_cuts_crlf_output_before_the_bad_row(tmp_path, capsysbinary, chunk):
     rows = GOOD * 20
     rows[57] = "bad"
     data = ("\r\n".join(rows) + "\r\n").encode()
     src = write(tmp_path / "in.fen", data)
-    out = tmp_path / "out.fen"
-    assert run(["normalize", src, "-o", out, "--chunk-size", chunk, "-q"]) == 2
-    assert "line 58:" in capsys.readouterr().err
-    assert out.read_bytes() == fx.normalize(("\r\n".join(rows[:57]) + "\r\n").encode())
+    assert run(["normalize", src, "--chunk-size", chunk, "-q"]) == 2
+    captured = capsysbinary.readouterr()
+    assert b"line 58:" in captured.err
+    assert captured.out == fx.normalize(("\r\n".join(rows[:57]) + "\r\n").encode())
 
 
-def test_raise_on_first_row_and_last_row(tmp_path, capsys):
+def test_raise_on_first_row_and_last_row(tmp_path, capsysbinary):
     src = write(tmp_path / "a.fen", b"bad\n" + GOOD[0].encode() + b"\n")
     assert run(["normalize", src, "-o", tmp_path / "o1"]) == 2
-    assert (tmp_path / "o1").read_bytes() == b""
-    assert "line 1: column" in capsys.readouterr().err
+    assert not (tmp_path / "o1").exists()
+    assert b"line 1: column" in capsysbinary.readouterr().err
+    assert run(["normalize", src]) == 2
+    assert capsysbinary.readouterr().out == b""
     src = write(tmp_path / "b.fen", GOOD[0].encode() + b"\nbad")
     assert run(["normalize", src, "-o", tmp_path / "o2", "-q"]) == 2
-    assert (tmp_path / "o2").read_bytes() == fx.normalize(GOOD[0].encode() + b"\n")
-    err = capsys.readouterr().err
-    assert "line 2: column" in err and "rows read" not in err
+    assert not (tmp_path / "o2").exists()
+    err = capsysbinary.readouterr().err
+    assert b"line 2: column" in err and b"rows read" not in err
+    assert run(["normalize", src, "-q"]) == 2
+    assert capsysbinary.readouterr().out == fx.normalize(GOOD[0].encode() + b"\n")
 
 
 def test_empty_input(tmp_path):
@@ -378,19 +393,28 @@ def test_encode_rejects_and_null_records(tmp_path, capsys):
     assert [int(b[0]) for b in bad] == [i + 1 for i, t in enumerate(decoded) if t is None]
     assert bad[0][1:4] == ("0", "record.width", "null record (width 0, written for a coerced row)")
     assert bad[0][4] == "00" * 80
-    # decode --errors raise stops at the first one, after writing the rows before it
+    # decode --errors raise stops at the first one: the existing output stays,
+    # and stdout has the rows before it
+    before = out.read_bytes()
     assert run(["decode", npy, "-o", out, "--chunk-size", "200"]) == 2
     assert "error: record 7: column 0 (record.width)" in capsys.readouterr().err
-    assert out.read_text() == "".join(t + "\n" for t in decoded[:6])
+    assert out.read_bytes() == before
+    assert run(["decode", npy, "--chunk-size", "200", "-q"]) == 2
+    assert capsys.readouterr().out == "".join(t + "\n" for t in decoded[:6])
 
 
-def test_encode_raise_keeps_a_loadable_file(tmp_path, capsys):
+def test_encode_raise_writes_no_file_and_a_loadable_stdout(tmp_path, capsysbinary):
     rows = GOOD * 10 + ["bad"] + GOOD
     src = write(tmp_path / "in.fen", ("\n".join(rows)).encode())
-    npy = tmp_path / "o.npy"
-    assert run(["encode", src, "-o", npy, "--chunk-size", "200"]) == 2
-    assert "error: line 71: column " in capsys.readouterr().err
-    assert np.array_equal(np.load(npy, mmap_mode="r"), fx.encode(rows[:70]))
+    for npy in (tmp_path / "o.npy", tmp_path / "o.npy.gz"):  # seekable, spooled
+        assert run(["encode", src, "-o", npy, "--chunk-size", "200"]) == 2
+        assert b"error: line 71: column " in capsysbinary.readouterr().err
+        assert not npy.exists()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["in.fen"]
+    # stdout: a whole .npy of the rows before the bad one
+    assert run(["encode", src, "--chunk-size", "200", "-q"]) == 2
+    out = capsysbinary.readouterr().out
+    assert np.array_equal(np.load(io.BytesIO(out)), fx.encode(rows[:70]))
 
 
 def test_decode_refuses_other_arrays(tmp_path, capsys):
@@ -636,7 +660,9 @@ def test_raise_on_long_line(tmp_path, monkeypatch, capsys):
     err = capsys.readouterr().err
     assert "stopped at line 2" in err
     assert "error: line 2: column 100 (input): line longer than 100 bytes" in err
-    assert (tmp_path / "o").read_bytes() == fx.normalize(GOOD[0].encode() + b"\n")
+    assert not (tmp_path / "o").exists()
+    assert run(["normalize", src, "--chunk-size", "32", "-q"]) == 2
+    assert capsys.readouterr().out == fx.normalize(GOOD[0]) + "\n"
 
 
 def test_compression_level(tmp_path, capsys):

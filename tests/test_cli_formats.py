@@ -191,13 +191,13 @@ def test_compressed_output(tmp_path, ext):
 # ----------------------------------------------------------------- rejected rows
 
 
-def test_stockfish_rejects_inner_rook_rights_and_10x8(tmp_path, capsys):
+def test_stockfish_rejects_inner_rook_rights_and_10x8(tmp_path, capsysbinary):
     rows = GOOD[:3] + [INNER] + GOOD[3:] + [WIDE, "nonsense"]
     src = write_rows(tmp_path / "in.fen", rows)
     out, rej = tmp_path / "sf.npy", tmp_path / "rej.tsv"
     argv = ["encode", src, "--format", "stockfish", "-o", out, "--rejects", rej]
     assert run(argv + ["--errors", "coerce", "--chunk-size", "150"]) == 1
-    assert "3 rejected (written as rows of zeros)" in capsys.readouterr().err
+    assert b"3 rejected (written as rows of zeros)" in capsysbinary.readouterr().err
     reason_inner = (
         "castling right of the rook on file f: the stockfish format stores only rights "
         "of corner rooks (a1, h1, a8, h8)"
@@ -218,11 +218,16 @@ def test_stockfish_rejects_inner_rook_rights_and_10x8(tmp_path, capsys):
     assert not arr[[3, 7, 8]].any()
     good = [i for i in range(9) if i not in (3, 7, 8)]
     assert np.array_equal(arr[good], ex.pack([rows[i] for i in good], format="stockfish"))
-    # raise: stops at line 4 and keeps a loadable file of the three rows before it
+    # raise: stops at line 4; the file stays as it was, stdout gets a loadable
+    # file of the three rows before it
+    before = out.read_bytes()
     assert run(["encode", src, "--format", "stockfish", "-o", out, "--chunk-size", "150"]) == 2
-    err = capsys.readouterr().err
+    err = capsysbinary.readouterr().err.decode()
     assert f"fastxfen: error: line 4: column 1 (record.castling): {reason_inner}" in err
-    assert np.array_equal(np.load(out), ex.pack(rows[:3], format="stockfish"))
+    assert out.read_bytes() == before
+    assert run(["encode", src, "--format", "stockfish", "--chunk-size", "150", "-q"]) == 2
+    stdout = capsysbinary.readouterr().out
+    assert np.array_equal(np.load(io.BytesIO(stdout)), ex.pack(rows[:3], format="stockfish"))
 
 
 @pytest.mark.parametrize("fmt", ["lichess", "planes"])
@@ -296,10 +301,13 @@ def test_decode_rejects_bad_values(tmp_path, capsys):
         (bytes([len(bad_variant)]) + bad_variant).hex(),
     )
     assert got[1][:3] == ("4", "8", "lichess") and got[1][3].startswith("nibble 12 on a1")
-    # raise: the rows before the first bad one are written
+    # raise: the output stays as it was; stdout gets the rows before the first bad one
+    before = out.read_bytes()
     assert run(["decode", src, "--format", "lichess", "-o", out]) == 2
     assert "error: record 2: column " in capsys.readouterr().err
-    assert out.read_text().splitlines() == [fx.normalize(GOOD[0])]
+    assert out.read_bytes() == before
+    assert run(["decode", src, "--format", "lichess", "-q"]) == 2
+    assert capsys.readouterr().out.splitlines() == [fx.normalize(GOOD[0])]
 
 
 def test_decode_rejects_bad_planes_and_stockfish_rows(tmp_path):

@@ -259,11 +259,17 @@ def test_rejects_table_and_rows_accounted(tmp_path, capsys):
     assert run("normalize", path, "-o", out2, "--errors", "ignore") == 1
     assert pq.read_table(out2).column("fen")[150].as_py() == table.column("fen")[150].as_py()
 
-    out3 = tmp_path / "out3.parquet"
-    assert run("normalize", path, "-o", out3, "--chunk-size", "1K") == 2
+    out3, rejects3 = tmp_path / "out3.parquet", tmp_path / "bad3.csv"
+    assert run("normalize", path, "-o", out3, "--rejects", rejects3, "--chunk-size", "1K") == 2
     err = capsys.readouterr().err
     assert "row 4: column" in err
-    assert pq.read_table(out3).num_rows == 3  # the rows before the bad one
+    assert not out3.exists() and not rejects3.exists()
+    # stdout: the rows before the bad one
+    assert run("normalize", path, "--output-format", "jsonl", "--chunk-size", "1K", "-q") == 2
+    lines = capsys.readouterr().out.splitlines()
+    assert [json.loads(line)["fen"] for line in lines] == fx.normalize(
+        table.column("fen").to_pylist()[:3]
+    )
 
 
 def test_validate_reasons_column_and_messages(tmp_path, capsys):

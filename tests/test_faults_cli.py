@@ -1,7 +1,8 @@
 """The command line under faults at the level of files and processes (issue
 15): inputs that change during a run, truncated and corrupt compressed
-inputs, interrupted runs, full disks, aliased file names, long last lines
-and bad .npy headers.  Each fault must end the run with a clear error and
+inputs, interrupted runs, full disks, aliased file names, long last lines,
+bad .npy headers and rows rejected under --errors raise, for text and
+table outputs alike.  Each fault must end the run with a clear error and
 exit status 2 (or 130 / 143 for a signal), never a crash, and leave no file
 under an output's final name unless it is complete.
 
@@ -27,7 +28,8 @@ from support.compressed import decompress
 
 import fastxfen as fx
 from fastxfen import cli, pgn
-from fastxfen.cli import chunks
+from fastxfen.cli import chunks, signals
+from fastxfen.cli.commands import table as table_command
 
 zstandard = pytest.importorskip("zstandard")
 
@@ -261,9 +263,24 @@ def _signal_cases(tmp_path):
     return cases
 
 
-def _interrupt(tmp_path, runs: int, seed: int):
+def _table_signal_cases(tmp_path):
+    """As _signal_cases, for a CSV input and table outputs."""
+    pa = pytest.importorskip("pyarrow")
+    pcsv = pytest.importorskip("pyarrow.csv")
+    lines = rows(120_000, every=11)
+    src = tmp_path / "in.csv"
+    pcsv.write_csv(pa.table({"id": list(range(len(lines))), "fen": lines}), src)
+    cases = []
+    for name, cmd in (("o.parquet", "normalize"), ("o.jsonl.gz", "dedupe")):
+        out, rej = tmp_path / name, tmp_path / f"{name}.rejects.csv"
+        argv = [cmd, src, "-o", out, "--rejects", rej, "--errors", "coerce"]
+        cases.append((argv + ["--chunk-size", "64K", "-q"], out, rej))
+    return cases
+
+
+def _interrupt(tmp_path, runs: int, seed: int, cases=None, signums=(signal.SIGINT, signal.SIGTERM)):
     pick = random.Random(seed)
-    cases = _signal_cases(tmp_path)
+    cases = _signal_cases(tmp_path) if cases is None else cases
     complete = {}
     for argv, out, rej in cases:
         started = time.monotonic()
@@ -277,7 +294,7 @@ def _interrupt(tmp_path, runs: int, seed: int):
         while not temporaries(tmp_path) and proc.poll() is None:
             time.sleep(0.002)  # until the outputs are open: the run is under way
         time.sleep(pick.uniform(0, complete[out][2]))
-        signum = pick.choice([signal.SIGINT, signal.SIGTERM])
+        signum = pick.choice(signums)
         proc.send_signal(signum)
         _, err = proc.communicate()
         status = proc.returncode
@@ -300,6 +317,37 @@ def test_signals_leave_outputs_untouched_or_complete(tmp_path):
 @pytest.mark.slow
 def test_signals_at_random_moments(tmp_path):
     _interrupt(tmp_path, 30, seed=2)
+
+
+@POSIX
+def test_sigterm_leaves_table_outputs_untouched_or_complete(tmp_path):
+    _interrupt(tmp_path, 2, seed=3, cases=_table_signal_cases(tmp_path), signums=[signal.SIGTERM])
+
+
+def test_a_swallowed_signal_still_publishes_nothing(tmp_path, monkeypatch, capsys):
+    """Code that catches every exception (pyarrow does, around its lazy
+    import of pandas) can swallow the Terminated that SIGTERM raised in it:
+    the run then ends as terminated where it would have published."""
+    pytest.importorskip("pyarrow")
+    src, _ = _raise_input(tmp_path, "in.csv")
+    mask = table_command._mask
+
+    def swallowing(array):
+        try:
+            signals._handler(signal.SIGTERM, None)  # what the signal does
+        except BaseException:
+            pass
+        return mask(array)
+
+    monkeypatch.setattr(table_command, "_mask", swallowing)
+    out, rej = tmp_path / "o.parquet", tmp_path / "r.csv"
+    argv = ["normalize", src, "-o", out, "--rejects", rej, "--errors", "coerce", "-q"]
+    assert run(argv) == 143
+    assert "fastxfen: terminated" in capsys.readouterr().err
+    assert not out.exists() and not rej.exists() and temporaries(tmp_path) == []
+    monkeypatch.setattr(table_command, "_mask", mask)
+    assert run(argv) == 1  # the next run starts afresh
+    assert out.exists() and rej.exists()
 
 
 @POSIX
@@ -354,6 +402,122 @@ def test_an_error_publishes_nothing_and_keeps_the_old_files(tmp_path, capsys):
     assert out.read_bytes() == b"old" and not rej.exists() and temporaries(tmp_path) == []
 
 
+# ------------------------------------------------------- --errors raise
+
+RAISE_ROWS, RAISE_BAD = 300, 200  # the 1-based row that stops the run
+
+
+def _raise_input(tmp_path, name: str):
+    """A file of RAISE_ROWS positions, row RAISE_BAD bad, in the format
+    ``name`` says; and how the error names that row."""
+    lines = [GOOD[i % len(GOOD)] for i in range(RAISE_ROWS)]
+    lines[RAISE_BAD - 1] = BAD
+    path = tmp_path / name
+    where = f"line {RAISE_BAD}: column"
+    if name.endswith(".npy"):
+        np.save(path, fx.encode(lines, errors="coerce"))
+        where = f"record {RAISE_BAD}: column 0 (record.width)"
+    elif name.endswith(".pgn"):
+        game = '[Event "g"]\n[FEN "%s"]\n\n1. e4 *\n\n'
+        path.write_text("".join(game % line for line in lines))
+        where = f"game {RAISE_BAD}, line {5 * RAISE_BAD - 3}: column"
+    elif name.endswith((".csv", ".parquet", ".jsonl")):
+        pa = pytest.importorskip("pyarrow")
+        table = pa.table({"id": list(range(RAISE_ROWS)), "fen": lines})
+        if name.endswith(".csv"):
+            pytest.importorskip("pyarrow.csv").write_csv(table, path)
+        elif name.endswith(".parquet"):
+            pytest.importorskip("pyarrow.parquet").write_table(table, path)
+        else:
+            path.write_text("".join(f'{{"id": {i}, "fen": "{f}"}}\n' for i, f in enumerate(lines)))
+        where = f"row {RAISE_BAD}: column"
+    else:
+        path.write_bytes(text(lines))
+    return path, where
+
+
+RAISE_CASES = {
+    "normalize": ("normalize", "in.fen", "o.fen.gz", "r.tsv"),
+    "encode": ("encode", "in.fen", "o.npy", "r.tsv"),
+    "encode spooled": ("encode", "in.fen", "o.npy.zst", "r.tsv"),
+    "encode lichess": ("encode", "in.fen", "o.bin", "r.tsv", "--format", "lichess"),
+    "decode": ("decode", "in.npy", "o.fen", "r.tsv"),
+    "dedupe": ("dedupe", "in.fen", "o.fen", "r.tsv"),
+    "pgn": ("pgn", "in.pgn", "o.pgn", "r.pgn"),
+    "normalize table": ("normalize", "in.csv", "o.parquet", "r.csv"),
+    "encode table": ("encode", "in.parquet", "o.npy", "r.parquet"),
+    "dedupe table": ("dedupe", "in.jsonl", "o.arrow", "r.jsonl"),
+}
+
+
+@pytest.mark.parametrize("case", list(RAISE_CASES))
+def test_raise_publishes_nothing(tmp_path, capsys, case):
+    """A row rejected under --errors raise (the default) ends the run with
+    status 2 and an error naming the row; neither the output nor the rejects
+    file is written, and files already under those names stay as they were,
+    though rows before the bad one were converted (small chunks)."""
+    cmd, name, out_name, rej_name, *extra = RAISE_CASES[case]
+    src, where = _raise_input(tmp_path, name)
+    out, rej = tmp_path / out_name, tmp_path / rej_name
+    argv = [cmd, src, "-o", out, "--rejects", rej, "--chunk-size", "1K", *extra]
+    assert run(argv) == 2
+    err = capsys.readouterr().err
+    assert f"fastxfen: error: {where}" in err, err
+    assert f"stopped at {where.split(':')[0].split(',')[0]}" in err, err
+    assert not out.exists() and not rej.exists() and temporaries(tmp_path) == []
+    out.write_bytes(b"old output")
+    rej.write_bytes(b"old rejects")
+    assert run([*argv, "-q"]) == 2
+    assert f"fastxfen: error: {where}" in capsys.readouterr().err
+    assert (out.read_bytes(), rej.read_bytes()) == (b"old output", b"old rejects")
+    assert temporaries(tmp_path) == []
+
+
+def test_raise_ends_a_table_on_stdout_whole(tmp_path, capsysbinary):
+    """Stdout cannot be taken back: it gets the rows before the bad one, as
+    an Arrow IPC stream with its end marker."""
+    ipc = pytest.importorskip("pyarrow.ipc")
+    src, where = _raise_input(tmp_path, "in.csv")
+    assert run(["normalize", src, "--output-format", "arrow", "--chunk-size", "1K", "-q"]) == 2
+    captured = capsysbinary.readouterr()
+    assert f"fastxfen: error: {where}".encode() in captured.err
+    got = ipc.open_stream(captured.out).read_all()
+    assert got.column("fen").to_pylist() == fx.normalize(
+        [GOOD[i % len(GOOD)] for i in range(RAISE_BAD - 1)]
+    )
+
+
+@pytest.mark.parametrize("name", ["in.csv.gz", "in.jsonl.xz", "in.tsv.zst"])
+def test_a_truncated_table_input_publishes_no_table(tmp_path, capsys, name):
+    pa = pytest.importorskip("pyarrow")
+    pytest.importorskip("pyarrow.csv")
+    lines = rows(20_000)
+    table = pa.table({"id": list(range(len(lines))), "fen": lines})
+    plain = tmp_path / name.rsplit(".", 1)[0]
+    if plain.suffix == ".jsonl":
+        plain.write_text("".join(f'{{"id": {i}, "fen": "{f}"}}\n' for i, f in enumerate(lines)))
+    else:
+        options = pa.csv.WriteOptions(delimiter="\t" if plain.suffix == ".tsv" else ",")
+        pa.csv.write_csv(table, plain, write_options=options)
+    squeeze = {"gz": gzip.compress, "xz": lzma.compress, "zst": zstandard.compress}
+    packed = squeeze[name.rsplit(".", 1)[1]](plain.read_bytes())
+    src = tmp_path / name
+    src.write_bytes(packed[: len(packed) * 2 // 3])
+    out, rej = tmp_path / "o.parquet", tmp_path / "r.csv"
+    argv = ["normalize", src, "-o", out, "--rejects", rej, "--errors", "coerce", "-q"]
+    argv += ["--chunk-size", "16K"]
+    assert run(argv) == 2
+    err = capsys.readouterr().err
+    assert f"error: {src}: truncated" in err, err
+    assert not out.exists() and not rej.exists() and temporaries(tmp_path) == []
+    out.write_bytes(b"old output")
+    rej.write_bytes(b"old rejects")
+    assert run(argv) == 2
+    assert f"error: {src}: truncated" in capsys.readouterr().err
+    assert (out.read_bytes(), rej.read_bytes()) == (b"old output", b"old rejects")
+    assert temporaries(tmp_path) == []
+
+
 def test_outputs_keep_the_mode_of_the_file_they_replace(tmp_path):
     src = tmp_path / "in.fen"
     src.write_bytes(text(GOOD))
@@ -405,6 +569,27 @@ def test_aliases_are_refused_before_anything_is_written(tmp_path, capsys, pair, 
     assert "are the same file" in err and str(alias) in err and str(target) in err
     assert {p: p.read_bytes() for p in (src, out, rej) if p.exists()} == before
     assert not (route == "dangling symlink" and target.exists())
+    assert temporaries(tmp_path) == []
+
+
+@pytest.mark.parametrize("pair", ["input/-o", "-o/--rejects"])
+@pytest.mark.parametrize("route", ["path", "hard link", "symlink"])
+def test_table_aliases_are_refused_before_anything_is_written(tmp_path, capsys, pair, route):
+    pa = pytest.importorskip("pyarrow")
+    pq = pytest.importorskip("pyarrow.parquet")
+    src, out, rej = tmp_path / "in.parquet", tmp_path / "o.parquet", tmp_path / "r.parquet"
+    pq.write_table(pa.table({"fen": rows(100)}), src)
+    out.write_bytes(b"old output")
+    first, second = pair.split("/")
+    target = {"input": src, "-o": out}[first]
+    alias = _aliases(tmp_path, target)[route]
+    files = {"input": src, "-o": out, "--rejects": rej, second: alias}
+    before = {p: p.read_bytes() for p in (src, out, rej) if p.exists()}
+    argv = ["normalize", files["input"], "-o", files["-o"], "--rejects", files["--rejects"]]
+    assert run([*argv, "--errors", "coerce", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert "are the same file" in err and str(alias) in err and str(target) in err
+    assert {p: p.read_bytes() for p in (src, out, rej) if p.exists()} == before
     assert temporaries(tmp_path) == []
 
 

@@ -461,64 +461,41 @@ def stream_pgn(
     return editor.stats
 
 
-class MappedBlock:
-    """A block of a memory-mapped file opened for reading: ``whole[at:end]``,
-    kept as it is without a copy (it does not change)."""
-
-    __slots__ = ("whole", "at", "end")
-
-    def __init__(self, whole: memoryview, at: int, end: int) -> None:
-        self.whole, self.at, self.end = whole, at, end
-
-    def __len__(self) -> int:
-        return self.end - self.at
-
-
-def _immutable(block):
+def _immutable(block) -> bytes:
     """The bytes of a block that cannot change under the chunks made of it."""
-    if isinstance(block, MappedBlock):
-        return block.whole[block.at : block.end]
     return block if isinstance(block, bytes) else bytes(block)
 
 
-def _join(carry, carry_at: int, block) -> Tuple[Any, int]:
-    """(carry + block, where that starts in the mapped file or -1): a view,
-    no copy, when the block is mapped and the carry is empty or the view of
-    the mapped file that the block continues."""
-    if isinstance(block, MappedBlock):
-        if not len(carry):
-            return block.whole[block.at : block.end], block.at
-        if carry_at >= 0 and carry_at + len(carry) == block.at:
-            return block.whole[carry_at : block.end], carry_at
+def _join(carry, block) -> bytes:
+    """carry + block."""
     block = _immutable(block)
-    return (b"".join((carry, block)) if len(carry) else block), -1
+    return b"".join((carry, block)) if len(carry) else block
 
 
 def _split(source: Iterator, variants: bool, spill: int, max_header: int, stats: PgnStats):
     """Cut the text into chunks of whole games: yields ("chunk", buf, scan,
     cut) for buf[:cut], ("rest", bytes) for more of the last game of the last
-    chunk (a game longer than ``spill``), and ("copy", bytes).  The chunks of
-    a mapped file are views of it."""
-    carry, carry_at = b"", -1  # carry_at: where carry starts in a mapped file
+    chunk (a game longer than ``spill``), and ("copy", bytes)."""
+    carry = b""
     started = False
     eof = False
     while not eof:
         block = next(source, None)
         if block is None:
             eof = True
-            buf, at = carry, carry_at
+            buf = carry
         else:
             stats.bytes_read += len(block)
-            buf, at = _join(carry, carry_at, block)
-        carry, carry_at = b"", -1
+            buf = _join(carry, block)
+        carry = b""
         if not started:
             if len(buf) < len(_BOM) and not eof:
-                carry, carry_at = buf, at
+                carry = buf
                 continue
             started = True
             if buf[:3] == _BOM:
                 yield ("copy", buf[:3])
-                buf, at = buf[3:], _moved(at, 3)
+                buf = buf[3:]
         if not buf:
             continue
         scan = _scan(buf, variants)
@@ -528,17 +505,13 @@ def _split(source: Iterator, variants: bool, spill: int, max_header: int, stats:
             cut = int(scan.starts[-1]) if len(scan.starts) else 0
         if cut > 0:
             yield ("chunk", buf, scan, cut)
-            carry, carry_at = buf[cut:], _moved(at, cut)
+            carry = buf[cut:]
         elif len(buf) >= spill:
             carry = yield from _skim(source, buf, scan, variants, max_header, stats)
             if carry is None:
                 return
         else:
-            carry, carry_at = buf, at
-
-
-def _moved(at: int, by: int) -> int:
-    return at + by if at >= 0 else -1
+            carry = buf
 
 
 def _skim(

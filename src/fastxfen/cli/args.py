@@ -96,9 +96,10 @@ exit status:
        names its line, column, field and reason)
   130  interrupted (SIGINT)
   143  terminated (SIGTERM)
-  Output files are written under a temporary name and renamed into place when
-  the run ends with status 0 or 1, or at a row rejected under --errors raise
-  (holding the rows before it); any other stop leaves no new file behind.
+  Output files are written under a temporary name and renamed into place only
+  when the run ends with status 0 or 1; any other stop, a row rejected under
+  --errors raise included, leaves no new file behind and an existing one as it
+  was (stdout keeps what was written to it: the rows before the rejected one).
 """
 
 FORMATS_HELP = """\

@@ -11,8 +11,9 @@ class CliError(Exception):
 
 
 class Rejected(Exception):
-    """A row rejected under --errors raise: ``number`` is its 1-based line
-    (record, for decode) number in the whole input."""
+    """A row rejected under --errors raise: ``number`` is its 1-based
+    ``unit`` (line; record for decode, game for pgn) in the whole input.
+    It ends the run with exit status 2 and publishes no output file."""
 
     def __init__(self, number: int, error: FenError, unit: str = "line") -> None:
         super().__init__(f"{unit} {number}: {error.location}: {error.reason}")

@@ -4,9 +4,10 @@ writers, and the checks that the input, output and rejects file are
 different files.
 
 Outputs are written under a temporary name and published together by a
-Publication (fsync, then rename) only when the run succeeds; before anything
-is written, ``check_distinct`` refuses an input, output and rejects file that
-are the same file by any route.
+Publication (fsync, then rename) only when the run succeeds; a run stopped by
+an error, a signal or a row rejected under ``--errors raise`` publishes
+nothing.  Before anything is written, ``check_distinct`` refuses an input,
+output and rejects file that are the same file by any route.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import numpy as np
 
 from fastxfen.cli import signals
 from fastxfen.cli.dropbehind import DropBehind
-from fastxfen.cli.errors import CliError
+from fastxfen.cli.errors import CliError, Rejected
 
 #: Bytes read (and copied out of a spool file) at a time by default.
 DEFAULT_CHUNK = 8 << 20
@@ -540,8 +541,11 @@ class Publication:
     without an exception, each is finished (fsynced) and then renamed into
     place, the --rejects file before the output, so that an output under its
     final name always has its complete rejects file; when an exception stops
-    the run (an error, SIGINT, SIGTERM, a full disk), every temporary file is
-    removed and no final name is touched.  A context manager."""
+    the run (a row rejected under --errors raise, an error, SIGINT, SIGTERM,
+    a full disk), every temporary file is removed and no final name is
+    touched.  Stdout cannot be taken back: after a Rejected it is finished
+    (the rows before the rejected one), after anything else left as it is.
+    A context manager."""
 
     def __init__(self) -> None:
         self._outputs: list = []
@@ -558,11 +562,23 @@ class Publication:
         if kind is None:
             self._commit()
         else:
+            if issubclass(kind, Rejected):
+                self._finish_stdout()
             self._discard()
         return False
 
+    def _finish_stdout(self) -> None:
+        try:
+            for output in self._outputs:
+                if output.is_stdout:
+                    output.finish()
+        except BaseException:
+            self._discard()
+            raise
+
     def _commit(self) -> None:
         try:
+            signals.swallowed()
             for output in self._outputs:
                 output.finish()
             # A signal now would leave the rejects file published without its
@@ -689,6 +705,11 @@ class NpyWriter:
             self.output.write(data)
         self.spool.close()
 
+    def abandon(self) -> None:
+        """Let go of rows that will not be published."""
+        if self.spool is not None:
+            self.spool.close()
+
     def _header(self) -> bytes:
         return _npy_header(self.dtype, self.count, self.row_shape)
 
@@ -705,6 +726,27 @@ class StreamWriter:
 
     def close(self) -> None:
         pass
+
+    def abandon(self) -> None:
+        pass
+
+
+def close_at_end(stack: contextlib.ExitStack, writer, output) -> None:
+    """Have ``stack`` close ``writer`` (which ends the table, or writes the
+    .npy header, in ``output``) before the output is published: when the
+    run succeeds, or when a Rejected stops it and ``output`` is stdout (so
+    the rows before the rejected one make a whole stream there).  Otherwise
+    the writer is abandoned: a file that will not be published is not
+    finished."""
+
+    def close(kind, exc, traceback) -> bool:
+        if kind is None or (issubclass(kind, Rejected) and output.is_stdout):
+            writer.close()
+        else:
+            writer.abandon()
+        return False
+
+    stack.push(close)
 
 
 def open_outputs(args, stack, binary: bool):

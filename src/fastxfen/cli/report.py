@@ -170,8 +170,9 @@ def finish(args, stats: Stats, stopped, unit: str) -> int:
         print(f"fastxfen: error: {stopped}", file=sys.stderr)
         if not args.quiet:
             print(
-                "fastxfen: --errors raise stops at the first rejected row; "
-                "--errors coerce keeps going and --rejects FILE lists every rejected row",
+                "fastxfen: --errors raise stops at the first rejected row and writes "
+                "no output file; --errors coerce keeps going and --rejects FILE lists "
+                "every rejected row",
                 file=sys.stderr,
             )
         return EXIT_FAILED

@@ -21,6 +21,7 @@ class _State:
     deferring = False
     drop = False
     pending = None  # the exception of a signal that came while deferring
+    raised = None  # the exception of the last signal raised during the run
 
 
 def _handler(signum, frame) -> None:
@@ -28,6 +29,11 @@ def _handler(signum, frame) -> None:
     if _State.deferring:
         _State.pending = _State.pending or exc
         return
+    _raise(exc)
+
+
+def _raise(exc) -> None:
+    _State.raised = exc
     raise exc()
 
 
@@ -40,6 +46,7 @@ def handled():
         return
     names = [*_EXCEPTIONS, *([signal.SIGXFSZ] if hasattr(signal, "SIGXFSZ") else [])]
     before = {signum: signal.getsignal(signum) for signum in names}
+    _State.raised = None
     try:
         for signum in _EXCEPTIONS:
             signal.signal(signum, _handler)
@@ -73,7 +80,16 @@ def deferred(drop: bool = False):
         _State.deferring = False
         pending, _State.pending = _State.pending, None
     if pending is not None and not drop:
-        raise pending()
+        _raise(pending)
+
+
+def swallowed() -> None:
+    """Raise again the exception of a signal that was raised during the run
+    but never reached the command: code that catches every exception (as
+    pyarrow does around its lazy import of pandas) can swallow it.  Called
+    where the run would otherwise publish its outputs."""
+    if _main() and _State.raised is not None:
+        raise _State.raised()
 
 
 def check() -> None:
@@ -81,7 +97,7 @@ def check() -> None:
     of the block where that is safe)."""
     if _State.pending is not None and not _State.drop and _main():
         pending, _State.pending = _State.pending, None
-        raise pending()
+        _raise(pending)
 
 
 #: Seconds between two looks at held-back signals while waiting.

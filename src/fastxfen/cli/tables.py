@@ -321,17 +321,19 @@ def put_column(batch, index: int, array, to_column: str | None, schema):
 
 class _WriteStream:
     """The file object pyarrow writes to: an Output (compressed by its name,
-    written in the background)."""
+    written in the background); once ``muted``, writes go nowhere."""
 
     closed = False
+    muted = False
 
     def __init__(self, output: Output) -> None:
         self.output = output
         self.at = 0
 
     def write(self, data) -> int:
-        data = bytes(data)  # pyarrow may reuse its buffer; Output keeps it
-        self.output.write(data)
+        if not self.muted:
+            data = bytes(data)  # pyarrow may reuse its buffer; Output keeps it
+            self.output.write(data)
         self.at += len(data)
         return len(data)
 
@@ -419,6 +421,13 @@ class TableWriter:
         if writer is not None:
             writer.close()
 
+    def abandon(self) -> None:
+        """Let go of a table that will not be published: pyarrow's writer is
+        closed without writing its end to the output."""
+        self._stream.muted = True
+        with contextlib.suppress(Exception):
+            self.close()
+
 
 class RejectsTable:
     """The --rejects file of a table input: one row per rejected row (its
@@ -465,3 +474,7 @@ class RejectsTable:
     def close(self) -> None:
         if self.output is not None:
             self.writer.close()
+
+    def abandon(self) -> None:
+        if self.output is not None:
+            self.writer.abandon()

@@ -51,21 +51,21 @@ def run(args) -> int:
     decoder = make(formats.decoder, args)
     stats = Stats("decode")
     stopped = None
-    with contextlib.ExitStack() as stack:
-        source = Input(args.input, stack)
-        output, rejects_file = open_outputs(args, stack, binary=False)
-        rejects = Rejects(rejects_file)
-        if decoder.npy:
-            pieces = chunks.npy_chunks(args, source, stack, decoder)
-        else:
-            pieces = chunks.frame_chunks(args, source, stack)
-        done = 0
-        try:
+    try:
+        with contextlib.ExitStack() as stack:
+            source = Input(args.input, stack)
+            output, rejects_file = open_outputs(args, stack, binary=False)
+            rejects = Rejects(rejects_file)
+            if decoder.npy:
+                pieces = chunks.npy_chunks(args, source, stack, decoder)
+            else:
+                pieces = chunks.frame_chunks(args, source, stack)
+            done = 0
             for rows in pieces:
                 _decode_chunk(args, decoder, rows, done, output, rejects, stats)
                 done += len(rows)
                 rows = None
-        except Rejected as exc:
-            stopped = exc
-            stats.read = exc.number
+    except Rejected as exc:  # nothing was published
+        stopped = exc
+        stats.read = exc.number
     return finish(args, stats, stopped, "record")

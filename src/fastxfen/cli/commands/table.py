@@ -14,7 +14,7 @@ from fastxfen.cli import formats, tables
 from fastxfen.cli.args import make, threads_for
 from fastxfen.cli.commands.text import _for_the_command_line
 from fastxfen.cli.errors import Rejected
-from fastxfen.cli.io import NpyWriter, StreamWriter, open_outputs
+from fastxfen.cli.io import NpyWriter, StreamWriter, close_at_end, open_outputs
 from fastxfen.cli.report import Progress, Stats, bar_wanted, finish
 from fastxfen.cli.unique import Unique
 
@@ -45,7 +45,8 @@ class TableJob:
         output, rejects = open_outputs(args, stack, binary=self.binary)
         self.output = progress.paced(output)
         self.rejects = tables.RejectsTable(rejects, self.text_type)
-        stack.callback(self.rejects.close)
+        if rejects is not None:
+            close_at_end(stack, self.rejects, rejects)
         self.unique = Unique(args, stats) if getattr(args, "unique", False) else None
 
     def text(self, batch):
@@ -116,7 +117,7 @@ class TableOutput(TableJob):
         )
         kind = tables.output_format(args, reader.kind)
         self.writer = tables.TableWriter(self.output, kind, self.out_schema)
-        stack.callback(self.writer.close)
+        close_at_end(stack, self.writer, self.output)
 
     def write(self, batch, column, mask: np.ndarray | None, upto: int) -> None:
         pa = tables.require_pyarrow()
@@ -206,7 +207,7 @@ class ValidateTable(TableJob):
             self.out_schema = tables.with_column(self.schema, self.index, field, self.to_column)
             kind = tables.output_format(args, reader.kind)
             self.writer = tables.TableWriter(self.output, kind, self.out_schema)
-            stack.callback(self.writer.close)
+            close_at_end(stack, self.writer, self.output)
 
     def batch(self, batch, first):
         self.first = first
@@ -250,7 +251,7 @@ class EncodeTable(TableJob):
             self.writer = StreamWriter(output)
         else:
             self.writer = NpyWriter(output, self.encoder.dtype, self.encoder.row_shape)
-        stack.callback(self.writer.close)
+        close_at_end(stack, self.writer, output)
 
     def convert(self, text, batch):
         a = self.args
@@ -281,19 +282,19 @@ def run_table(args, kind: str) -> int:
     exit status."""
     stats = Stats(args.command)
     stopped = None
-    with contextlib.ExitStack() as stack:
-        reader = tables.TableReader(args, kind, stack)
-        progress = Progress(bar_wanted(args), reader.total, reader.unit)
-        stack.callback(progress.close)
-        job = JOBS[args.command](args, reader, stats, stack, progress)
-        first = 0
-        try:
+    try:
+        with contextlib.ExitStack() as stack:
+            reader = tables.TableReader(args, kind, stack)
+            progress = Progress(bar_wanted(args), reader.total, reader.unit)
+            stack.callback(progress.close)
+            job = JOBS[args.command](args, reader, stats, stack, progress)
+            first = 0
             for batch in reader.batches():
                 progress.aim(reader.position())
                 job.batch(batch, first)
                 first += batch.num_rows
                 progress.to(reader.position())
-        except Rejected as exc:
-            stopped = exc
-            stats.read = exc.number
+    except Rejected as exc:  # nothing was published
+        stopped = exc
+        stats.read = exc.number
     return finish(args, stats, stopped, "row")

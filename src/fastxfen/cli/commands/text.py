@@ -6,7 +6,8 @@ Reading (and decompressing) the next chunk runs in one background thread and
 writing (and compressing) the previous result in another, each holding at most
 one chunk, while the library converts the current chunk on its own threads.
 Under ``--errors raise`` a chunk is still converted in coerce mode, so that the
-rows before the first rejected one can be written before the run stops.
+rows before the first rejected one reach stdout before the run stops (an
+output file is not published).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from fastxfen.cli import chunks, formats, tables
 from fastxfen.cli.args import make
 from fastxfen.cli.chunks import LongLine, prefetch
 from fastxfen.cli.errors import CliError, Rejected
-from fastxfen.cli.io import Input, NpyWriter, StreamWriter, open_outputs
+from fastxfen.cli.io import Input, NpyWriter, StreamWriter, close_at_end, open_outputs
 from fastxfen.cli.report import Progress, Rejects, Stats, bar_wanted, finish
 
 _WIDE_ROW_HINT = "a 10-wide position needs --width 10"
@@ -61,7 +62,7 @@ class TextJob:
             chunk, threads=_options.kernel_threads(self.args.threads), count=self.counts_first
         )
         # Always run in coerce mode: under --errors raise the rows before the
-        # first rejected one are still written, and the batch is not run twice.
+        # first rejected one still reach stdout, and the batch is not run twice.
         result = self.run(batch, batch.rows_reckoned())
         n = batch.n
         self.stats.read += n
@@ -123,31 +124,32 @@ def run_text(args, job_type, output_kind: str) -> int:
     """Run ``job_type`` over the text input of ``args``; ``output_kind`` is
     "text" or "binary" (the rows of an encode --format)."""
     stats = Stats(args.command)
-    with contextlib.ExitStack() as stack:
-        source = Input(args.input, stack)
-        if source.path is None and sys.stdin.isatty() and not args.quiet:
-            print(
-                "fastxfen: reading positions from the terminal (end with Ctrl-D)", file=sys.stderr
-            )
-        progress = Progress(bar_wanted(args), source.size)
-        stack.callback(progress.close)
-        output, rejects_file = open_outputs(args, stack, binary=output_kind == "binary")
-        output = progress.paced(output)
-        rejects = Rejects(rejects_file)
-        writer = None
-        if output_kind == "binary":
-            encoder = make(formats.encoder, args)
-            stats.coerced_as = encoder.coerced_as
-            if args.format == "lichess":
-                writer = StreamWriter(output)
+    line = 0
+    stopped = None
+    try:
+        with contextlib.ExitStack() as stack:
+            source = Input(args.input, stack)
+            if source.path is None and sys.stdin.isatty() and not args.quiet:
+                print(
+                    "fastxfen: reading positions from the terminal (end with Ctrl-D)",
+                    file=sys.stderr,
+                )
+            progress = Progress(bar_wanted(args), source.size)
+            stack.callback(progress.close)
+            output, rejects_file = open_outputs(args, stack, binary=output_kind == "binary")
+            output = progress.paced(output)
+            rejects = Rejects(rejects_file)
+            if output_kind == "binary":
+                encoder = make(formats.encoder, args)
+                stats.coerced_as = encoder.coerced_as
+                if args.format == "lichess":
+                    writer = StreamWriter(output)
+                else:
+                    writer = NpyWriter(output, encoder.dtype, encoder.row_shape)
+                    close_at_end(stack, writer, output)  # the .npy header's final count
+                job = job_type(args, stats, rejects, writer, encoder)
             else:
-                writer = NpyWriter(output, encoder.dtype, encoder.row_shape)
-            job = job_type(args, stats, rejects, writer, encoder)
-        else:
-            job = job_type(args, stats, rejects, output)
-        line = 0
-        stopped = None
-        try:
+                job = job_type(args, stats, rejects, output)
             pieces = prefetch(chunks.text_chunks(source, args.chunk_size))
             stack.callback(pieces.close)
             for item in pieces:
@@ -159,10 +161,8 @@ def run_text(args, job_type, output_kind: str) -> int:
                     line += job.chunk(item, line)
                 item = None  # let the chunk go before the next one is asked for
                 progress.to(source.position())
-        except Rejected as exc:
-            stopped = exc
-            stats.read = exc.number  # the rows up to the rejected one
-        if writer is not None:
-            writer.close()  # the .npy header's final count
+    except Rejected as exc:  # nothing was published
+        stopped = exc
+        stats.read = exc.number  # the rows up to the rejected one
     # Everything is published (and the .npy header final) before reporting.
     return finish(args, stats, stopped, "line")
