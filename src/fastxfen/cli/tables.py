@@ -164,18 +164,20 @@ class TableReader:
 
         path = args.input
         if not is_stdio(path) and not compression(path) and _regular(path):
-            mapped = pa.memory_map(path)
-            stack.callback(mapped.close)
+            # Read, never memory-mapped: a mapped file truncated by another
+            # process would kill the run with SIGBUS (docs/failures.md).
+            file = pa.OSFile(path, "rb")
+            stack.callback(file.close)
             try:
-                reader = ipc.open_file(mapped)
+                reader = ipc.open_file(file)
             except pa.ArrowInvalid:  # not the file format: an IPC stream
-                mapped.seek(0)
-                reader = ipc.open_stream(mapped)
+                file.seek(0)
+                reader = ipc.open_stream(file)
                 self.unit = "rows"
                 return reader.schema, iter(reader)
             count = reader.num_record_batches
-            # (a batch of a mapped file is read without copying its data)
-            self.total = sum(reader.get_batch(i).num_rows for i in range(count))
+            counted = getattr(reader, "count_rows", None)  # pyarrow 15 and later
+            self.total = counted() if counted else None
             self.unit = "rows"
             return reader.schema, (reader.get_batch(i) for i in range(count))
         self.source = Input(path, stack)
