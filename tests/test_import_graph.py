@@ -7,9 +7,8 @@ import ast
 import re
 from pathlib import Path
 
-import fastxfen
-
-PACKAGE = Path(fastxfen.__file__).resolve().parent
+#: The package's source (an installed copy has no .pyx files to read).
+PACKAGE = Path(__file__).resolve().parents[1] / "src" / "fastxfen"
 
 #: The one place the library reaches the command line: fastxfen.dask's
 #: normalize_file(s) run the ``normalize`` command on Dask workers, so they
