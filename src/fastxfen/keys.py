@@ -16,29 +16,16 @@ from fastxfen import _keys
 from fastxfen._api import encode
 from fastxfen._columns import is_arrow
 from fastxfen._errors import FenError
-from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
-from fastxfen._types import EnPassant, Records, Texts
+from fastxfen._records import is_records
+from fastxfen._types import BUFFERS, EnPassant, Positions
 from fastxfen._types import RecordErrors as KeyErrors
 
 __all__ = ["Deduper", "unique", "zobrist"]
-
-#: What the key functions read: records, or text as ``encode`` reads it.
-Positions = Union[Records, Texts]
 
 
 def _check_errors(errors: Any) -> None:
     if errors not in ("raise", "coerce"):
         raise ValueError(f"errors must be one of 'raise', 'coerce', not {errors!r}")
-
-
-def _is_records(x: Any) -> bool:
-    return isinstance(x, (np.ndarray, np.void)) and x.dtype in (
-        POSITION_DTYPE,
-        POSITION_DTYPE_10x8,
-    )
-
-
-_BUFFERS = (bytes, bytearray, memoryview)
 
 
 def _rows_with_missing(x: Any) -> Optional[list[Any]]:
@@ -86,10 +73,10 @@ def _records(
     """The records of x, chunk by chunk: (first row, flat contiguous records,
     whether they come fresh from the reader, so checked already); and the
     shape of a numpy input (None for others)."""
-    if _is_records(x):
+    if is_records(x):
         arr = np.asarray(x)
         return iter([(0, np.ascontiguousarray(arr.reshape(-1)), False)]), arr.shape
-    if isinstance(x, _BUFFERS):
+    if isinstance(x, BUFFERS):
         return iter([(0, _text_records(x, errors, threads), True)]), None
     if not isinstance(x, (np.ndarray, list)) and not is_arrow(x):
         x = list(x)  # any other iterable is read once
