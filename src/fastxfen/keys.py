@@ -12,7 +12,7 @@ from typing import Any, Callable, Iterator, Optional, Union, overload
 import numpy as np
 import numpy.typing as npt
 
-from fastxfen import _keys
+from fastxfen import _keys, _options
 from fastxfen._api import encode
 from fastxfen._columns import is_arrow
 from fastxfen._errors import FenError
@@ -21,11 +21,6 @@ from fastxfen._types import BUFFERS, EnPassant, Positions
 from fastxfen._types import RecordErrors as KeyErrors
 
 __all__ = ["Deduper", "unique", "zobrist"]
-
-
-def _check_errors(errors: Any) -> None:
-    if errors not in ("raise", "coerce"):
-        raise ValueError(f"errors must be one of 'raise', 'coerce', not {errors!r}")
 
 
 def _rows_with_missing(x: Any) -> Optional[list[Any]]:
@@ -149,7 +144,7 @@ def zobrist(fens: Positions, *, errors: KeyErrors = "raise", threads: Optional[i
     >>> keys.dtype, bool(keys[0] == keys[1])
     (dtype('uint64'), True)
     """
-    _check_errors(errors)
+    _options.record_errors(errors)
     if isinstance(fens, str):
         recs = encode(fens, width=10, errors=errors)
         return int(_keys.zobrist(recs, True, errors)[0])
@@ -205,10 +200,7 @@ class Deduper:
     """
 
     def __init__(self, *, counters: bool = False, en_passant: EnPassant = "xfen") -> None:
-        if en_passant not in ("fen", "xfen", "legal"):
-            raise ValueError(
-                f"en_passant must be one of 'fen', 'xfen', 'legal', not {en_passant!r}"
-            )
+        _options.en_passant(en_passant)
         self._table = _keys.Table(bool(counters), en_passant)
         self._rows = 0
 
@@ -220,7 +212,7 @@ class Deduper:
         with ``errors="coerce"``, bad rows hold no position: False.  A bad row
         otherwise raises ``FenError``, numbered from the first row ever
         added; the rows before it are then in the set."""
-        _check_errors(errors)
+        _options.record_errors(errors)
         if isinstance(fens, str):
             fens = [fens]
         masks = []
