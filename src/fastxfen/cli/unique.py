@@ -31,6 +31,19 @@ class Unique:
             mask |= kept
         return mask
 
+    def write(self, output, data, records, upto: int, passed: list) -> None:
+        """Write the lines of ``data`` among its first ``upto`` that hold a
+        first occurrence (``records``, one per line) or are in ``passed``
+        (rejected rows written unchanged under --errors ignore); take the
+        others off ``stats.written``."""
+        kept = None
+        if passed:
+            kept = np.zeros(upto, bool)
+            kept[[row for row in passed if row < upto]] = True
+        mask = self.keep(records[:upto], kept)
+        self.stats.written -= upto - int(np.count_nonzero(mask))
+        output.write(kept_lines(data, mask))
+
     @property
     def nbytes(self) -> int:
         """Bytes held for the distinct positions."""

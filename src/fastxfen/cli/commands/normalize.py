@@ -5,8 +5,6 @@ is written."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from fastxfen import _bulk
 from fastxfen.cli import chunks
 from fastxfen.cli.args import threads_for
@@ -15,7 +13,7 @@ from fastxfen.cli.commands.text import TextJob, check_text_options, run_text
 from fastxfen.cli.errors import CliError
 from fastxfen.cli.io import Output
 from fastxfen.cli.tables import input_format
-from fastxfen.cli.unique import Unique, kept_lines
+from fastxfen.cli.unique import Unique
 
 
 class NormalizeJob(TextJob):
@@ -69,7 +67,9 @@ class NormalizeJob(TextJob):
 
     def emit(self, result, upto):
         if self.unique is not None:
-            self.emit_unique(*result, upto)
+            data, _, failed, records = result
+            passed = failed if self.errors == "ignore" else []
+            self.unique.write(self.output, data, records, upto, passed)
             return
         data, _, failed = result
         if not (failed and upto == failed[0]):
@@ -79,17 +79,6 @@ class NormalizeJob(TextJob):
             # row is just the terminator), so row upto starts past the
             # upto-th newline.
             self.output.write(memoryview(data)[: int(chunks.newline_offsets(data)[upto - 1]) + 1])
-
-    def emit_unique(self, data, _, failed, records, upto):
-        """The first occurrences among the first ``upto`` rows (and, under
-        --errors ignore, the rejected rows, unchanged)."""
-        kept = None
-        if self.errors == "ignore" and failed:
-            kept = np.zeros(upto, bool)
-            kept[[row for row in failed if row < upto]] = True
-        mask = self.unique.keep(records[:upto], kept)
-        self.stats.written -= upto - int(np.count_nonzero(mask))
-        self.output.write(kept_lines(data, mask))
 
     def on_long_line(self, item):
         if self.errors == "ignore":
