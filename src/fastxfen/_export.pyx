@@ -449,9 +449,9 @@ def lichess_pack(cnp.ndarray recs, *, bint trusted, en_passant, errors, list fai
                 if not _missing(run.kept[f].err, failures, base, r.stride, k):
                     _raise_or_keep(_row_error(k, run.kept[f].err, 8, None, "lichess",
                                               " (the format holds 8x8 positions)"), failures)
+            run.out.n_failures = 0  # taken: the next call (or chunk) notes its own
             if run.out.stop == FX_STOP_DONE:
                 break
-            run.out.n_failures = 0
             start = stop
             used = ends[stop] - size
         used = ends[hi] - size
