@@ -19,14 +19,6 @@ class DedupeJob(TextJob):
         super().__init__(args, stats, rejects)
         self.output = output
         self.unique = Unique(args, stats)
-        self._chunk = None
-
-    def chunk(self, chunk, line):
-        self._chunk = chunk
-        try:
-            return super().chunk(chunk, line)
-        finally:
-            self._chunk = None
 
     def run(self, batch, n):
         a = self.args
@@ -39,7 +31,7 @@ class DedupeJob(TextJob):
 
     def emit(self, records, upto):
         passed = self._failed if self.errors == "ignore" else []
-        self.unique.write(self.output, self._chunk, records, upto, passed)
+        self.unique.write(self.output, self.text, records, upto, passed)
 
     def on_long_line(self, item):
         if self.errors == "ignore":

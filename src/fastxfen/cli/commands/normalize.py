@@ -32,14 +32,6 @@ class NormalizeJob(TextJob):
         size = _bulk.text_bound(chunks.CARRY_ROOM + min(args.chunk_size, chunks.MAX_LINE))
         self._outputs = [bytearray(size) for _ in range(self.OUTPUT_BUFFERS)]
         self.unique = Unique(args, stats) if args.unique else None
-        self._chunk = None
-
-    def chunk(self, chunk, line):
-        self._chunk = chunk
-        try:
-            return super().chunk(chunk, line)
-        finally:
-            self._chunk = None
 
     def run(self, batch, n):
         a = self.args
@@ -61,7 +53,7 @@ class NormalizeJob(TextJob):
         if self.unique is None:
             return result
         # the positions of the same lines, read again (a batch converts once)
-        again = _bulk.lines(self._chunk, threads=threads)
+        again = _bulk.lines(self.text, threads=threads)
         records = again.encode(width=10, errors="coerce", threads=threads, epd=a.epd)
         return (*result, records)
 
