@@ -8,11 +8,10 @@ from __future__ import annotations
 from fastxfen import _bulk
 from fastxfen.cli import chunks
 from fastxfen.cli.args import threads_for
-from fastxfen.cli.commands.table import run_table
-from fastxfen.cli.commands.text import TextJob, check_text_options, run_text
+from fastxfen.cli.commands.table import run_rows
+from fastxfen.cli.commands.text import TextJob
 from fastxfen.cli.errors import CliError
 from fastxfen.cli.io import Output
-from fastxfen.cli.tables import input_format
 from fastxfen.cli.unique import Unique
 
 
@@ -85,8 +84,4 @@ def run(args) -> int:
     """Run ``fastxfen normalize``; return the exit status."""
     if args.counters and not args.unique:
         raise CliError("--counters applies with --unique")
-    kind = input_format(args)
-    if kind != "text":
-        return run_table(args, kind)
-    check_text_options(args)
-    return run_text(args, NormalizeJob, "text")
+    return run_rows(args, NormalizeJob, "text")
