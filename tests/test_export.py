@@ -664,6 +664,14 @@ def test_kernels_collect_every_failure():
     expected = ex.pack(recs, errors="coerce")
     assert ex.BinaryColumn(data, offsets, valid).tolist() == expected.tolist()
 
+    # past the first LICHESS_CHUNK rows (2**18): a failure of the first
+    # chunk is not named again in the next
+    first = [e.index for e in failures]
+    many = np.concatenate([recs, fx.encode([START_FEN] * (1 << 18), width=10)])
+    failures = []
+    _export.lichess_pack(many, trusted=True, en_passant="fen", errors="coerce", failures=failures)
+    assert [e.index for e in failures] == first == [2]
+
     # readers: per-row counters must stay with their rows after a failure
     rows = ex.pack(fx.encode([START_FEN] * 5), format="stockfish")
     rows[1, :8] = 0xFF  # 64 occupied squares

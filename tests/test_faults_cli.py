@@ -551,13 +551,10 @@ ALIASES = [
 ] + [("-o/--rejects", "dangling symlink")]  # (an input exists: no dangling link to it)
 
 
-@pytest.mark.parametrize("pair, route", ALIASES)
-def test_aliases_are_refused_before_anything_is_written(tmp_path, capsys, pair, route):
-    src = tmp_path / "in.fen"
-    src.write_bytes(text(rows(100)))
-    out, rej = tmp_path / "o.fen", tmp_path / "r.tsv"
-    if route != "dangling symlink":
-        out.write_bytes(b"old output")
+def _alias_is_refused(tmp_path, capsys, src, out, rej, pair, route):
+    """normalize given the two files of ``pair``, the second as an alias
+    (made by ``route``) of the first, exits 2 naming both and leaves every
+    file as it was; return the aliased file."""
     first, second = pair.split("/")
     target = {"input": src, "-o": out}[first]
     alias = _aliases(tmp_path, target)[route]
@@ -568,8 +565,19 @@ def test_aliases_are_refused_before_anything_is_written(tmp_path, capsys, pair, 
     err = capsys.readouterr().err
     assert "are the same file" in err and str(alias) in err and str(target) in err
     assert {p: p.read_bytes() for p in (src, out, rej) if p.exists()} == before
-    assert not (route == "dangling symlink" and target.exists())
     assert temporaries(tmp_path) == []
+    return target
+
+
+@pytest.mark.parametrize("pair, route", ALIASES)
+def test_aliases_are_refused_before_anything_is_written(tmp_path, capsys, pair, route):
+    src = tmp_path / "in.fen"
+    src.write_bytes(text(rows(100)))
+    out, rej = tmp_path / "o.fen", tmp_path / "r.tsv"
+    if route != "dangling symlink":
+        out.write_bytes(b"old output")
+    target = _alias_is_refused(tmp_path, capsys, src, out, rej, pair, route)
+    assert not (route == "dangling symlink" and target.exists())
 
 
 @pytest.mark.parametrize("pair", ["input/-o", "-o/--rejects"])
@@ -580,17 +588,7 @@ def test_table_aliases_are_refused_before_anything_is_written(tmp_path, capsys, 
     src, out, rej = tmp_path / "in.parquet", tmp_path / "o.parquet", tmp_path / "r.parquet"
     pq.write_table(pa.table({"fen": rows(100)}), src)
     out.write_bytes(b"old output")
-    first, second = pair.split("/")
-    target = {"input": src, "-o": out}[first]
-    alias = _aliases(tmp_path, target)[route]
-    files = {"input": src, "-o": out, "--rejects": rej, second: alias}
-    before = {p: p.read_bytes() for p in (src, out, rej) if p.exists()}
-    argv = ["normalize", files["input"], "-o", files["-o"], "--rejects", files["--rejects"]]
-    assert run([*argv, "--errors", "coerce", "-q"]) == 2
-    err = capsys.readouterr().err
-    assert "are the same file" in err and str(alias) in err and str(target) in err
-    assert {p: p.read_bytes() for p in (src, out, rej) if p.exists()} == before
-    assert temporaries(tmp_path) == []
+    _alias_is_refused(tmp_path, capsys, src, out, rej, pair, route)
 
 
 def test_writing_through_a_symlink_keeps_the_link(tmp_path):

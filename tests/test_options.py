@@ -30,6 +30,8 @@ EN_PASSANT = {
     "to_planes": lambda v: fx.to_planes([BAD], en_passant=v),
     "pack": lambda v: fx.pack([BAD], en_passant=v),
     "stream_pgn": lambda v: pgn.stream_pgn([GAME], lambda d: None, en_passant=v),
+    "Deduper": lambda v: fx.Deduper(en_passant=v),
+    "unique": lambda v: fx.unique([BAD], en_passant=v),
 }
 ERRORS = {
     "normalize": lambda v: fx.normalize([BAD], errors=v),
@@ -45,6 +47,10 @@ RECORD_ERRORS = {
     "unpack": lambda v: fx.unpack([b"x"], errors=v),
     "from_bitboards": lambda v: fx.from_bitboards(np.zeros((1, 12), np.uint64), errors=v),
     "dask encode_lines": lambda v: fxd.encode_lines([BAD], errors=v),
+    "zobrist": lambda v: fx.zobrist([BAD], errors=v),
+    "zobrist str": lambda v: fx.zobrist(BAD, errors=v),
+    "Deduper.add": lambda v: fx.Deduper().add([BAD], errors=v),
+    "unique": lambda v: fx.unique([BAD], errors=v),
 }
 WIDTH = {
     "encode": lambda v: fx.encode([BAD], width=v),

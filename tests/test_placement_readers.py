@@ -7,37 +7,20 @@ harness builds the vector and the scalar variant from the source tree and
 checks the fast readers against the exact reader on random mutated boards.
 Skipped without a C compiler or a source tree."""
 
-import os
-import shutil
 import subprocess
-import sysconfig
-from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-CORE = ROOT / "src" / "fastxfen" / "core"
-HARNESS = ROOT / "tests" / "c" / "placement_readers.c"
-
-
-def _compiler():
-    cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()
-    return cc if shutil.which(cc[0]) else None
+from support.c_harness import build
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["vector", "scalar"])
 def test_fast_reader_agrees_with_exact_reader(tmp_path, variant):
-    cc = _compiler()
-    if cc is None or not CORE.is_dir():
-        pytest.skip("needs a C compiler and the source tree")
-    exe = tmp_path / "readers"
-    names = ("avx512", "rules", "write", "tables", "record")
-    sources = [HARNESS] + [CORE / f"{name}.c" for name in names]
-    flags = ["-O2", "-std=c11", f"-I{CORE}"]
+    flags = ["-O2", "-std=c11"]
     if variant == "scalar":
         flags.append("-DFASTXFEN_NO_SIMD")
-    subprocess.run([*cc, *flags, *map(str, sources), "-o", str(exe)], check=True)
+    names = ("avx512", "rules", "write", "tables", "record")
+    exe = build("placement_readers", names, tmp_path / "readers", flags=flags)
     run = subprocess.run([str(exe), "300000", "20261122"], capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr
     counts = dict(zip(run.stdout.split()[::2], map(int, run.stdout.split()[1::2])))

@@ -19,6 +19,7 @@ from fastxfen._errors import FenError
 from fastxfen._frames import is_series, on_series
 from fastxfen._records import record_dtype
 from fastxfen._types import (
+    BUFFERS,
     ArrowArrayT,
     ArrowStreamT,
     Buffer,
@@ -37,8 +38,6 @@ from fastxfen._types import (
 )
 
 __all__ = ["decode", "encode", "normalize", "validate"]
-
-_BUFFERS = (bytes, bytearray, memoryview)
 
 
 def _rows(fens: Any) -> list[Any]:
@@ -92,7 +91,7 @@ def _batches(
     operations may hold any text, which the kernels' ASCII view of a ``U``
     array cannot carry: such arrays go row by row.)  A buffer's lines are
     counted up front unless count is False (normalize counts them itself)."""
-    if isinstance(fens, _BUFFERS):
+    if isinstance(fens, BUFFERS):
         return [_bulk.lines(fens, threads=_options.kernel_threads(threads), count=count)]
     if isinstance(fens, np.ndarray) and fens.dtype.kind in ("SU" if not epd else "S"):
         return [numpy_batch(fens, _options.kernel_threads(threads))]
@@ -320,7 +319,7 @@ def normalize(
             fields=fields,
         )
 
-    if isinstance(fens, _BUFFERS):
+    if isinstance(fens, BUFFERS):
         return run(batches[0], buffer=True)[0]
     if isinstance(fens, np.ndarray):
         return numpy_result(fens, run(batches[0]), errors, _options.kernel_threads(threads))

@@ -328,6 +328,25 @@ cdef inline bint _missing(fx_error err, list failures, const uint8_t *base, size
     is kept with the failing rows.)"""
     return failures is None and fx_null_record(&err, base + index * stride, stride)
 
+
+cdef int _take_failures(Run *run, size_t start, list failures, int width, str fmt, str hint,
+                        const uint8_t *records=NULL, size_t stride=0,
+                        object tensors=None) except -1:
+    """Raise or keep the error of every row the last kernel call (from row
+    start) failed, then clear them for the next call.  With records, a null
+    record is a missing value, not a failure; with tensors, an error shows
+    its row's tensor."""
+    cdef size_t k, row
+    for k in range(run.out.n_failures):
+        row = start + run.kept[k].row
+        if records != NULL and _missing(run.kept[k].err, failures, records, stride, row):
+            continue
+        _raise_or_keep(_row_error(row, run.kept[k].err, width,
+                                  None if tensors is None else tensors[row], fmt, hint),
+                       failures)
+    run.out.n_failures = 0
+    return 0
+
 # ---------------------------------------------------------------- records -> arrays
 #
 # Every function takes ``failures``: None (the default) for the behaviour of
@@ -341,20 +360,16 @@ def bitboards(cnp.ndarray recs, *, bint trusted, errors, cnp.ndarray out, list f
     _start(&run, errors, failures)
     cdef fx_x_records r = _records(recs, trusted)
     cdef const uint8_t *base = r.base
-    cdef size_t n = recs.shape[0], start = 0, done, k, row
+    cdef size_t n = recs.shape[0], start = 0, done
     cdef uint64_t *dest = <uint64_t *>cnp.PyArray_DATA(out)
     while True:
         r.base = base + start * r.stride
         with nogil:
             done = fx_x_bitboards_batch(&r, n - start, dest + 12 * start, &run.opts, &run.out)
-        for k in range(run.out.n_failures):
-            row = start + run.kept[k].row
-            if not _missing(run.kept[k].err, failures, base, r.stride, row):
-                _raise_or_keep(_row_error(row, run.kept[k].err, 8, None, "bitboard",
-                                          " (bitboards hold 8x8 positions only)"), failures)
+        _take_failures(&run, start, failures, 8, "bitboard",
+                       " (bitboards hold 8x8 positions only)", base, r.stride)
         if run.out.stop == FX_STOP_DONE:
             return out
-        run.out.n_failures = 0
         start += done
 
 
@@ -366,7 +381,7 @@ def planes(cnp.ndarray recs, *, bint trusted, int width, bint flip, object dtype
     cdef fx_x_records r = _records(recs, trusted)
     cdef fx_x_planes s = _spec(width, flip, dtype, _ep_mode(en_passant), extra)
     cdef const uint8_t *base = r.base
-    cdef size_t n = recs.shape[0], start = 0, size = fx_x_planes_bytes(&s), done, k, row
+    cdef size_t n = recs.shape[0], start = 0, size = fx_x_planes_bytes(&s), done
     cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
     if hint is None:
         hint = (" (to_planes(..., width=10) gives 16 planes of 8x10)" if width == 8
@@ -376,14 +391,9 @@ def planes(cnp.ndarray recs, *, bint trusted, int width, bint flip, object dtype
         with nogil:
             done = fx_x_planes_batch(&r, n - start, &s, dest + size * start, &run.opts,
                                      &run.out)
-        for k in range(run.out.n_failures):
-            row = start + run.kept[k].row
-            if not _missing(run.kept[k].err, failures, base, r.stride, row):
-                _raise_or_keep(_row_error(row, run.kept[k].err, width, None, "planes", hint),
-                               failures)
+        _take_failures(&run, start, failures, width, "planes", hint, base, r.stride)
         if run.out.stop == FX_STOP_DONE:
             return out
-        run.out.n_failures = 0
         start += done
 
 
@@ -395,21 +405,17 @@ def stockfish_pack(cnp.ndarray recs, *, bint trusted, en_passant, errors, cnp.nd
     run.opts.ep = _ep_mode(en_passant)
     cdef fx_x_records r = _records(recs, trusted)
     cdef const uint8_t *base = r.base
-    cdef size_t n = recs.shape[0], start = 0, done, k, row
+    cdef size_t n = recs.shape[0], start = 0, done
     cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
     while True:
         r.base = base + start * r.stride
         with nogil:
             done = fx_x_stockfish_pack_batch(&r, n - start, dest + FX_X_STOCKFISH_SIZE * start,
                                              &run.opts, &run.out)
-        for k in range(run.out.n_failures):
-            row = start + run.kept[k].row
-            if not _missing(run.kept[k].err, failures, base, r.stride, row):
-                _raise_or_keep(_row_error(row, run.kept[k].err, 8, None, "stockfish",
-                                          " (the format holds 8x8 positions)"), failures)
+        _take_failures(&run, start, failures, 8, "stockfish",
+                       " (the format holds 8x8 positions)", base, r.stride)
         if run.out.stop == FX_STOP_DONE:
             return out
-        run.out.n_failures = 0
         start += done
 
 
@@ -422,7 +428,7 @@ def lichess_pack(cnp.ndarray recs, *, bint trusted, en_passant, errors, list fai
     cdef fx_x_records r = _records(recs, trusted)
     cdef const uint8_t *base = r.base
     cdef Py_ssize_t n = recs.shape[0], lo, hi, start, stop, k
-    cdef size_t done, f
+    cdef size_t done
     cdef int64_t size = 0, used
     cdef cnp.ndarray offsets = np.empty(n + 1, np.int64)
     cdef cnp.ndarray valid = np.empty(n, np.uint8)
@@ -444,14 +450,11 @@ def lichess_pack(cnp.ndarray recs, *, bint trusted, en_passant, errors, list fai
                 stop = start + <Py_ssize_t>done
                 for k in range(start + 1, stop + 1):
                     ends[k] += size + used
-            for f in range(run.out.n_failures):  # each failed row is an empty null value
-                k = start + run.kept[f].row
-                if not _missing(run.kept[f].err, failures, base, r.stride, k):
-                    _raise_or_keep(_row_error(k, run.kept[f].err, 8, None, "lichess",
-                                              " (the format holds 8x8 positions)"), failures)
+            # each failed row is an empty null value
+            _take_failures(&run, start, failures, 8, "lichess",
+                           " (the format holds 8x8 positions)", base, r.stride)
             if run.out.stop == FX_STOP_DONE:
                 break
-            run.out.n_failures = 0
             start = stop
             used = ends[stop] - size
         used = ends[hi] - size
@@ -472,7 +475,7 @@ def from_bitboards(cnp.ndarray bb, Defaults defaults, *, errors, list failures=N
     """Records (POSITION_DTYPE) of (N, 12) uint64 contiguous bitboards."""
     cdef Run run
     _start(&run, errors, failures)
-    cdef size_t n = bb.shape[0], start = 0, done, k
+    cdef size_t n = bb.shape[0], start = 0, done
     cdef cnp.ndarray out = np.empty(n, POSITION_DTYPE)
     cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
     cdef const uint64_t *src = <const uint64_t *>cnp.PyArray_DATA(bb)
@@ -483,12 +486,9 @@ def from_bitboards(cnp.ndarray bb, Defaults defaults, *, errors, list failures=N
             done = fx_x_from_bitboards_batch(src + 12 * start, n - start, &d,
                                              dest + sizeof(fx_rec8) * start, &run.opts,
                                              &run.out)
-        for k in range(run.out.n_failures):
-            _raise_or_keep(_row_error(start + run.kept[k].row, run.kept[k].err, 8, None,
-                                      "bitboard", ""), failures)
+        _take_failures(&run, start, failures, 8, "bitboard", "")
         if run.out.stop == FX_STOP_DONE:
             return out
-        run.out.n_failures = 0
         start += done
 
 
@@ -500,7 +500,7 @@ def from_planes(cnp.ndarray tensors, Defaults defaults, *, int width, bint flip,
     _start(&run, errors, failures)
     run.opts.wide = width == 10
     cdef fx_x_planes s = _spec(width, flip, tensors.dtype, 0, extra)
-    cdef size_t n = tensors.shape[0], start = 0, size = fx_x_planes_bytes(&s), done, k, row
+    cdef size_t n = tensors.shape[0], start = 0, size = fx_x_planes_bytes(&s), done
     cdef cnp.ndarray out = np.empty(n, POSITION_DTYPE_10x8 if run.opts.wide else POSITION_DTYPE)
     cdef size_t stride = out.itemsize
     cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
@@ -511,13 +511,9 @@ def from_planes(cnp.ndarray tensors, Defaults defaults, *, int width, bint flip,
         with nogil:
             done = fx_x_from_planes_batch(src + size * start, n - start, &s, &d,
                                           dest + stride * start, &run.opts, &run.out)
-        for k in range(run.out.n_failures):
-            row = start + run.kept[k].row
-            _raise_or_keep(_row_error(row, run.kept[k].err, width, tensors[row], "planes", ""),
-                           failures)
+        _take_failures(&run, start, failures, width, "planes", "", NULL, 0, tensors)
         if run.out.stop == FX_STOP_DONE:
             return out
-        run.out.n_failures = 0
         start += done
 
 
@@ -559,7 +555,7 @@ def lichess_unpack(data, starts, ends, nulls, *, errors, list failures=None,
     cdef const int64_t[::1] e = ends
     cdef const uint8_t[::1] z
     cdef const uint8_t *zp = NULL
-    cdef size_t n = s.shape[0], start = 0, done, k
+    cdef size_t n = s.shape[0], start = 0, done
     cdef cnp.ndarray out = np.empty(n, POSITION_DTYPE)
     cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
     cdef const uint8_t *base = &raw[0] if raw.shape[0] else <const uint8_t *>b""
@@ -572,12 +568,9 @@ def lichess_unpack(data, starts, ends, nulls, *, errors, list failures=None,
                                              zp + start if zp else NULL, n - start,
                                              dest + sizeof(fx_rec8) * start, &run.opts,
                                              &run.out)
-        for k in range(run.out.n_failures):
-            _raise_or_keep(_row_error(start + run.kept[k].row, run.kept[k].err, 8, None,
-                                      "lichess", ""), failures)
+        _take_failures(&run, start, failures, 8, "lichess", "")
         if run.out.stop == FX_STOP_DONE:
             break
-        run.out.n_failures = 0
         start += done
     return out
 
@@ -586,7 +579,7 @@ def stockfish_unpack(cnp.ndarray rows, Defaults defaults, *, errors, list failur
     """Records of (N, 24) uint8 contiguous Stockfish compressed positions."""
     cdef Run run
     _start(&run, errors, failures)
-    cdef size_t n = rows.shape[0], start = 0, done, k
+    cdef size_t n = rows.shape[0], start = 0, done
     cdef cnp.ndarray out = np.empty(n, POSITION_DTYPE)
     cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
     cdef const uint8_t *src = <const uint8_t *>cnp.PyArray_DATA(rows)
@@ -597,12 +590,9 @@ def stockfish_unpack(cnp.ndarray rows, Defaults defaults, *, errors, list failur
             done = fx_x_stockfish_unpack_batch(src + FX_X_STOCKFISH_SIZE * start, n - start,
                                                &d, dest + sizeof(fx_rec8) * start,
                                                &run.opts, &run.out)
-        for k in range(run.out.n_failures):
-            _raise_or_keep(_row_error(start + run.kept[k].row, run.kept[k].err, 8, None,
-                                      "stockfish", ""), failures)
+        _take_failures(&run, start, failures, 8, "stockfish", "")
         if run.out.stop == FX_STOP_DONE:
             return out
-        run.out.n_failures = 0
         start += done
 
 

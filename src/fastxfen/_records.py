@@ -67,3 +67,11 @@ def record_dtype(width: Literal[8, 10]) -> "np.dtype[np.void]":
     if width == 10:
         return POSITION_DTYPE_10x8
     raise ValueError(f"width must be 8 or 10, not {width!r}")
+
+
+def is_records(x: object) -> bool:
+    """Whether x is a record or an array of records of either dtype."""
+    return isinstance(x, (np.ndarray, np.void)) and x.dtype in (
+        POSITION_DTYPE,
+        POSITION_DTYPE_10x8,
+    )

@@ -28,6 +28,7 @@ __all__ = [
     "PackFormat",
     "Perspective",
     "PlaneDType",
+    "Positions",
     "RecordErrors",
     "RecordFields",
     "Records",
@@ -75,6 +76,8 @@ PlaneDType = Union[
 ]
 
 Buffer = Union[bytes, bytearray, memoryview]
+#: The classes of a Buffer, for isinstance.
+BUFFERS = (bytes, bytearray, memoryview)
 #: Rows read one by one: a list, tuple or other sequence, or an iterator.
 Rows = Union[Sequence[str], Iterator[str]]
 Records = Union[npt.NDArray[np.void], np.void]
@@ -108,3 +111,6 @@ SeriesT = TypeVar("SeriesT", bound=_Series)
 
 #: Every kind of text input.
 Texts = Union[str, Buffer, npt.NDArray[Any], Rows, _ArrowStream, _ArrowArray]
+#: What the export and key functions read: records, or text as ``encode``
+#: reads it.
+Positions = Union[Records, Texts]

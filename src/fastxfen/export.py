@@ -16,16 +16,16 @@ from fastxfen import _export, _options
 from fastxfen._api import encode
 from fastxfen._columns import arrow_offsets, is_arrow
 from fastxfen._optional import require_arrow
-from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
+from fastxfen._records import POSITION_DTYPE, is_records
 from fastxfen._types import (
+    BUFFERS,
     EnPassant,
     Extra,
     PackFormat,
     Perspective,
     PlaneDType,
+    Positions,
     RecordErrors,
-    Records,
-    Texts,
     Width,
 )
 
@@ -46,26 +46,16 @@ PLANE_EXTRAS = dict(_export.EXTRA_PLANES)
 
 #: Whether planes are mirrored (and colors swapped) for black to move.
 _FLIPS = {"white": False, "side_to_move": True}
-#: What the export functions read: records, or text as ``encode`` reads it.
-Positions = Union[Records, Texts]
 #: One value for every row, or one per row.
 PerRow = Union[int, Sequence[int], npt.NDArray[np.integer[Any]]]
-_BUFFERS = (bytes, bytearray, memoryview)
 _U32 = 4294967295
 
 # ---------------------------------------------------------------- argument checks
 
 
-def _is_records(x) -> bool:
-    return isinstance(x, (np.ndarray, np.void)) and x.dtype in (
-        POSITION_DTYPE,
-        POSITION_DTYPE_10x8,
-    )
-
-
 def _as_records(x, errors, threads):
     """Flat contiguous records, and whether they come fresh from encode."""
-    if _is_records(x):
+    if is_records(x):
         return np.ascontiguousarray(np.asarray(x).reshape(-1)), False
     return encode(x, width=10, errors=errors, threads=threads), True
 
@@ -740,7 +730,7 @@ def _lichess_rows(data):
     """Batches (data, starts, ends, nulls) of the lichess values in data."""
     if isinstance(data, BinaryColumn):
         return [data._rows()]
-    if isinstance(data, _BUFFERS):
+    if isinstance(data, BUFFERS):
         raw = _bytes_array(data)
         return [(raw, np.zeros(1, np.int64), np.full(1, len(raw), np.int64), None)]
     if is_arrow(data):
@@ -760,7 +750,7 @@ def _lichess_rows(data):
     items = list(data.reshape(-1) if isinstance(data, np.ndarray) else data)
     nulls = np.fromiter((v is None for v in items), np.uint8, len(items))
     for v in items:
-        if v is not None and not isinstance(v, _BUFFERS):
+        if v is not None and not isinstance(v, BUFFERS):
             raise TypeError(f"expected bytes values, got {type(v).__name__}")
     present = [bytes(v) for v in items if v is not None]
     lengths = np.zeros(len(items), np.int64)
@@ -794,7 +784,7 @@ def _stockfish_rows(data) -> np.ndarray:
                 parts.append(raw[starts[0] : ends[-1]] if len(starts) else raw[:0])
             base += len(chunk)
         arr = np.concatenate(parts) if parts else np.empty(0, np.uint8)
-    elif isinstance(data, _BUFFERS):
+    elif isinstance(data, BUFFERS):
         arr = _bytes_array(data)
     elif isinstance(data, np.ndarray):
         arr = data
@@ -807,7 +797,7 @@ def _stockfish_rows(data) -> np.ndarray:
             )
     else:
         items = list(data)
-        if any(not isinstance(v, _BUFFERS) or len(v) != size for v in items):
+        if any(not isinstance(v, BUFFERS) or len(v) != size for v in items):
             raise ValueError(f"stockfish values are {size}-byte bytes objects")
         arr = np.frombuffer(b"".join(bytes(v) for v in items), np.uint8)
     if arr.size % size:

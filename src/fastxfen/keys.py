@@ -12,33 +12,15 @@ from typing import Any, Callable, Iterator, Optional, Union, overload
 import numpy as np
 import numpy.typing as npt
 
-from fastxfen import _keys
+from fastxfen import _keys, _options
 from fastxfen._api import encode
 from fastxfen._columns import is_arrow
 from fastxfen._errors import FenError
-from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
-from fastxfen._types import EnPassant, Records, Texts
+from fastxfen._records import is_records
+from fastxfen._types import BUFFERS, EnPassant, Positions
 from fastxfen._types import RecordErrors as KeyErrors
 
 __all__ = ["Deduper", "unique", "zobrist"]
-
-#: What the key functions read: records, or text as ``encode`` reads it.
-Positions = Union[Records, Texts]
-
-
-def _check_errors(errors: Any) -> None:
-    if errors not in ("raise", "coerce"):
-        raise ValueError(f"errors must be one of 'raise', 'coerce', not {errors!r}")
-
-
-def _is_records(x: Any) -> bool:
-    return isinstance(x, (np.ndarray, np.void)) and x.dtype in (
-        POSITION_DTYPE,
-        POSITION_DTYPE_10x8,
-    )
-
-
-_BUFFERS = (bytes, bytearray, memoryview)
 
 
 def _rows_with_missing(x: Any) -> Optional[list[Any]]:
@@ -86,10 +68,10 @@ def _records(
     """The records of x, chunk by chunk: (first row, flat contiguous records,
     whether they come fresh from the reader, so checked already); and the
     shape of a numpy input (None for others)."""
-    if _is_records(x):
+    if is_records(x):
         arr = np.asarray(x)
         return iter([(0, np.ascontiguousarray(arr.reshape(-1)), False)]), arr.shape
-    if isinstance(x, _BUFFERS):
+    if isinstance(x, BUFFERS):
         return iter([(0, _text_records(x, errors, threads), True)]), None
     if not isinstance(x, (np.ndarray, list)) and not is_arrow(x):
         x = list(x)  # any other iterable is read once
@@ -162,7 +144,7 @@ def zobrist(fens: Positions, *, errors: KeyErrors = "raise", threads: Optional[i
     >>> keys.dtype, bool(keys[0] == keys[1])
     (dtype('uint64'), True)
     """
-    _check_errors(errors)
+    _options.record_errors(errors)
     if isinstance(fens, str):
         recs = encode(fens, width=10, errors=errors)
         return int(_keys.zobrist(recs, True, errors)[0])
@@ -218,10 +200,7 @@ class Deduper:
     """
 
     def __init__(self, *, counters: bool = False, en_passant: EnPassant = "xfen") -> None:
-        if en_passant not in ("fen", "xfen", "legal"):
-            raise ValueError(
-                f"en_passant must be one of 'fen', 'xfen', 'legal', not {en_passant!r}"
-            )
+        _options.en_passant(en_passant)
         self._table = _keys.Table(bool(counters), en_passant)
         self._rows = 0
 
@@ -233,7 +212,7 @@ class Deduper:
         with ``errors="coerce"``, bad rows hold no position: False.  A bad row
         otherwise raises ``FenError``, numbered from the first row ever
         added; the rows before it are then in the set."""
-        _check_errors(errors)
+        _options.record_errors(errors)
         if isinstance(fens, str):
             fens = [fens]
         masks = []

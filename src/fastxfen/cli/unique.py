@@ -8,33 +8,47 @@ from __future__ import annotations
 
 import numpy as np
 
-from fastxfen.keys import Deduper
+from fastxfen import _keys
 
 
 class Unique:
-    """The positions seen so far; the duplicates dropped are counted in
-    ``stats.duplicates``."""
+    """The positions seen so far (a Deduper's table); the duplicates dropped
+    are counted in ``stats.duplicates``."""
 
     def __init__(self, args, stats) -> None:
-        self.deduper = Deduper(counters=args.counters, en_passant=args.en_passant or "xfen")
+        self.table = _keys.Table(bool(args.counters), args.en_passant or "xfen")
         self.stats = stats
         stats.duplicates = 0
 
     def keep(self, records: np.ndarray, kept: np.ndarray | None = None) -> np.ndarray:
         """Mask of the rows to write: the first occurrence of each position
         among ``records`` (a null record holds none), or True in ``kept``
-        (rows written whatever they hold)."""
-        mask = self.deduper.add(records)
+        (rows written whatever they hold).  The records come fresh from
+        encode (width 10, one flat array), so they are not checked again."""
+        mask = self.table.add(records, True, "raise")
         held = records["width"] != 0
         self.stats.duplicates += int(np.count_nonzero(held & ~mask))
         if kept is not None:
             mask |= kept
         return mask
 
+    def write(self, output, data, records, upto: int, passed: list) -> None:
+        """Write the lines of ``data`` among its first ``upto`` that hold a
+        first occurrence (``records``, one per line) or are in ``passed``
+        (rejected rows written unchanged under --errors ignore); take the
+        others off ``stats.written``."""
+        kept = None
+        if passed:
+            kept = np.zeros(upto, bool)
+            kept[[row for row in passed if row < upto]] = True
+        mask = self.keep(records[:upto], kept)
+        self.stats.written -= upto - int(np.count_nonzero(mask))
+        output.write(kept_lines(data, mask))
+
     @property
     def nbytes(self) -> int:
         """Bytes held for the distinct positions."""
-        return self.deduper.nbytes
+        return self.table.nbytes
 
 
 def line_ends(data) -> np.ndarray:

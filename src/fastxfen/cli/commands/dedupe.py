@@ -3,14 +3,11 @@ position, unchanged and in input order (a table: commands.table)."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from fastxfen.cli.args import threads_for
-from fastxfen.cli.commands.table import run_table
-from fastxfen.cli.commands.text import TextJob, check_text_options, run_text
+from fastxfen.cli.commands.table import run_rows
+from fastxfen.cli.commands.text import TextJob
 from fastxfen.cli.io import Output
-from fastxfen.cli.tables import input_format
-from fastxfen.cli.unique import Unique, kept_lines
+from fastxfen.cli.unique import Unique
 
 
 class DedupeJob(TextJob):
@@ -21,14 +18,6 @@ class DedupeJob(TextJob):
         super().__init__(args, stats, rejects)
         self.output = output
         self.unique = Unique(args, stats)
-        self._chunk = None
-
-    def chunk(self, chunk, line):
-        self._chunk = chunk
-        try:
-            return super().chunk(chunk, line)
-        finally:
-            self._chunk = None
 
     def run(self, batch, n):
         a = self.args
@@ -40,13 +29,8 @@ class DedupeJob(TextJob):
         return rejected
 
     def emit(self, records, upto):
-        kept = None
-        if self.errors == "ignore" and self._failed:
-            kept = np.zeros(upto, bool)
-            kept[self._failed] = True
-        mask = self.unique.keep(records[:upto], kept)
-        self.stats.written -= upto - int(np.count_nonzero(mask))
-        self.output.write(kept_lines(self._chunk, mask))
+        passed = self._failed if self.errors == "ignore" else []
+        self.unique.write(self.output, self.text, records, upto, passed)
 
     def on_long_line(self, item):
         if self.errors == "ignore":
@@ -57,8 +41,4 @@ class DedupeJob(TextJob):
 
 def run(args) -> int:
     """Run ``fastxfen dedupe``; return the exit status."""
-    kind = input_format(args)
-    if kind != "text":
-        return run_table(args, kind)
-    check_text_options(args)
-    return run_text(args, DedupeJob, "text")
+    return run_rows(args, DedupeJob, "text")

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from fastxfen.cli import formats
 from fastxfen.cli.args import check_format_options, threads_for
-from fastxfen.cli.commands.table import run_table
-from fastxfen.cli.commands.text import TextJob, check_text_options, run_text
-from fastxfen.cli.tables import input_format
+from fastxfen.cli.commands.table import run_rows
+from fastxfen.cli.commands.text import TextJob
 
 #: The options that apply to some formats only.
 OPTIONS = {
@@ -46,8 +45,4 @@ class EncodeJob(TextJob):
 def run(args) -> int:
     """Run ``fastxfen encode``; return the exit status."""
     check_format_options(args, OPTIONS)
-    kind = input_format(args)
-    if kind != "text":
-        return run_table(args, kind)
-    check_text_options(args)
-    return run_text(args, EncodeJob, "binary")
+    return run_rows(args, EncodeJob, "binary")

@@ -5,17 +5,14 @@ is written."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from fastxfen import _bulk
 from fastxfen.cli import chunks
 from fastxfen.cli.args import threads_for
-from fastxfen.cli.commands.table import run_table
-from fastxfen.cli.commands.text import TextJob, check_text_options, run_text
+from fastxfen.cli.commands.table import run_rows
+from fastxfen.cli.commands.text import TextJob
 from fastxfen.cli.errors import CliError
 from fastxfen.cli.io import Output
-from fastxfen.cli.tables import input_format
-from fastxfen.cli.unique import Unique, kept_lines
+from fastxfen.cli.unique import Unique
 
 
 class NormalizeJob(TextJob):
@@ -34,14 +31,6 @@ class NormalizeJob(TextJob):
         size = _bulk.text_bound(chunks.CARRY_ROOM + min(args.chunk_size, chunks.MAX_LINE))
         self._outputs = [bytearray(size) for _ in range(self.OUTPUT_BUFFERS)]
         self.unique = Unique(args, stats) if args.unique else None
-        self._chunk = None
-
-    def chunk(self, chunk, line):
-        self._chunk = chunk
-        try:
-            return super().chunk(chunk, line)
-        finally:
-            self._chunk = None
 
     def run(self, batch, n):
         a = self.args
@@ -63,13 +52,15 @@ class NormalizeJob(TextJob):
         if self.unique is None:
             return result
         # the positions of the same lines, read again (a batch converts once)
-        again = _bulk.lines(self._chunk, threads=threads)
+        again = _bulk.lines(self.text, threads=threads)
         records = again.encode(width=10, errors="coerce", threads=threads, epd=a.epd)
         return (*result, records)
 
     def emit(self, result, upto):
         if self.unique is not None:
-            self.emit_unique(*result, upto)
+            data, _, failed, records = result
+            passed = failed if self.errors == "ignore" else []
+            self.unique.write(self.output, data, records, upto, passed)
             return
         data, _, failed = result
         if not (failed and upto == failed[0]):
@@ -79,17 +70,6 @@ class NormalizeJob(TextJob):
             # row is just the terminator), so row upto starts past the
             # upto-th newline.
             self.output.write(memoryview(data)[: int(chunks.newline_offsets(data)[upto - 1]) + 1])
-
-    def emit_unique(self, data, _, failed, records, upto):
-        """The first occurrences among the first ``upto`` rows (and, under
-        --errors ignore, the rejected rows, unchanged)."""
-        kept = None
-        if self.errors == "ignore" and failed:
-            kept = np.zeros(upto, bool)
-            kept[[row for row in failed if row < upto]] = True
-        mask = self.unique.keep(records[:upto], kept)
-        self.stats.written -= upto - int(np.count_nonzero(mask))
-        self.output.write(kept_lines(data, mask))
 
     def on_long_line(self, item):
         if self.errors == "ignore":
@@ -104,8 +84,4 @@ def run(args) -> int:
     """Run ``fastxfen normalize``; return the exit status."""
     if args.counters and not args.unique:
         raise CliError("--counters applies with --unique")
-    kind = input_format(args)
-    if kind != "text":
-        return run_table(args, kind)
-    check_text_options(args)
-    return run_text(args, NormalizeJob, "text")
+    return run_rows(args, NormalizeJob, "text")

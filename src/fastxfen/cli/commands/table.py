@@ -12,7 +12,7 @@ import fastxfen as fx
 from fastxfen._errors import FenError
 from fastxfen.cli import formats, tables
 from fastxfen.cli.args import make, threads_for
-from fastxfen.cli.commands.text import _for_the_command_line
+from fastxfen.cli.commands.text import _for_the_command_line, check_text_options, run_text
 from fastxfen.cli.errors import Rejected
 from fastxfen.cli.io import NpyWriter, StreamWriter, close_at_end, open_outputs
 from fastxfen.cli.report import Progress, Stats, bar_wanted, finish
@@ -298,3 +298,13 @@ def run_table(args, kind: str) -> int:
         stopped = exc
         stats.read = exc.number
     return finish(args, stats, stopped, "row")
+
+
+def run_rows(args, text_job, output_kind: str) -> int:
+    """Run a row command: over a table input, or over text lines with
+    ``text_job`` writing ``output_kind``; return the exit status."""
+    kind = tables.input_format(args)
+    if kind != "text":
+        return run_table(args, kind)
+    check_text_options(args)
+    return run_text(args, text_job, output_kind)

@@ -48,6 +48,7 @@ class TextJob:
         self.rejects = rejects
         self.errors = getattr(args, "errors", None)
         self.raise_mode = self.errors == "raise"
+        self.text = None  # the chunk being handled, for run and emit
 
     def reject(self, number: int, error: FenError, original) -> None:
         self.stats.rejected += 1
@@ -58,6 +59,7 @@ class TextJob:
     def chunk(self, chunk, line: int) -> int:
         """Handle a buffer of whole lines, the first being line ``line + 1``;
         return the number of rows."""
+        self.text = chunk
         batch = _bulk.lines(
             chunk, threads=_options.kernel_threads(self.args.threads), count=self.counts_first
         )
@@ -79,6 +81,7 @@ class TextJob:
                     chunks.line_of(chunk, newlines, row),
                 )
         self.after_chunk()
+        self.text = None
         return n
 
     def rejections(self, batch, result) -> list:

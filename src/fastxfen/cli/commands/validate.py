@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from fastxfen.cli.args import threads_for
-from fastxfen.cli.commands.table import run_table
-from fastxfen.cli.commands.text import TextJob, check_text_options, run_text
+from fastxfen.cli.commands.table import run_rows
+from fastxfen.cli.commands.text import TextJob
 from fastxfen.cli.io import Output
-from fastxfen.cli.tables import input_format
 
 
 class ValidateJob(TextJob):
@@ -42,8 +41,4 @@ class ValidateJob(TextJob):
 
 def run(args) -> int:
     """Run ``fastxfen validate``; return the exit status."""
-    kind = input_format(args)
-    if kind != "text":
-        return run_table(args, kind)
-    check_text_options(args)
-    return run_text(args, ValidateJob, "text")
+    return run_rows(args, ValidateJob, "text")
