@@ -23,6 +23,9 @@ F8  The mask reader of the fields after the placement took the lowest set
     bit of an empty mask (ctz of zero, undefined; UBSan, fuzz run E) for a
     row of four fields, and sent rows of four or five fields to the byte walk
     (same results, only slower).
+F9  An Arrow binary or string array of length 0 at an offset past its
+    validity bitmap (pyarrow makes one) was refused: "row 0: the validity
+    bitmap ends before the array does", for an array that has no row 0.
 """
 
 import subprocess
@@ -224,3 +227,25 @@ def test_f8_four_to_six_fields(row, counters):
     assert fx.normalize(row) == "8/8/8/8/8/8/8/8 w - - " + counters
     with pytest.raises(fx.FenError, match="more than 6 fields"):
         fx.normalize("8/8/8/8/8/8/8/8 w - - 3 4 5")
+
+
+# ---------------------------------------------------------------- F9
+
+
+def test_f9_empty_slice_past_the_bitmap():
+    pa = pytest.importorskip("pyarrow")
+    packed = fx.pack([FEN]).to_arrow()
+    data, offsets = packed.buffers()[2], packed.buffers()[1]
+    empty = pa.Array.from_buffers(
+        pa.binary(), 0, [pa.py_buffer(b""), offsets, data], null_count=-1, offset=1
+    )
+    assert len(fx.unpack(empty)) == 0
+    text = pa.Array.from_buffers(
+        pa.string(),
+        0,
+        [pa.py_buffer(b""), pa.py_buffer(np.zeros(2, np.int32)), pa.py_buffer(b"")],
+        null_count=-1,
+        offset=1,
+    )
+    assert fx.validate(text) == [] and len(fx.normalize(text)) == 0
+
