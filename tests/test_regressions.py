@@ -26,6 +26,9 @@ F8  The mask reader of the fields after the placement took the lowest set
 F9  An Arrow binary or string array of length 0 at an offset past its
     validity bitmap (pyarrow makes one) was refused: "row 0: the validity
     bitmap ends before the array does", for an array that has no row 0.
+F10 zobrist, unique and Deduper took any record of width 0 for the null
+    record (key 0, no position), where decode, to_planes, to_bitboards and
+    pack refuse one with any other byte set (field record.width).
 """
 
 import subprocess
@@ -249,3 +252,18 @@ def test_f9_empty_slice_past_the_bitmap():
     )
     assert fx.validate(text) == [] and len(fx.normalize(text)) == 0
 
+
+# ---------------------------------------------------------------- F10
+
+
+@pytest.mark.parametrize("dtype", [fx.POSITION_DTYPE, fx.POSITION_DTYPE_10x8], ids=["8x8", "10x8"])
+def test_f10_width_zero_record_with_data_is_refused(dtype):
+    recs = np.zeros(3, dtype)
+    recs[1]["fullmove"] = 7  # width 0, but not the null record
+    for call in (fx.zobrist, fx.unique, fx.decode, fx.to_bitboards):
+        with pytest.raises(fx.FenError) as info:
+            call(recs)
+        assert (info.value.index, info.value.field) == (1, "record.width"), call
+    assert list(fx.zobrist(recs, errors="coerce")) == [0, 0, 0]
+    assert list(fx.unique(recs, errors="coerce")) == []
+    assert list(fx.zobrist(np.zeros(2, dtype))) == [0, 0]  # the null record: missing
