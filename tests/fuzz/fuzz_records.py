@@ -4,7 +4,9 @@ fuzzed shapes and strides.
 Input: byte 0 picks the dtype (bit 0: POSITION_DTYPE_10x8) and the view the
 records are handed over as (bits 1-3: contiguous, every other record of a
 longer array, reversed, 2-d, 0-d array, one np.void, a field of a wider
-structured array (unaligned and strided), a transposed 2-d array); byte 1 is
+structured array (unaligned and strided), a transposed 2-d array) and,
+bits 4-5, which functions are checked besides decode (none; zobrist and
+unique; to_bitboards and to_planes; pack), a quarter each; byte 1 is
 ``common.tame``'s mask of fields brought into range; byte 2 a mask of
 records made the null record; the rest is ``np.frombuffer``'ed as records
 (at most 6).
@@ -112,6 +114,71 @@ def boards(v, flat, texts, name, call, width):
     check_raise(call, v, bad, name)
 
 
+def check_keys(v, flat, texts, full, refused, accepted) -> None:
+    """zobrist: the key of the decoded text, 0 for a missing or refused
+    record; unique: first occurrences among the accepted records."""
+    n = len(flat)
+    keys = fx.zobrist(v, errors="coerce")
+    if isinstance(v, np.void) or v.ndim == 0:
+        assert isinstance(keys, int), keys
+        keys = np.array([keys], np.uint64)
+    else:
+        assert keys.shape == v.shape and keys.dtype == np.uint64, keys
+    keys = keys.reshape(-1)
+    for i in range(n):
+        key = fx.zobrist(full[i]) if isinstance(full[i], str) else 0
+        assert int(keys[i]) == key, (i, texts[i], int(keys[i]), key)
+    check_raise(fx.zobrist, v, refused, "zobrist")
+
+    # unique: first occurrences among the accepted records, as for the copy
+    first = fx.unique(v, errors="coerce")
+    assert list(first) == list(fx.unique(flat, errors="coerce")), first
+    assert set(first.tolist()) <= set(accepted), (first, accepted)
+    assert list(fx.unique(np.concatenate([flat, flat]), errors="coerce")) == list(first)
+    check_raise(fx.unique, v, refused, "unique")
+
+
+def check_boards(v, flat, full, width) -> None:
+    """to_bitboards (8-wide rows only) and to_planes: those of the text."""
+    boards(v, flat, full, "to_bitboards", fx.to_bitboards, 8)
+    planes = functools.partial(fx.to_planes, width=width, extra=EXTRA)
+    boards(v, flat, full, "to_planes", planes, width)
+
+
+def check_pack(v, flat, texts) -> None:
+    """pack: each record's own value; an accepted value reads back to its
+    text."""
+    n = len(flat)
+    col = fx.pack(v, errors="coerce")
+    sf = fx.pack(v, format="stockfish", errors="coerce")
+    assert len(col) == n and sf.shape == (n, 24), (len(col), sf.shape)
+    bad_packs = {"lichess": [], "stockfish": []}
+    for i in range(n):
+        one = flat[i : i + 1]
+        lichess = alone(fx.pack, one)
+        stockfish = alone(lambda r: fx.pack(r, format="stockfish"), one)
+        for fmt, got in (("lichess", lichess), ("stockfish", stockfish)):
+            if got is REFUSED:
+                bad_packs[fmt].append(i)
+                assert texts[i] is not None, i  # the missing record packs
+        if lichess is REFUSED:
+            assert col[i] is None, i
+        else:
+            assert col[i] == lichess[0], i
+            back = fx.unpack(lichess)
+            assert fx.decode(back, errors="coerce") == [texts[i]], (i, texts[i])
+        if stockfish is REFUSED:
+            assert not sf[i].any(), i
+        else:
+            assert sf[i].tobytes() == stockfish.tobytes(), i
+            if texts[i] is not None:
+                counters = {"halfmove": one["halfmove"], "fullmove": one["fullmove"]}
+                back = fx.unpack(stockfish, format="stockfish", **counters)
+                assert fx.decode(back) == [texts[i]], (i, texts[i])
+    check_raise(fx.pack, v, bad_packs["lichess"], "pack")
+    check_raise(lambda x: fx.pack(x, format="stockfish"), v, bad_packs["stockfish"], "stockfish")
+
+
 def TestOneInput(data: bytes) -> None:
     if len(data) < 3:
         return
@@ -148,60 +215,13 @@ def TestOneInput(data: bytes) -> None:
     # the text that keeps every en-passant target the record holds
     full = [fx.decode(flat[i], en_passant="fen") if i in accepted else texts[i] for i in range(n)]
 
-    # zobrist: the key of the decoded text, 0 for a missing or refused record
-    keys = fx.zobrist(v, errors="coerce")
-    if isinstance(v, np.void) or v.ndim == 0:
-        assert isinstance(keys, int), keys
-        keys = np.array([keys], np.uint64)
-    else:
-        assert keys.shape == v.shape and keys.dtype == np.uint64, keys
-    keys = keys.reshape(-1)
-    for i in range(n):
-        key = fx.zobrist(full[i]) if isinstance(full[i], str) else 0
-        assert int(keys[i]) == key, (i, texts[i], int(keys[i]), key)
-    check_raise(fx.zobrist, v, refused, "zobrist")
-
-    # unique: first occurrences among the accepted records, as for the copy
-    first = fx.unique(v, errors="coerce")
-    assert list(first) == list(fx.unique(flat, errors="coerce")), first
-    assert set(first.tolist()) <= set(accepted), (first, accepted)
-    assert list(fx.unique(np.concatenate([flat, flat]), errors="coerce")) == list(first)
-    check_raise(fx.unique, v, refused, "unique")
-
-    # to_bitboards (8-wide rows only) and to_planes: those of the text
-    boards(v, flat, full, "to_bitboards", fx.to_bitboards, 8)
-    planes = functools.partial(fx.to_planes, width=width, extra=EXTRA)
-    boards(v, flat, full, "to_planes", planes, width)
-
-    # pack: each record's own value; an accepted value reads back to its text
-    col = fx.pack(v, errors="coerce")
-    sf = fx.pack(v, format="stockfish", errors="coerce")
-    assert len(col) == n and sf.shape == (n, 24), (len(col), sf.shape)
-    bad_packs = {"lichess": [], "stockfish": []}
-    for i in range(n):
-        one = flat[i : i + 1]
-        lichess = alone(fx.pack, one)
-        stockfish = alone(lambda r: fx.pack(r, format="stockfish"), one)
-        for fmt, got in (("lichess", lichess), ("stockfish", stockfish)):
-            if got is REFUSED:
-                bad_packs[fmt].append(i)
-                assert texts[i] is not None, i  # the missing record packs
-        if lichess is REFUSED:
-            assert col[i] is None, i
-        else:
-            assert col[i] == lichess[0], i
-            back = fx.unpack(lichess)
-            assert fx.decode(back, errors="coerce") == [texts[i]], (i, texts[i])
-        if stockfish is REFUSED:
-            assert not sf[i].any(), i
-        else:
-            assert sf[i].tobytes() == stockfish.tobytes(), i
-            if texts[i] is not None:
-                counters = {"halfmove": one["halfmove"], "fullmove": one["fullmove"]}
-                back = fx.unpack(stockfish, format="stockfish", **counters)
-                assert fx.decode(back) == [texts[i]], (i, texts[i])
-    check_raise(fx.pack, v, bad_packs["lichess"], "pack")
-    check_raise(lambda x: fx.pack(x, format="stockfish"), v, bad_packs["stockfish"], "stockfish")
+    group = flags >> 4 & 3
+    if group == 1:
+        check_keys(v, flat, texts, full, refused, accepted)
+    elif group == 2:
+        check_boards(v, flat, full, width)
+    elif group == 3:
+        check_pack(v, flat, texts)
 
 
 def main():

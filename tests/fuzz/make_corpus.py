@@ -152,7 +152,14 @@ def main():
         records.append(bytes([int(wide), 0x7F]) + bytes(dtype.itemsize))
         records.append(bytes([int(wide), 0xFF]) + bytes(range(256))[: dtype.itemsize] * 2)
     write("decode", records)
-    write("records", [r[:2] + bytes([mask]) + r[2:] for r in records for mask in (0, 0x12)])
+    write(
+        "records",
+        [
+            bytes([r[0] | (k + mask) % 4 << 4, r[1], mask]) + r[2:]
+            for k, r in enumerate(records)
+            for mask in (0, 0x12)
+        ],
+    )
     packed = fx.pack(VALID[:8] + VALID[9:13], errors="coerce")
     values = [v for v in packed.tolist() if v is not None]
     stockfish = fx.pack(VALID[:8], format="stockfish", errors="coerce")
