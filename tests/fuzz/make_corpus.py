@@ -179,10 +179,10 @@ def main():
         [
             column_seed(0x00, 0, 0, text[:5], 0xFF, 0, b""),
             column_seed(0x05, 1, 1, text, 0b11011111, 0b01, b""),
-            column_seed(0x48, 2, 0, text[2:], 0b1011, 0b01, b"\x01\x03\xfe"),
-            column_seed(0x09, 0, 0, text[:4], 0xFF, 0b11 | 1 << 2, b""),
+            column_seed(0x68, 2, 0, text[2:], 0b1011, 0b01, b"\x01\x03\xfe"),
+            column_seed(0x29, 0, 0, text[:4], 0xFF, 0b11 | 1 << 2, b""),
             column_seed(0x10, 0, 5, text[:4], 0xFF, 0, b"\x02\x04\x80\x01\x01"),
-            column_seed(0x01, 0, 0, [b"", text[0]], 0b10, 0b01, b"\x01\x00\xf0"),
+            column_seed(0x21, 0, 0, [b"", text[0]], 0b10, 0b01, b"\x01\x00\xf0"),
         ],
     )
     pgn = [
