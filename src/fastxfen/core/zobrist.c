@@ -92,7 +92,7 @@ int fx_load_any(const uint8_t *rec, int wide, int trusted, fx_pos *pos, fx_error
     if (wide)
         memcpy(pos, rec, sizeof *pos);
     else
-        fx_rec8_to_pos((const fx_rec8 *)rec, pos);
+        fx_rec8_to_pos(rec, pos);
     return 1;
 }
 
