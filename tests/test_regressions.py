@@ -23,6 +23,16 @@ F8  The mask reader of the fields after the placement took the lowest set
     bit of an empty mask (ctz of zero, undefined; UBSan, fuzz run E) for a
     row of four fields, and sent rows of four or five fields to the byte walk
     (same results, only slower).
+F9  An Arrow binary or string array of length 0 at an offset past its
+    validity bitmap (pyarrow makes one) was refused: "row 0: the validity
+    bitmap ends before the array does", for an array that has no row 0.
+F10 zobrist, unique and Deduper took any record of width 0 for the null
+    record (key 0, no position), where decode, to_planes, to_bitboards and
+    pack refuse one with any other byte set (field record.width).
+F11 Records at an address not a multiple of 4 (one record that is a field
+    of a packed structured array, a buffer read at an odd offset) were read
+    through fx_rec8 members: misaligned access, undefined behaviour (UBSan,
+    fuzz_records; run this file under the sanitizer build to check it).
 """
 
 import subprocess
@@ -224,3 +234,61 @@ def test_f8_four_to_six_fields(row, counters):
     assert fx.normalize(row) == "8/8/8/8/8/8/8/8 w - - " + counters
     with pytest.raises(fx.FenError, match="more than 6 fields"):
         fx.normalize("8/8/8/8/8/8/8/8 w - - 3 4 5")
+
+
+# ---------------------------------------------------------------- F9
+
+
+def test_f9_empty_slice_past_the_bitmap():
+    pa = pytest.importorskip("pyarrow")
+    packed = fx.pack([FEN]).to_arrow()
+    data, offsets = packed.buffers()[2], packed.buffers()[1]
+    empty = pa.Array.from_buffers(
+        pa.binary(), 0, [pa.py_buffer(b""), offsets, data], null_count=-1, offset=1
+    )
+    assert len(fx.unpack(empty)) == 0
+    text = pa.Array.from_buffers(
+        pa.string(),
+        0,
+        [pa.py_buffer(b""), pa.py_buffer(np.zeros(2, np.int32)), pa.py_buffer(b"")],
+        null_count=-1,
+        offset=1,
+    )
+    assert fx.validate(text) == [] and len(fx.normalize(text)) == 0
+
+
+# ---------------------------------------------------------------- F10
+
+
+@pytest.mark.parametrize("dtype", [fx.POSITION_DTYPE, fx.POSITION_DTYPE_10x8], ids=["8x8", "10x8"])
+def test_f10_width_zero_record_with_data_is_refused(dtype):
+    recs = np.zeros(3, dtype)
+    recs[1]["fullmove"] = 7  # width 0, but not the null record
+    for call in (fx.zobrist, fx.unique, fx.decode, fx.to_bitboards):
+        with pytest.raises(fx.FenError) as info:
+            call(recs)
+        assert (info.value.index, info.value.field) == (1, "record.width"), call
+    assert list(fx.zobrist(recs, errors="coerce")) == [0, 0, 0]
+    assert list(fx.unique(recs, errors="coerce")) == []
+    assert list(fx.zobrist(np.zeros(2, dtype))) == [0, 0]  # the null record: missing
+
+
+# ---------------------------------------------------------------- F11
+
+
+@pytest.mark.parametrize("dtype", [fx.POSITION_DTYPE, fx.POSITION_DTYPE_10x8], ids=["8x8", "10x8"])
+def test_f11_records_at_an_odd_address(dtype):
+    recs = fx.encode([FEN, "8/8/8/8/8/8/8/8 b - - 3 9"], width=10 if dtype.itemsize == 96 else 8)
+    raw = bytearray(1 + recs.nbytes)
+    raw[1:] = recs.tobytes()
+    odd = np.frombuffer(raw, dtype, offset=1)  # contiguous, not aligned
+    assert odd.ctypes.data % 4 == 1
+    packed = np.zeros(1, [("pad", "u1"), ("rec", dtype)])
+    packed["rec"] = recs[:1]
+    for view, want in ((odd, recs), (packed["rec"], recs[:1])):
+        assert fx.decode(view) == fx.decode(want)
+        assert fx.decode(view, output="bytes") == fx.decode(want, output="bytes")
+        assert list(fx.zobrist(view)) == list(fx.zobrist(want))
+        assert list(fx.unique(view)) == list(fx.unique(want))
+        assert (fx.to_planes(view) == fx.to_planes(want)).all()
+        assert fx.pack(view).tolist() == fx.pack(want).tolist()

@@ -87,7 +87,7 @@ def arrow_offsets(chunk, width, base: int) -> np.ndarray:
     ``base``."""
     validity, offsets = chunk.buffers()[:2]
     end = chunk.offset + len(chunk)
-    if validity is not None and validity.size * 8 < end:
+    if len(chunk) and validity is not None and validity.size * 8 < end:
         row = base + max(0, validity.size * 8 - chunk.offset)
         raise ValueError(f"row {row}: the validity bitmap ends before the array does")
     held = 0 if offsets is None else offsets.size // np.dtype(width).itemsize

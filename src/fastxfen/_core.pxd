@@ -61,8 +61,8 @@ cdef extern from "fx.h" nogil:
     size_t fx_write(const fx_pos *pos, fx_castling_mode castling, fx_ep_mode ep, int fields,
                     const uint8_t *placement, size_t placement_len, uint8_t *out)
     int fx_check_record(fx_pos *pos, int max_width, fx_error *err)
-    void fx_pos_to_rec8(const fx_pos *pos, fx_rec8 *rec)
-    void fx_rec8_to_pos(const fx_rec8 *rec, fx_pos *pos)
+    void fx_pos_to_rec8(const fx_pos *pos, void *rec)
+    void fx_rec8_to_pos(const void *rec, fx_pos *pos)
     int fx_store_record(const fx_pos *pos, void *dest, int wide, size_t column,
                         fx_error *err)
     int fx_load_record(const void *src, int wide, fx_pos *pos, fx_error *err)

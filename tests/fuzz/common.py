@@ -8,6 +8,7 @@ docs/semantics.md or docs/records.md for the input it is given.
 from __future__ import annotations
 
 import os
+import re
 import sys
 
 # The harnesses run as scripts, without pytest and its conftest: this is their
@@ -20,6 +21,8 @@ from models import semantics as model  # noqa: E402
 from models.semantics import MODES  # noqa: E402
 
 import fastxfen as fx  # noqa: E402
+from fastxfen._columns import arrow_offsets  # noqa: E402
+from fastxfen._export import check_spans  # noqa: E402
 
 FIELDS = {
     "placement",
@@ -234,3 +237,158 @@ def check_epd_row(s: str, modes) -> bool:
     recs = fx.encode([s], width=10, epd=True, errors="coerce")
     assert (recs[0]["width"] == 0) == (message is not None), (s, message)
     return message is None
+
+
+def tame(recs, mask):
+    """Bring the fields chosen by mask into their valid ranges, using the
+    bytes as they are as the source of choice."""
+    wide = recs.dtype == fx.POSITION_DTYPE_10x8
+    if mask & 2:
+        recs["width"] = np.where((recs["width"] & 1).astype(bool) & wide, 10, 8)
+    w = recs["width"].astype(np.int64)
+    if mask & 1:
+        board = recs["board"]
+        limit = np.where(w == 10, 17, 13)[:, None]
+        codes = board % limit
+        # squares past 8 * width are 0
+        squares = np.arange(board.shape[1])[None, :]
+        codes = np.where(squares < np.where(w == 10, 80, 64)[:, None], codes, 0)
+        # mostly empty squares, as on real boards
+        codes = np.where(board & 0x40, 0, codes)
+        recs["board"] = codes
+    if mask & 4:
+        recs["turn"] &= 1
+    if mask & 8:
+        recs["prefix"] %= 3
+    if mask & 16:
+        ep = recs["ep"].astype(np.int64)
+        recs["ep"] = np.where(ep & 0x80, 255, ep % np.maximum(8 * w, 1))
+    if mask & 32:
+        c = recs["castling"].astype(np.int64)
+        recs["castling"] = np.where(c & 0x80, 255, c % np.maximum(w, 1)[:, None])
+    if mask & 64:
+        recs["fullmove"] = np.maximum(recs["fullmove"], 1)
+
+
+# ------------------------------------------- columns with fuzzed offsets and masks
+
+ROW = re.compile(r"^row (\d+): ")
+
+
+def row_of(e: Exception) -> int:
+    """The row a column-level ValueError names ("row R: ...")."""
+    m = ROW.match(str(e))
+    assert m, ("no row named", str(e))
+    return int(m.group(1))
+
+
+class Layout:
+    """A column read from fuzzer bytes: byte 0 flags (the harness's), byte 1
+    an array offset, byte 2 a cut of the length (and of the offsets buffer),
+    byte 3 the number of rows (0-8), byte 4 the validity bits, byte 5 the
+    validity bitmap's form (bit 0: present; bit 1: shortened to
+    ``(byte >> 2) % 3`` bytes); then one length byte per row; a count of
+    offset edits and (row, signed delta) pairs (delta -128 sets the offset
+    to 2**31 - 1); the rest is the data buffer."""
+
+    def __init__(self, data: bytes):
+        self.flags, first, cut, n, bits, self.mask_form = data[:6]
+        lengths = list(data[6 : 6 + n % 9])
+        self.n = n = len(lengths)
+        offsets = np.concatenate([[0], np.cumsum(lengths, dtype=np.int64)])
+        at = 6 + n
+        edits = data[at] % 4 if at < len(data) else 0
+        at += 1
+        for _ in range(edits):
+            if at + 1 >= len(data):
+                break
+            row, delta = data[at] % (n + 1), data[at + 1] - 256 * (data[at + 1] > 127)
+            offsets[row] = 2**31 - 1 if delta == -128 else offsets[row] + delta
+            at += 2
+        self.offsets = [int(o) for o in np.clip(offsets, -(2**31), 2**31 - 1)]
+        self.body = data[at:]
+        self.valid = [bool(bits >> i & 1) for i in range(n)]
+        self.first = first % (n + 1)
+        self.length = max(0, n - self.first - cut % 4)
+        self.held = n + 1  # offsets in the offsets buffer
+        if self.flags & 0x10:
+            self.held = max(0, n - (cut >> 2) % 3)
+        self.has_mask = bool(self.mask_form & 1)
+        packed = np.packbits(np.array(self.valid, bool), bitorder="little").tobytes()
+        if self.mask_form & 2:
+            packed = packed[: (self.mask_form >> 2) % 3]
+        self.bitmap = packed if self.has_mask else None
+
+    def first_bad(self, nbits=None, held=None):
+        """The first bad row of the slice (numbered in it) as
+        docs/failures.md orders the checks: the bitmap's length, the offsets
+        buffer's, then every row's span; None if there is none."""
+        first, end = self.first, self.first + self.length
+        if nbits is not None and self.length and nbits < end:
+            return max(0, nbits - first)
+        if held is not None and self.length and held < end + 1:
+            return max(0, held - 1 - first)
+        for i in range(first, end):
+            if not 0 <= self.offsets[i] <= self.offsets[i + 1] <= len(self.body):
+                return i - first
+        return None
+
+    def values(self) -> list:
+        """The slice's values (None for a null), once its offsets are good."""
+        return [
+            self.body[self.offsets[i] : self.offsets[i + 1]]
+            if self.bitmap is None or self.valid[i]
+            else None
+            for i in range(self.first, self.first + self.length)
+        ]
+
+    def arrow(self, kind, width):
+        """The pyarrow array of this layout, or None where pyarrow refuses
+        to make it (short buffers, end offsets outside the data); then the
+        offsets reader is checked on a stand-in chunk, as a column from the
+        C data interface could hand such buffers over."""
+        import pyarrow as pa
+
+        offsets = np.array(self.offsets[: self.held], width).tobytes()
+        validity = None if self.bitmap is None else pa.py_buffer(self.bitmap)
+        nbits = None if self.bitmap is None else 8 * len(self.bitmap)
+        buffers = [validity, pa.py_buffer(offsets), pa.py_buffer(self.body)]
+        first, end = self.first, self.first + self.length
+        nulls = 0
+        if self.bitmap is not None:
+            nulls = sum(not v for v in self.valid[first:end]) if nbits >= end else -1
+        try:
+            return pa.Array.from_buffers(kind, self.length, buffers, null_count=nulls, offset=first)
+        except (pa.ArrowInvalid, ValueError):
+            pass
+        bad = self.first_bad(nbits, self.held)
+        chunk = StandIn(buffers, first, self.length)
+        try:
+            offs = arrow_offsets(chunk, width, 5)
+        except ValueError as e:
+            assert bad is not None and row_of(e) == 5 + bad, (self.offsets, str(e), bad)
+            return None
+        assert len(offs) == self.length + 1, (offs, self.length)
+        if self.length:
+            assert list(offs) == self.offsets[first : end + 1], (offs, self.offsets)
+            offs = offs.astype(np.int64)
+            try:
+                check_spans(np.frombuffer(self.body, np.uint8), offs[:-1], offs[1:], None, 5)
+            except ValueError as e:
+                assert bad is not None and row_of(e) == 5 + bad, (str(e), bad)
+            else:
+                assert bad is None, (self.offsets, bad)
+        return None
+
+
+class StandIn:
+    """An Arrow chunk whose buffers may be shorter than its length says."""
+
+    def __init__(self, buffers, offset, length):
+        self._buffers, self.offset, self._length = buffers, offset, length
+
+    def buffers(self):
+        return self._buffers
+
+    def __len__(self):
+        return self._length

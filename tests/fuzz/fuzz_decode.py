@@ -34,37 +34,6 @@ with atheris.instrument_imports(include=["models", "common"]):
     import fastxfen as fx
 
 
-def tame(recs, mask):
-    """Bring the fields chosen by mask into their valid ranges, using the
-    bytes as they are as the source of choice."""
-    wide = recs.dtype == fx.POSITION_DTYPE_10x8
-    if mask & 2:
-        recs["width"] = np.where((recs["width"] & 1).astype(bool) & wide, 10, 8)
-    w = recs["width"].astype(np.int64)
-    if mask & 1:
-        board = recs["board"]
-        limit = np.where(w == 10, 17, 13)[:, None]
-        codes = board % limit
-        # squares past 8 * width are 0
-        squares = np.arange(board.shape[1])[None, :]
-        codes = np.where(squares < np.where(w == 10, 80, 64)[:, None], codes, 0)
-        # mostly empty squares, as on real boards
-        codes = np.where(board & 0x40, 0, codes)
-        recs["board"] = codes
-    if mask & 4:
-        recs["turn"] &= 1
-    if mask & 8:
-        recs["prefix"] %= 3
-    if mask & 16:
-        ep = recs["ep"].astype(np.int64)
-        recs["ep"] = np.where(ep & 0x80, 255, ep % np.maximum(8 * w, 1))
-    if mask & 32:
-        c = recs["castling"].astype(np.int64)
-        recs["castling"] = np.where(c & 0x80, 255, c % np.maximum(w, 1)[:, None])
-    if mask & 64:
-        recs["fullmove"] = np.maximum(recs["fullmove"], 1)
-
-
 def TestOneInput(data: bytes) -> None:
     if len(data) < 2:
         return
@@ -74,7 +43,7 @@ def TestOneInput(data: bytes) -> None:
     body = data[2:]
     n = min(len(body) // dtype.itemsize, 6)
     recs = np.frombuffer(body[: n * dtype.itemsize], dtype).copy()
-    tame(recs, mask)
+    common.tame(recs, mask)
     out = fx.decode(recs, castling=castling, en_passant=en_passant, errors="coerce")
     assert isinstance(out, list) and len(out) == n, (recs, out)
     lines = fx.decode(

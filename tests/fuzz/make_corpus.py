@@ -101,6 +101,14 @@ def utf8(s):
     return s.encode("utf-8", "surrogateescape" if "\ud800" not in s else "surrogatepass")
 
 
+def column_seed(flags, first, cut, values, bits, mask, edits, tail=b""):
+    """An input of common.Layout: the header, value lengths, offset edits
+    (a count, then (row, delta) pairs) and the data."""
+    lengths = bytes(len(v) for v in values)
+    head = bytes([flags, first, cut, len(values), bits, mask]) + lengths
+    return head + (edits or b"\x00") + b"".join(values) + tail
+
+
 def main():
     rows = [utf8(s) for s in VALID + BAD]
     write("normalize_str", rows + [utf8(s) for s in EPD])
@@ -144,6 +152,39 @@ def main():
         records.append(bytes([int(wide), 0x7F]) + bytes(dtype.itemsize))
         records.append(bytes([int(wide), 0xFF]) + bytes(range(256))[: dtype.itemsize] * 2)
     write("decode", records)
+    write(
+        "records",
+        [
+            bytes([r[0] | (k + mask) % 4 << 4, r[1], mask]) + r[2:]
+            for k, r in enumerate(records)
+            for mask in (0, 0x12)
+        ],
+    )
+    packed = fx.pack(VALID[:8] + VALID[9:13], errors="coerce")
+    values = [v for v in packed.tolist() if v is not None]
+    stockfish = fx.pack(VALID[:8], format="stockfish", errors="coerce")
+    columns = []
+    for flags in (0x00, 0x04, 0x20, 0x41, 0x02, 0x45, 0x12, 0x09, 0x0A, 0x03, 0x07):
+        if flags & 3 == 3:  # stockfish rows
+            columns.append(column_seed(flags, 0, 0, [], 0, 0, b"", stockfish.tobytes()))
+            continue
+        vals = [stockfish[k].tobytes() for k in range(4)] if flags & 8 else values[:5]
+        columns.append(column_seed(flags, 1, 1, vals, 0b10111, 0b01, b""))
+        columns.append(column_seed(flags, 0, 0, vals, 0xFF, 0b10, b"\x02\x02\x05\x01\x80"))
+        columns.append(column_seed(flags, 0, 0, vals[:3], 0b101, 0b11 | 1 << 2, b"\x01\x01\xff"))
+    write("binary_columns", columns)
+    text = [utf8(s) for s in VALID[:4] + BAD[:2] + VALID[19:21]]
+    write(
+        "arrow_offsets",
+        [
+            column_seed(0x00, 0, 0, text[:5], 0xFF, 0, b""),
+            column_seed(0x05, 1, 1, text, 0b11011111, 0b01, b""),
+            column_seed(0x68, 2, 0, text[2:], 0b1011, 0b01, b"\x01\x03\xfe"),
+            column_seed(0x29, 0, 0, text[:4], 0xFF, 0b11 | 1 << 2, b""),
+            column_seed(0x10, 0, 5, text[:4], 0xFF, 0, b"\x02\x04\x80\x01\x01"),
+            column_seed(0x21, 0, 0, [b"", text[0]], 0b10, 0b01, b"\x01\x00\xf0"),
+        ],
+    )
     pgn = [
         b'[Event "a"]\n[Site "?"]\n[SetUp "1"]\n[FEN "' + utf8(VALID[2]) + b'"]\n\n1... e5 *\n\n',
         b'[Event "b"]\r\n[Variant " Chess960 "]\r\n[FEN\t"' + utf8(VALID[6]) + b'"] \r\n\r\n*',

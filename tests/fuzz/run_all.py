@@ -18,7 +18,17 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-HARNESSES = ["normalize_str", "normalize_bytes", "arrow", "encode", "decode", "pgn_scan"]
+HARNESSES = [
+    "normalize_str",
+    "normalize_bytes",
+    "arrow",
+    "encode",
+    "decode",
+    "pgn_scan",
+    "binary_columns",
+    "arrow_offsets",
+    "records",
+]
 
 
 def run(name, seconds, work, extra):

@@ -216,7 +216,7 @@ static void store(const fx_pos *pos, uint8_t *dest, int wide)
     if (wide)
         memcpy(dest, pos, sizeof *pos);
     else
-        fx_pos_to_rec8(pos, (fx_rec8 *)dest);
+        fx_pos_to_rec8(pos, dest);
 }
 
 static int need_width(const fx_pos *pos, int width, fx_error *err)

@@ -143,8 +143,8 @@ int fx_ep_keep(const fx_pos *pos, fx_ep_mode mode);
 /* record.c: check a record handed in by a user and bring it to the state the
  * reader would have left it in (repaired rights, valid en passant). */
 int fx_check_record(fx_pos *pos, int max_width, fx_error *err);
-void fx_pos_to_rec8(const fx_pos *pos, fx_rec8 *rec);
-void fx_rec8_to_pos(const fx_rec8 *rec, fx_pos *pos);
+void fx_pos_to_rec8(const fx_pos *pos, void *rec);
+void fx_rec8_to_pos(const void *rec, fx_pos *pos);
 /* Store a parsed position as a record of the wide (96-byte) or 8x8 layout;
  * a 10-wide position has no 8x8 record (FX_E_WIDE_ROW at `column`). */
 int fx_store_record(const fx_pos *pos, void *dest, int wide, size_t column,

@@ -1,20 +1,28 @@
 /* Records handed in by users: conversion between the two public layouts and
  * the checks decode applies before writing text. */
+#include <stddef.h>
 #include <string.h>
 
 #include "tables.h"
 
-void fx_pos_to_rec8(const fx_pos *pos, fx_rec8 *rec)
+/* Records are read and written as bytes: a user's array may hold them at
+ * any address (a field of a packed structured array, a buffer at an odd
+ * offset), so no fx_rec8 member is accessed through them. */
+void fx_pos_to_rec8(const fx_pos *pos, void *rec)
 {
-    memcpy(rec->board, pos->board, sizeof rec->board);
-    memcpy(&rec->width, &pos->width, sizeof *rec - sizeof rec->board);
+    uint8_t *dest = rec;
+    memcpy(dest, pos->board, 64);
+    memcpy(dest + offsetof(fx_rec8, width), &pos->width,
+           sizeof(fx_rec8) - offsetof(fx_rec8, width));
 }
 
-void fx_rec8_to_pos(const fx_rec8 *rec, fx_pos *pos)
+void fx_rec8_to_pos(const void *rec, fx_pos *pos)
 {
-    memcpy(pos->board, rec->board, sizeof rec->board);
+    const uint8_t *src = rec;
+    memcpy(pos->board, src, 64);
     memset(pos->board + 64, 0, FX_MAX_SQUARES - 64);
-    memcpy(&pos->width, &rec->width, sizeof *rec - sizeof rec->board);
+    memcpy(&pos->width, src + offsetof(fx_rec8, width),
+           sizeof(fx_rec8) - offsetof(fx_rec8, width));
 }
 
 static int reject(fx_error *err, fx_field field, size_t column, uint32_t value,
@@ -89,7 +97,7 @@ int fx_store_record(const fx_pos *pos, void *dest, int wide, size_t column,
         err->a = err->b = err->c = 0;
         return -1;
     }
-    fx_pos_to_rec8(pos, (fx_rec8 *)dest);
+    fx_pos_to_rec8(pos, dest);
     return 0;
 }
 
@@ -98,6 +106,6 @@ int fx_load_record(const void *src, int wide, fx_pos *pos, fx_error *err)
     if (wide)
         memcpy(pos, src, sizeof *pos);
     else
-        fx_rec8_to_pos((const fx_rec8 *)src, pos);
+        fx_rec8_to_pos(src, pos);
     return fx_check_record(pos, wide ? FX_MAX_WIDTH : 8, err);
 }

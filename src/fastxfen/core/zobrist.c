@@ -72,16 +72,27 @@ uint64_t fx_zobrist(const fx_pos *pos)
     return pos->width == 10 ? key10(pos) : 0;
 }
 
+/* Whether every byte of a record is 0: the null record.  A record of width
+ * 0 with any other byte set is corrupt, refused by fx_check_record. */
+static int is_null_record(const uint8_t *rec, int wide)
+{
+    size_t size = wide ? sizeof(fx_pos) : sizeof(fx_rec8);
+    for (size_t i = 0; i < size; i++)
+        if (rec[i])
+            return 0;
+    return 1;
+}
+
 int fx_load_any(const uint8_t *rec, int wide, int trusted, fx_pos *pos, fx_error *err)
 {
-    if (rec[wide ? FX_MAX_SQUARES : 64] == 0)  /* the width byte */
-        return 0;
+    if (rec[wide ? FX_MAX_SQUARES : 64] == 0 && (trusted || is_null_record(rec, wide)))
+        return 0;  /* the width byte: the reader writes width 0 only in null records */
     if (!trusted)
         return fx_load_record(rec, wide, pos, err) == 0 ? 1 : -1;
     if (wide)
         memcpy(pos, rec, sizeof *pos);
     else
-        fx_rec8_to_pos((const fx_rec8 *)rec, pos);
+        fx_rec8_to_pos(rec, pos);
     return 1;
 }
 

@@ -34,8 +34,9 @@ uint64_t fx_zobrist(const fx_pos *pos);
 
 /* Load record i of n (stride bytes apart, the wide or 8x8 layout) into *pos:
  * trusted records come straight from the reader and are only copied, others
- * are checked (fx_load_record).  Returns 1 for a position, 0 for a null
- * record (width 0), -1 for a refused record (*err filled). */
+ * are checked (fx_load_record).  Returns 1 for a position, 0 for the null
+ * record (every byte 0), -1 for a refused record (*err filled), such as a
+ * record of width 0 with another byte set. */
 int fx_load_any(const uint8_t *rec, int wide, int trusted, fx_pos *pos, fx_error *err);
 
 /* Keys of n records into out.  A null record gives 0; a refused record
