@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "avx512.h"
+#include "avx2.h"
 #include "bits.h"
 #include "tables.h"
 
@@ -139,6 +140,9 @@ void fx_init_parse_tables(void)
 {
 #ifdef FX_AVX512
     fx_avx512_enabled = fx_avx512_init();
+#endif
+#ifdef FX_AVX2  /* where the AVX-512 reader runs it reads every row this one would */
+    fx_avx2_enabled = !fx_avx512_enabled && fx_avx2_init();
 #endif
 #ifdef FX_SSE2
     for (int c = 0; c < 256; c++)
@@ -470,6 +474,13 @@ static int read_board(const uint8_t *s, size_t *at, size_t end, fx_pos *pos,
     int in_place = 0;  /* the reader wrote pos->board itself */
 #ifdef FX_AVX512
     if (fx_avx512_enabled && (j = fx_placement512(s, i, end, pos->board)) != FAST_FAIL) {
+        width = 8;
+        in_place = 1;
+    }
+#endif
+#ifdef FX_AVX2
+    if (!in_place && fx_avx2_enabled
+        && (j = fx_placement_avx2(s, i, end, pos->board)) != FAST_FAIL) {
         width = 8;
         in_place = 1;
     }

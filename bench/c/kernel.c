@@ -1,0 +1,127 @@
+#define _POSIX_C_SOURCE 199309L
+/* The C kernel alone, without Python: fx_parse, and fx_parse + fx_write
+ * (normalize), over the rows of a text file (one FEN per line), repeated.
+ * Built and run by bench/kernel_bench.py; prints ns per row for each case,
+ * median and range of the rounds, and a memcpy of the same bytes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "fx.h"
+
+void fx_init_parse_tables(void);
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+static int by_value(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+typedef struct {
+    const uint8_t *text;
+    const size_t *starts, *lens;
+    size_t n;
+    uint8_t *out;
+} corpus;
+
+static volatile size_t sink;
+
+static void parse_only(const corpus *c)
+{
+    fx_pos pos;
+    fx_span span;
+    fx_error err;
+    int fields;
+    size_t ok = 0;
+    for (size_t k = 0; k < c->n; k++)
+        ok += fx_parse(c->text + c->starts[k], c->lens[k], &pos, &span, &fields, &err) == 0;
+    sink = ok;
+}
+
+static void normalize(const corpus *c)
+{
+    fx_pos pos;
+    fx_span span;
+    fx_error err;
+    int fields;
+    size_t len = 0;
+    for (size_t k = 0; k < c->n; k++) {
+        const uint8_t *row = c->text + c->starts[k];
+        if (fx_parse(row, c->lens[k], &pos, &span, &fields, &err) == 0)
+            len += fx_write(&pos, FX_CASTLING_XFEN, FX_EP_XFEN, 6, row + span.start, span.len,
+                            c->out + len);
+    }
+    sink = len;
+}
+
+static void copy(const corpus *c)
+{
+    size_t total = c->starts[c->n - 1] + c->lens[c->n - 1] + 1;
+    memcpy(c->out, c->text, total);
+    sink = c->out[total - 1];
+}
+
+static void report(const char *name, void (*run)(const corpus *), const corpus *c, int rounds)
+{
+    double t[64];
+    run(c);
+    for (int r = 0; r < rounds; r++) {
+        double start = now();
+        run(c);
+        t[r] = (now() - start) * 1e9 / (double)c->n;
+    }
+    qsort(t, (size_t)rounds, sizeof t[0], by_value);
+    printf("%-10s %7.1f ns/row (%.1f to %.1f)\n", name, t[rounds / 2], t[0], t[rounds - 1]);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        fprintf(stderr, "usage: kernel FILE [ROUNDS [CASE]]\n");
+        return 2;
+    }
+    int rounds = argc > 2 ? atoi(argv[2]) : 9;
+    if (rounds < 1 || rounds > 64)
+        rounds = 9;
+    FILE *f = fopen(argv[1], "rb");
+    if (!f)
+        return perror(argv[1]), 2;
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *text = malloc((size_t)size + 1);
+    if (!text || fread(text, 1, (size_t)size, f) != (size_t)size)
+        return perror("read"), 2;
+    fclose(f);
+    size_t n = 0;
+    for (long i = 0; i < size; i++)
+        n += text[i] == '\n';
+    size_t *starts = malloc(n * sizeof *starts), *lens = malloc(n * sizeof *lens);
+    size_t k = 0, start = 0;
+    for (long i = 0; i < size && k < n; i++)
+        if (text[i] == '\n') {
+            starts[k] = start;
+            lens[k++] = (size_t)i - start;
+            start = (size_t)i + 1;
+        }
+    corpus c = {text, starts, lens, k, malloc(k * FX_MAX_OUTPUT + (size_t)size)};
+    fx_init_tables();
+    fx_init_parse_tables();
+    printf("%zu rows, %.1f bytes each\n", k, (double)size / (double)k);
+    const char *only = argc > 3 ? argv[3] : "";
+    if (!*only || !strcmp(only, "memcpy"))
+        report("memcpy", copy, &c, rounds);
+    if (!*only || !strcmp(only, "parse"))
+        report("parse", parse_only, &c, rounds);
+    if (!*only || !strcmp(only, "normalize"))
+        report("normalize", normalize, &c, rounds);
+    return 0;
+}
