@@ -97,18 +97,45 @@ TARGET static inline int decode_ranks(__m256i c, __m256i slot, __m256i *squares)
     return 1;
 }
 
+/* The first 64 bytes of s[0:avail) in two registers, zeros past avail,
+ * and in text (72 bytes: 8 more zeros for the rank loads) - with no read at
+ * or past avail and no branch on avail: whole dwords by masked loads, the
+ * bytes of the last partial dword from the last four bytes of s (avail >=
+ * 4) moved into place. */
+TARGET static inline void load_field(const uint8_t *s, size_t avail, __m256i *lo, __m256i *hi,
+                                     uint8_t text[72])
+{
+    const __m256i iota = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    size_t capped = avail < 64 ? avail : 64;
+    size_t whole = capped / 4, part = capped % 4;
+    __m256i count = _mm256_set1_epi32((int)whole);
+    __m256i lo_mask = _mm256_cmpgt_epi32(count, iota);
+    __m256i hi_mask = _mm256_cmpgt_epi32(count, _mm256_add_epi32(iota, _mm256_set1_epi32(8)));
+    uint32_t last;
+    memcpy(&last, s + avail - 4, 4);
+    /* the part's bytes at the bottom of a dword, zeros above (none: 0) */
+    uint32_t tail = (uint32_t)((uint64_t)last >> (8 * (4 - part)) & 0xFFFFFFFFu);
+    __m256i tail_v = _mm256_set1_epi32((int)tail);
+    *lo = _mm256_or_si256(_mm256_maskload_epi32((const int *)s, lo_mask),
+                          _mm256_and_si256(tail_v, _mm256_cmpeq_epi32(count, iota)));
+    *hi = _mm256_or_si256(
+        _mm256_maskload_epi32((const int *)(s + 32), hi_mask),
+        _mm256_and_si256(tail_v,
+                         _mm256_cmpeq_epi32(count, _mm256_add_epi32(iota, _mm256_set1_epi32(8)))));
+    _mm256_storeu_si256((__m256i *)text, *lo);
+    _mm256_storeu_si256((__m256i *)(text + 32), *hi);
+    memset(text + 64, 0, 8);
+}
+
 TARGET size_t fx_placement_avx2(const uint8_t *s, size_t i, size_t end, uint8_t board[80])
 {
     size_t avail = end - i;
-    uint8_t pad[64 + 8];
+    if (avail < 15)  /* "8/8/8/8/8/8/8/8" is the shortest valid field */
+        return FAIL;
     const uint8_t *p = s + i;
-    if (avail < sizeof pad) {  /* every load below reads within pad */
-        memset(pad, 0, sizeof pad);
-        memcpy(pad, p, avail);
-        p = pad;
-    }
-    __m256i lo = _mm256_loadu_si256((const __m256i *)p);
-    __m256i hi = _mm256_loadu_si256((const __m256i *)(p + 32));
+    uint8_t text[72];
+    __m256i lo, hi;
+    load_field(p, avail, &lo, &hi, text);
     const __m256i space = _mm256_set1_epi8(' '), tab = _mm256_set1_epi8('\t'),
                   slash = _mm256_set1_epi8('/');
     uint64_t blank =
@@ -118,8 +145,7 @@ TARGET size_t fx_placement_avx2(const uint8_t *s, size_t i, size_t end, uint8_t 
               _mm256_or_si256(_mm256_cmpeq_epi8(hi, space), _mm256_cmpeq_epi8(hi, tab)))
               << 32;
     size_t n;
-    if (avail < 64)
-        blank |= 1ull << avail;
+    blank |= (uint64_t)(avail < 64) << (avail & 63);  /* the end of a shorter row */
     if (blank)
         n = (size_t)__builtin_ctzll(blank);
     else if (avail == 64 || p[64] == ' ' || p[64] == '\t')
@@ -144,7 +170,7 @@ TARGET size_t fx_placement_avx2(const uint8_t *s, size_t i, size_t end, uint8_t 
         if (len - 1 > 7)  /* empty, or more than eight bytes */
             return FAIL;
         uint64_t bytes;
-        memcpy(&bytes, p + from, 8);  /* from + 8 <= n + 8 <= 72: within the row or pad */
+        memcpy(&bytes, text + from, 8);  /* from + 8 <= n + 8 <= 72 */
         slot[r] = ~0ull >> (64 - 8 * len);
         rank[r] = bytes & slot[r];
         from = to + 1;

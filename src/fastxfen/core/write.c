@@ -95,31 +95,33 @@ static uint8_t *write_placement(const fx_pos *pos, uint8_t *o)
     return o;
 }
 
+/* The castling field.  Each of the four slots writes its letter and moves
+ * on only when it holds a right, so the bytes of the field decide no
+ * branch (a slot's letter is computed, then kept or overwritten). */
 static uint8_t *write_castling(const fx_pos *pos, fx_castling_mode mode, uint8_t *o)
 {
     uint8_t *start = o;
     if (pos->prefix != FX_PREFIX_NONE)
         *o++ = pos->prefix == FX_PREFIX_S ? 's' : 'm';
     uint8_t *flags = o;
+    /* X-FEN names a rook by its file only when a rook of the color stands
+     * further out on its side; Shredder-FEN always does */
+    int files = mode != FX_CASTLING_XFEN;
     for (int color = 0; color < 2; color++) {
         uint8_t lower = color ? 0x20 : 0;
         uint8_t h = pos->castling[2 * color], a = pos->castling[2 * color + 1];
-        if (h == FX_NONE && a == FX_NONE)
-            continue;
-        /* X-FEN names a rook by its file only when a rook of the color stands
-         * further out on its side */
-        int xfen = mode == FX_CASTLING_XFEN;
-        uint32_t rooks = xfen ? fx_back_rank_rooks(pos, color) : 0;
-        if (h != FX_NONE)
-            *o++ = (uint8_t)((!xfen || rooks >> h >> 1 ? 'A' + h : 'K') | lower);
-        if (a != FX_NONE)
-            *o++ = (uint8_t)((!xfen || rooks & ((1u << a) - 1) ? 'A' + a : 'Q') | lower);
+        uint32_t rooks = fx_back_rank_rooks(pos, color);
+        int h_file = files | (rooks >> (h & 31) >> 1 != 0);
+        int a_file = files | ((rooks & ((1u << (a & 31)) - 1)) != 0);
+        *o = (uint8_t)((h_file ? 'A' + h : 'K') | lower);
+        o += h != FX_NONE;
+        *o = (uint8_t)((a_file ? 'A' + a : 'Q') | lower);
+        o += a != FX_NONE;
     }
-    if (o == flags) {
-        o = start;
-        *o++ = '-';
-    }
-    return o;
+    int none = o == flags;
+    o = none ? start : o;
+    *o = '-';
+    return o + none;
 }
 
 static uint8_t *write_u32(uint32_t v, uint8_t *o)
