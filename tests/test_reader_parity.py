@@ -1,10 +1,11 @@
 """The placement readers chosen at run time give the same answers.
 
-The AVX-512 reader runs where the CPU has it, else the AVX2 one, then the
-SSE2 (or scalar) reader; FASTXFEN_NO_AVX512 and FASTXFEN_NO_AVX2 turn the
-first two off.  Each choice normalizes, encodes and validates the same rows,
-valid and mutated, 8-wide and 10-wide, in a fresh process; every output,
-failure list included, must be the same as this process's."""
+The AVX-512 reader and writer run where the CPU has them, else the AVX2
+ones, then the SSE2 (or scalar) reader and the table-driven writer;
+FASTXFEN_NO_AVX512 and FASTXFEN_NO_AVX2 turn the first two off.  Each
+choice normalizes, encodes, validates and decodes the same rows, valid and
+mutated, 8-wide and 10-wide, in a fresh process; every output must be the
+same as this process's."""
 
 import os
 import pickle
@@ -19,11 +20,13 @@ import pickle, sys
 import fastxfen as fx
 rows = pickle.loads(sys.stdin.buffer.read())
 buffer = ("\\n".join(rows) + "\\n").encode("utf-8", "surrogatepass")
+records = fx.encode(buffer, errors="coerce", width=10)
 out = (
     fx.normalize(buffer, errors="coerce"),
     fx.normalize(rows, errors="coerce", castling="shredder", en_passant="legal"),
-    fx.encode(buffer, errors="coerce", width=10).tobytes(),
+    records.tobytes(),
     fx.validate(buffer),
+    fx.decode(records, output="bytes", castling="shredder"),
 )
 sys.stdout.buffer.write(pickle.dumps(out))
 """
@@ -56,11 +59,11 @@ def rows():
     ],
     ids=["no-avx512", "sse2"],
 )
-def test_every_reader_gives_the_same_outputs(rows, env):
+def test_every_reader_and_writer_gives_the_same_outputs(rows, env):
     assert len(rows) > 15000
     expected = run(rows, {})
     got = run(rows, env)
-    for name, a, b in zip(("buffer", "list", "records", "validate"), expected, got):
+    for name, a, b in zip(("buffer", "list", "records", "validate", "decode"), expected, got):
         assert a == b, name
     # the rows really hold both kinds: good and bad ones
     assert None in expected[1] and any(row is not None for row in expected[1])

@@ -2,7 +2,9 @@
 /* The C kernel alone, without Python: fx_parse, and fx_parse + fx_write
  * (normalize), over the rows of a text file (one FEN per line), repeated.
  * Built and run by bench/kernel_bench.py; prints ns per row for each case,
- * median and range of the rounds, and a memcpy of the same bytes. */
+ * median and range of the rounds, and a memcpy of the same bytes.  "write"
+ * is the writer alone with the placement written from the board, as
+ * decode does. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +32,7 @@ typedef struct {
     const size_t *starts, *lens;
     size_t n;
     uint8_t *out;
+    fx_pos *positions; /* the rows read, for the writer alone */
 } corpus;
 
 static volatile size_t sink;
@@ -59,6 +62,15 @@ static void normalize(const corpus *c)
             len += fx_write(&pos, FX_CASTLING_XFEN, FX_EP_XFEN, 6, row + span.start, span.len,
                             c->out + len);
     }
+    sink = len;
+}
+
+/* The writer alone, the placement written from the board (as decode does). */
+static void write_only(const corpus *c)
+{
+    size_t len = 0;
+    for (size_t k = 0; k < c->n; k++)
+        len += fx_write(&c->positions[k], FX_CASTLING_XFEN, FX_EP_XFEN, 6, NULL, 0, c->out + len);
     sink = len;
 }
 
@@ -112,8 +124,18 @@ int main(int argc, char **argv)
             lens[k++] = (size_t)i - start;
             start = (size_t)i + 1;
         }
-    corpus c = {text, starts, lens, k, malloc(k * FX_MAX_OUTPUT + (size_t)size)};
+    corpus c = {text, starts, lens, k, malloc(k * FX_MAX_OUTPUT + (size_t)size),
+                malloc(k * sizeof(fx_pos))};
     fx_init_tables();
+    for (size_t r = 0; r < k; r++) {
+        fx_span span;
+        fx_error err;
+        int fields;
+        if (fx_parse(text + starts[r], lens[r], &c.positions[r], &span, &fields, &err))
+            memset(&c.positions[r], 0, sizeof(fx_pos)); /* the empty 8x8 board */
+        if (!c.positions[r].width)
+            c.positions[r].width = 8, c.positions[r].fullmove = 1;
+    }
     fx_init_parse_tables();
     printf("%zu rows, %.1f bytes each\n", k, (double)size / (double)k);
     const char *only = argc > 3 ? argv[3] : "";
@@ -123,5 +145,7 @@ int main(int argc, char **argv)
         report("parse", parse_only, &c, rounds);
     if (!*only || !strcmp(only, "normalize"))
         report("normalize", normalize, &c, rounds);
+    if (!*only || !strcmp(only, "write"))
+        report("write", write_only, &c, rounds);
     return 0;
 }

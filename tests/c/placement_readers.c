@@ -7,14 +7,15 @@
  * with AVX-512 the same holds for that reader, which must moreover accept
  * every valid 8-wide field of up to 64 bytes; and the AVX-512 placement
  * writer must write every random 8-wide board as the scalar writer does.
- * On a CPU with AVX2 the AVX2 reader is held to the same rules.
+ * On a CPU with AVX2 the AVX2 reader and writer are held to the same rules.
  *
  *     cc -O1 -std=c11 -I src/fastxfen/core tests/c/placement_readers.c \
  *        src/fastxfen/core/{avx512,avx2,rules,write,tables,record}.c -o readers
  *     ./readers ROWS SEED
  *
  * Prints "rows R accepted A declined D avx512 0|1 accepted512 V written512 W
- * avx2 0|1 accepted_avx2 X mismatches M"; exits 1 on a mismatch.
+ * avx2 0|1 accepted_avx2 X written_avx2 Y
+ * mismatches M"; exits 1 on a mismatch.
  * Each row is copied to a buffer of exactly its length, so a sanitizer build
  * catches any read past it. */
 #include "parse.c"
@@ -207,9 +208,31 @@ int main(int argc, char **argv)
 #else
     int avx512 = 0;
 #endif
+    long written_avx2 = 0;
+#ifdef FX_AVX2
+    /* the same for the AVX2 writer */
+    fx_avx512_enabled = 0;
+    for (long r = 0; avx2 && r < rows; r++) {
+        fx_pos pos;
+        random_board(8, r % 8 == 0, &pos);  /* with A and C: the other writer's */
+        uint8_t vector[FX_MAX_OUTPUT], scalar[FX_MAX_OUTPUT];
+        fx_avx2_enabled = 1;
+        size_t a = fx_write(&pos, FX_CASTLING_XFEN, FX_EP_FEN, 4, NULL, 0, vector);
+        fx_avx2_enabled = 0;
+        size_t b = fx_write(&pos, FX_CASTLING_XFEN, FX_EP_FEN, 4, NULL, 0, scalar);
+        written_avx2++;
+        if (a != b || memcmp(vector, scalar, a) != 0) {
+            if (mismatches++ < 5) {
+                fwrite(scalar, 1, b, stdout);
+                printf("  <- the AVX2 writer wrote %.*s\n", (int)a, (const char *)vector);
+            }
+        }
+    }
+    fx_avx512_enabled = avx512;
+#endif
     printf("rows %ld accepted %ld declined %ld avx512 %d accepted512 %ld written512 %ld "
-           "avx2 %d accepted_avx2 %ld mismatches %ld\n",
+           "avx2 %d accepted_avx2 %ld written_avx2 %ld mismatches %ld\n",
            rows, accepted, declined, avx512, accepted512, written512, avx2, accepted_avx2,
-           mismatches);
+           written_avx2, mismatches);
     return mismatches != 0;
 }

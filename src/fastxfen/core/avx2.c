@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "fx.h"
+#include "tables.h"
 
 #define TARGET __attribute__((target("avx2,popcnt,bmi")))
 #define FAIL ((size_t)-1)
@@ -192,5 +193,61 @@ TARGET size_t fx_placement_avx2(const uint8_t *s, size_t i, size_t end, uint8_t 
     _mm256_storeu_si256((__m256i *)(board + 32), _mm256_permute4x64_epi64(top, 0x1B));
     memset(board + 64, 0, 16);
     return i + n;
+}
+
+/* Four ranks, one to a qword of codes, to their text: each rank's text
+ * from fx_rank_text by its occupancy, then every piece byte (0x80 | file)
+ * replaced by the letter of the code on that file, one shuffle for all
+ * four.  The ranks go to o highest first, each followed by a '/'; returns
+ * the end. */
+TARGET static inline uint8_t *write_ranks(__m256i codes, uint32_t occupied, uint8_t *o)
+{
+    const __m256i letters = _mm256_setr_epi8(
+        0, 'P', 'N', 'B', 'R', 'Q', 'K', 'p', 'n', 'b', 'r', 'q', 'k', 0, 0, 0,
+        0, 'P', 'N', 'B', 'R', 'Q', 'K', 'p', 'n', 'b', 'r', 'q', 'k', 0, 0, 0);
+    const __m256i base = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 8, 8, 8, 8, 0, 0,
+                                          0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 8, 8, 8, 8);
+    unsigned m0 = occupied & 0xFF, m1 = occupied >> 8 & 0xFF, m2 = occupied >> 16 & 0xFF,
+             m3 = occupied >> 24;
+    uint64_t t0, t1, t2, t3;
+    memcpy(&t0, fx_rank_text[m0], 8);
+    memcpy(&t1, fx_rank_text[m1], 8);
+    memcpy(&t2, fx_rank_text[m2], 8);
+    memcpy(&t3, fx_rank_text[m3], 8);
+    __m256i text = _mm256_setr_epi64x((long long)t0, (long long)t1, (long long)t2, (long long)t3);
+    __m256i piece_letters = _mm256_shuffle_epi8(_mm256_shuffle_epi8(letters, codes),
+                                                _mm256_add_epi8(_mm256_and_si256(text,
+                                                                 _mm256_set1_epi8(7)), base));
+    uint8_t ranks[32];
+    _mm256_storeu_si256((__m256i *)ranks, _mm256_blendv_epi8(text, piece_letters, text));
+    /* text order: the highest rank first */
+    memcpy(o, ranks + 24, 8);
+    o += fx_rank_len[m3];
+    *o++ = '/';
+    memcpy(o, ranks + 16, 8);
+    o += fx_rank_len[m2];
+    *o++ = '/';
+    memcpy(o, ranks + 8, 8);
+    o += fx_rank_len[m1];
+    *o++ = '/';
+    memcpy(o, ranks, 8);
+    o += fx_rank_len[m0];
+    *o++ = '/';
+    return o;
+}
+
+TARGET size_t fx_write_placement_avx2(const uint8_t board[64], uint8_t *out)
+{
+    __m256i low = _mm256_loadu_si256((const __m256i *)board);  /* ranks 1 to 4 */
+    __m256i high = _mm256_loadu_si256((const __m256i *)(board + 32));
+    const __m256i zero = _mm256_setzero_si256(), top = _mm256_set1_epi8(FX_BK);
+    if (~_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_max_epu8(_mm256_max_epu8(low, high), top),
+                                                top)))
+        return 0;
+    uint32_t low_occupied = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(low, zero));
+    uint32_t high_occupied = ~(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(high, zero));
+    uint8_t *o = write_ranks(high, high_occupied, out);
+    o = write_ranks(low, low_occupied, o);
+    return (size_t)(o - out) - 1;  /* no '/' after rank 1 */
 }
 #endif

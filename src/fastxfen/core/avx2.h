@@ -1,6 +1,6 @@
-/* The AVX2 placement reader, used when the CPU has AVX2 but not the
- * AVX-512 reader's instructions (chosen at run time; the build itself
- * assumes no more than SSE2). */
+/* The AVX2 placement reader and writer, used when the CPU has AVX2 but
+ * not the AVX-512 reader's instructions (chosen at run time; the build
+ * itself assumes no more than SSE2). */
 #ifndef FASTXFEN_AVX2_H
 #define FASTXFEN_AVX2_H
 
@@ -20,6 +20,12 @@ int fx_avx2_init(void);
  * field is not such a valid placement: the other readers then decide (and
  * name any error); board is only written on success. */
 size_t fx_placement_avx2(const uint8_t *s, size_t i, size_t end, uint8_t board[80]);
+
+/* The placement text of an 8-wide board (fx_pos's board, a1 first) at
+ * out, which must have 100 bytes of room; returns its length, or 0 (out
+ * untouched) when a square holds a code above FX_BK (no 8-wide board
+ * does: the other writer then writes it). */
+size_t fx_write_placement_avx2(const uint8_t board[64], uint8_t *out);
 
 /* Whether fx_avx2_init found the CPU able (set by fx_init_parse_tables). */
 extern int fx_avx2_enabled;

@@ -1,13 +1,12 @@
 /* The writer: an fx_pos into canonical text. */
 #include <string.h>
 
+#include "avx2.h"
 #include "avx512.h"
 #include "tables.h"
 
-/* Text of an 8-square rank for each occupancy mask (bit f = file f holds a
- * piece): runs of empty squares as digits, each piece as 0x80 | its file. */
-static uint8_t rank_text[256][8];
-static uint8_t rank_len[256];
+uint8_t fx_rank_text[256][8];
+uint8_t fx_rank_len[256];
 
 void fx_init_tables(void)
 {
@@ -17,16 +16,16 @@ void fx_init_tables(void)
         for (int f = 0; f < 8; f++) {
             if (mask >> f & 1) {
                 if (run)
-                    rank_text[mask][n++] = (uint8_t)('0' + run);
-                rank_text[mask][n++] = (uint8_t)(0x80 | f);
+                    fx_rank_text[mask][n++] = (uint8_t)('0' + run);
+                fx_rank_text[mask][n++] = (uint8_t)(0x80 | f);
                 run = 0;
             } else {
                 run++;
             }
         }
         if (run)
-            rank_text[mask][n++] = (uint8_t)('0' + run);
-        rank_len[mask] = (uint8_t)n;
+            fx_rank_text[mask][n++] = (uint8_t)('0' + run);
+        fx_rank_len[mask] = (uint8_t)n;
     }
 }
 
@@ -43,13 +42,13 @@ static uint8_t *write_rank8(const uint8_t *rank, uint8_t *o)
     uint64_t word;
     memcpy(&word, rank, 8);
     unsigned mask = occupied(word);
-    const uint8_t *t = rank_text[mask];
+    const uint8_t *t = fx_rank_text[mask];
     for (int j = 0; j < 8; j++) {  /* fixed trip count; unused bytes are overwritten */
         uint8_t c = t[j];
         uint8_t piece = (uint8_t)-(c >> 7);  /* 0xFF where the byte is a piece */
         o[j] = (uint8_t)((fx_piece_letter[rank[c & 7]] & piece) | (c & ~piece));
     }
-    return o + rank_len[mask];
+    return o + fx_rank_len[mask];
 }
 
 static uint8_t *write_rank(const uint8_t *rank, int width, uint8_t *o)
@@ -85,6 +84,11 @@ static uint8_t *write_placement(const fx_pos *pos, uint8_t *o)
 #ifdef FX_AVX512
     if (w == 8 && fx_avx512_enabled)
         return o + fx_write_placement512(pos->board, o);
+#endif
+#ifdef FX_AVX2
+    size_t n;
+    if (w == 8 && fx_avx2_enabled && (n = fx_write_placement_avx2(pos->board, o)))
+        return o + n;
 #endif
     for (int r = FX_HEIGHT - 1; r >= 0; r--) {
         const uint8_t *rank = pos->board + r * w;
