@@ -2,7 +2,8 @@
 /* The C kernel alone, without Python: fx_parse, and fx_parse + fx_write
  * (normalize), over the rows of a text file (one FEN per line), repeated.
  * Built and run by bench/kernel_bench.py; prints ns per row for each case,
- * median and range of the rounds, and a memcpy of the same bytes.  "write"
+ * median and range of the rounds, a memcpy of the same bytes (in cache) and
+ * of 256 MB ("bandwidth", per row of the corpus's size).  "write"
  * is the writer alone with the placement written from the board, as
  * decode does. */
 #include <stdio.h>
@@ -74,6 +75,18 @@ static void write_only(const corpus *c)
     sink = len;
 }
 
+/* Memory bandwidth: a copy far larger than the caches, per row of the
+ * corpus's average size. */
+#define BIG (256u << 20)
+static uint8_t *big_from, *big_to;
+
+static void copy_big(const corpus *c)
+{
+    (void)c;
+    memcpy(big_to, big_from, BIG);
+    sink = big_to[BIG - 1];
+}
+
 static void copy(const corpus *c)
 {
     size_t total = c->starts[c->n - 1] + c->lens[c->n - 1] + 1;
@@ -81,14 +94,15 @@ static void copy(const corpus *c)
     sink = c->out[total - 1];
 }
 
-static void report(const char *name, void (*run)(const corpus *), const corpus *c, int rounds)
+static void report(const char *name, void (*run)(const corpus *), const corpus *c, int rounds,
+                   double rows)
 {
     double t[64];
     run(c);
     for (int r = 0; r < rounds; r++) {
         double start = now();
         run(c);
-        t[r] = (now() - start) * 1e9 / (double)c->n;
+        t[r] = (now() - start) * 1e9 / rows;
     }
     qsort(t, (size_t)rounds, sizeof t[0], by_value);
     printf("%-10s %7.1f ns/row (%.1f to %.1f)\n", name, t[rounds / 2], t[0], t[rounds - 1]);
@@ -139,13 +153,23 @@ int main(int argc, char **argv)
     fx_init_parse_tables();
     printf("%zu rows, %.1f bytes each\n", k, (double)size / (double)k);
     const char *only = argc > 3 ? argv[3] : "";
+    double rows = (double)k;
     if (!*only || !strcmp(only, "memcpy"))
-        report("memcpy", copy, &c, rounds);
+        report("memcpy", copy, &c, rounds, rows);
+    if (!*only || !strcmp(only, "bandwidth")) {
+        big_from = malloc(BIG);
+        big_to = malloc(BIG);
+        if (!big_from || !big_to)
+            return perror("malloc"), 2;
+        memset(big_from, 1, BIG);
+        memset(big_to, 2, BIG);
+        report("bandwidth", copy_big, &c, rounds, BIG / ((double)size / rows));
+    }
     if (!*only || !strcmp(only, "parse"))
-        report("parse", parse_only, &c, rounds);
+        report("parse", parse_only, &c, rounds, rows);
     if (!*only || !strcmp(only, "normalize"))
-        report("normalize", normalize, &c, rounds);
+        report("normalize", normalize, &c, rounds, rows);
     if (!*only || !strcmp(only, "write"))
-        report("write", write_only, &c, rounds);
+        report("write", write_only, &c, rounds, rows);
     return 0;
 }
