@@ -7,7 +7,7 @@ import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-CORE = ["tables.c", "parse.c", "avx512.c", "rules.c", "write.c", "record.c", "batch.c"]
+CORE = ["tables.c", "parse.c", "avx512.c", "avx2.c", "rules.c", "write.c", "record.c", "batch.c"]
 
 
 def compile_args():

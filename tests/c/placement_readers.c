@@ -7,12 +7,14 @@
  * with AVX-512 the same holds for that reader, which must moreover accept
  * every valid 8-wide field of up to 64 bytes; and the AVX-512 placement
  * writer must write every random 8-wide board as the scalar writer does.
+ * On a CPU with AVX2 the AVX2 reader and writer are held to the same rules.
  *
  *     cc -O1 -std=c11 -I src/fastxfen/core tests/c/placement_readers.c \
- *        src/fastxfen/core/{avx512,rules,write,tables,record}.c -o readers
+ *        src/fastxfen/core/{avx512,avx2,rules,write,tables,record}.c -o readers
  *     ./readers ROWS SEED
  *
  * Prints "rows R accepted A declined D avx512 0|1 accepted512 V written512 W
+ * avx2 0|1 accepted_avx2 X written_avx2 Y
  * mismatches M"; exits 1 on a mismatch.
  * Each row is copied to a buffer of exactly its length, so a sanitizer build
  * catches any read past it. */
@@ -96,8 +98,13 @@ int main(int argc, char **argv)
 {
     long rows = argc > 1 ? atol(argv[1]) : 1000000;
     state = argc > 2 ? strtoull(argv[2], NULL, 10) | 1 : 88172645463325252ull;
-    long accepted = 0, declined = 0, mismatches = 0, accepted512 = 0;
+    long accepted = 0, declined = 0, mismatches = 0, accepted512 = 0, accepted_avx2 = 0;
     fx_init_tables();
+#ifdef FX_AVX2
+    int avx2 = fx_avx2_init();  /* tried on every row, whatever read_board would choose */
+#else
+    int avx2 = 0;
+#endif
     for (long r = 0; r < rows; r++) {
         uint8_t row[256];
         size_t len = random_placement(next() % 3 ? 8 : 10, row);
@@ -151,6 +158,23 @@ int main(int argc, char **argv)
             }
         }
 #endif
+#ifdef FX_AVX2
+        if (same && avx2) {
+            uint8_t board[FX_MAX_SQUARES];
+            memset(board, 0xEE, sizeof board);
+            size_t wide_end = fx_placement_avx2(text, start, len, board);
+            if (wide_end != FAST_FAIL) {
+                accepted_avx2++;
+                same = exact_end == wide_end && exact_width == 8;
+                for (int k = 0; same && k < FX_HEIGHT; k++)  /* board: rank 1 first */
+                    same = memcmp(board + (FX_HEIGHT - 1 - k) * 8, grid + k * FX_MAX_WIDTH, 8) == 0;
+                for (int k = 64; same && k < FX_MAX_SQUARES; k++)
+                    same = board[k] == 0;
+            } else if (exact_end != (size_t)-1 && exact_width == 8 && exact_end - start <= 64) {
+                same = 0;  /* every valid 8-wide field of up to 64 bytes is this reader's */
+            }
+        }
+#endif
         if (!same) {
             if (mismatches++ < 5) {
                 fwrite(text, 1, len, stdout);
@@ -184,8 +208,31 @@ int main(int argc, char **argv)
 #else
     int avx512 = 0;
 #endif
+    long written_avx2 = 0;
+#ifdef FX_AVX2
+    /* the same for the AVX2 writer */
+    fx_avx512_enabled = 0;
+    for (long r = 0; avx2 && r < rows; r++) {
+        fx_pos pos;
+        random_board(8, r % 8 == 0, &pos);  /* with A and C: the other writer's */
+        uint8_t vector[FX_MAX_OUTPUT], scalar[FX_MAX_OUTPUT];
+        fx_avx2_enabled = 1;
+        size_t a = fx_write(&pos, FX_CASTLING_XFEN, FX_EP_FEN, 4, NULL, 0, vector);
+        fx_avx2_enabled = 0;
+        size_t b = fx_write(&pos, FX_CASTLING_XFEN, FX_EP_FEN, 4, NULL, 0, scalar);
+        written_avx2++;
+        if (a != b || memcmp(vector, scalar, a) != 0) {
+            if (mismatches++ < 5) {
+                fwrite(scalar, 1, b, stdout);
+                printf("  <- the AVX2 writer wrote %.*s\n", (int)a, (const char *)vector);
+            }
+        }
+    }
+    fx_avx512_enabled = avx512;
+#endif
     printf("rows %ld accepted %ld declined %ld avx512 %d accepted512 %ld written512 %ld "
-           "mismatches %ld\n",
-           rows, accepted, declined, avx512, accepted512, written512, mismatches);
+           "avx2 %d accepted_avx2 %ld written_avx2 %ld mismatches %ld\n",
+           rows, accepted, declined, avx512, accepted512, written512, avx2, accepted_avx2,
+           written_avx2, mismatches);
     return mismatches != 0;
 }

@@ -14,6 +14,15 @@ static __inline int fx_clz32(uint32_t x) { unsigned long i; _BitScanReverse(&i, 
 #define fx_clz32(x) __builtin_clz(x)
 #endif
 
+/* Set bits of x (the builtin would be a library call without -mpopcnt). */
+static inline int fx_popcount64(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ull);
+    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((x * 0x0101010101010101ull) >> 56);
+}
+
 /* Words are read from byte arrays with memcpy; the byte-lane tricks assume
  * byte 0 is the low byte. */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__

@@ -19,15 +19,6 @@ static uint64_t newlines_short(const uint8_t *p, size_t n)
     return newlines(pad);
 }
 
-/* Set bits of x (the builtin would be a library call without -mpopcnt). */
-static int popcount64(uint64_t x)
-{
-    x = x - ((x >> 1) & 0x5555555555555555ull);
-    x = (x & 0x3333333333333333ull) + ((x >> 2) & 0x3333333333333333ull);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0Full;
-    return (int)((x * 0x0101010101010101ull) >> 56);
-}
-
 #ifdef FX_SSE2
 /* Newlines of whole 64-byte blocks from data[i]; *i ends past them.  Each
  * byte lane counts its newlines, four bytes per block (so at most 63
@@ -52,7 +43,7 @@ static int64_t count_blocks(const uint8_t *data, size_t *i, size_t size)
 {
     int64_t n = 0;
     for (; size - *i >= BLOCK; *i += BLOCK)
-        n += popcount64(newlines(data + *i));
+        n += fx_popcount64(newlines(data + *i));
     return n;
 }
 #endif
@@ -64,7 +55,7 @@ int64_t fx_count_lines(const uint8_t *data, size_t at, size_t size)
     size_t i = at;
     int64_t n = (data[size - 1] != '\n') + count_blocks(data, &i, size);
     if (i < size)
-        n += popcount64(newlines_short(data + i, size - i));
+        n += fx_popcount64(newlines_short(data + i, size - i));
     return n;
 }
 

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "avx512.h"
+#include "avx2.h"
 #include "bits.h"
 #include "tables.h"
 
@@ -135,10 +136,32 @@ static uint8_t letter_code[256];
 int fx_avx512_enabled;  /* the CPU runs the AVX-512 reader and writer */
 #endif
 
+/* Per byte of a castling field, for quick_castling: a flag's bit in its
+ * color's set (fx_flag_bit), white in bits 0-15 and black in bits 16-31;
+ * '-' CASTLING_DASH; any other byte (a prefix, an error) CASTLING_OTHER. */
+#define CASTLING_DASH (1ull << 32)
+#define CASTLING_OTHER (1ull << 33)
+static uint64_t castling_bits[256];
+
+static void init_castling_bits(void)
+{
+    for (int c = 0; c < 256; c++) {
+        int lower = c | 0x20;
+        if (lower == 'k' || lower == 'q' || (lower >= 'a' && lower <= 'j'))
+            castling_bits[c] = (uint64_t)fx_flag_bit((uint8_t)c) << (c >= 'a' ? 16 : 0);
+        else
+            castling_bits[c] = c == '-' ? CASTLING_DASH : CASTLING_OTHER;
+    }
+}
+
 void fx_init_parse_tables(void)
 {
+    init_castling_bits();
 #ifdef FX_AVX512
     fx_avx512_enabled = fx_avx512_init();
+#endif
+#ifdef FX_AVX2  /* where the AVX-512 reader runs it reads every row this one would */
+    fx_avx2_enabled = !fx_avx512_enabled && fx_avx2_init();
 #endif
 #ifdef FX_SSE2
     for (int c = 0; c < 256; c++)
@@ -413,6 +436,36 @@ static int read_castling(const uint8_t *s, size_t j, size_t e, fx_pos *pos,
     return 0;
 }
 
+static inline int more_than_two(uint32_t x)
+{
+    x &= x - 1;
+    return (x & (x - 1)) != 0;
+}
+
+/* The castling fields most rows have, '-' or one to four distinct flags
+ * (at most two a color, files on the board, no prefix), read with no loop
+ * and no branch on the bytes: each byte's bit, OR-ed, must give as many
+ * bits as the field has bytes.  Returns 0 when it read the field, -1 to
+ * leave it to read_castling (which names any error). */
+static int quick_castling(const uint8_t *s, size_t j, size_t e, fx_pos *pos)
+{
+    size_t n = e - j;
+    if (n - 1 > 3)
+        return -1;
+    /* byte k of the field, or again its last byte past the end (no bit more) */
+    uint64_t seen = castling_bits[s[j]] | castling_bits[s[j + (n > 1)]]
+                    | castling_bits[s[j + (n > 2) * 2]] | castling_bits[s[j + (n > 3) * 3]];
+    /* files beyond the board: i and j (bits 10 and 11 of a color's set) on
+     * an 8-wide one */
+    uint64_t off = pos->width == 8 ? 0x0C000C00ull : 0;
+    uint32_t sets[2] = {(uint32_t)seen & 0xFFFFu, (uint32_t)(seen >> 16) & 0xFFFFu};
+    if ((size_t)fx_popcount64(seen) != n || (seen & (CASTLING_OTHER | off))
+        || ((seen & CASTLING_DASH) && n != 1) || more_than_two(sets[0]) || more_than_two(sets[1]))
+        return -1;
+    fx_castling_from_sets(pos, sets);
+    return 0;
+}
+
 static int read_ep(const uint8_t *s, size_t j, size_t e, fx_pos *pos,
                    fx_error *err)
 {
@@ -470,6 +523,13 @@ static int read_board(const uint8_t *s, size_t *at, size_t end, fx_pos *pos,
     int in_place = 0;  /* the reader wrote pos->board itself */
 #ifdef FX_AVX512
     if (fx_avx512_enabled && (j = fx_placement512(s, i, end, pos->board)) != FAST_FAIL) {
+        width = 8;
+        in_place = 1;
+    }
+#endif
+#ifdef FX_AVX2
+    if (!in_place && fx_avx2_enabled
+        && (j = fx_placement_avx2(s, i, end, pos->board)) != FAST_FAIL) {
         width = 8;
         in_place = 1;
     }
@@ -604,7 +664,7 @@ static int fast_fields(const uint8_t *s, size_t i, size_t end, fx_pos *pos, int 
     clear_fields(pos);
     pos->turn = s[at[0]] == 'b';
     fx_error ignored;
-    if (read_castling(s, at[1], stop[1], pos, &ignored)
+    if ((quick_castling(s, at[1], stop[1], pos) && read_castling(s, at[1], stop[1], pos, &ignored))
         || read_ep(s, at[2], stop[2], pos, &ignored))
         return 0;
     if (at[3] < i + NO_FIELD) {

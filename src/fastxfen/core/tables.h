@@ -10,6 +10,12 @@ extern const uint8_t fx_piece_code[256];
 /* Piece code -> letter. */
 extern const char fx_piece_letter[FX_CODE_LIMIT];
 
+/* write.c: the text of an 8-square rank for each occupancy mask (bit f:
+ * file f holds a piece): runs of empty squares as digits, each piece as
+ * 0x80 | its file; and its length. */
+extern uint8_t fx_rank_text[256][8];
+extern uint8_t fx_rank_len[256];
+
 /* parse.c: tables of the placement reader (run by fx_init_tables). */
 void fx_init_parse_tables(void);
 

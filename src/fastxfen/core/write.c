@@ -1,13 +1,12 @@
 /* The writer: an fx_pos into canonical text. */
 #include <string.h>
 
+#include "avx2.h"
 #include "avx512.h"
 #include "tables.h"
 
-/* Text of an 8-square rank for each occupancy mask (bit f = file f holds a
- * piece): runs of empty squares as digits, each piece as 0x80 | its file. */
-static uint8_t rank_text[256][8];
-static uint8_t rank_len[256];
+uint8_t fx_rank_text[256][8];
+uint8_t fx_rank_len[256];
 
 void fx_init_tables(void)
 {
@@ -17,16 +16,16 @@ void fx_init_tables(void)
         for (int f = 0; f < 8; f++) {
             if (mask >> f & 1) {
                 if (run)
-                    rank_text[mask][n++] = (uint8_t)('0' + run);
-                rank_text[mask][n++] = (uint8_t)(0x80 | f);
+                    fx_rank_text[mask][n++] = (uint8_t)('0' + run);
+                fx_rank_text[mask][n++] = (uint8_t)(0x80 | f);
                 run = 0;
             } else {
                 run++;
             }
         }
         if (run)
-            rank_text[mask][n++] = (uint8_t)('0' + run);
-        rank_len[mask] = (uint8_t)n;
+            fx_rank_text[mask][n++] = (uint8_t)('0' + run);
+        fx_rank_len[mask] = (uint8_t)n;
     }
 }
 
@@ -43,13 +42,13 @@ static uint8_t *write_rank8(const uint8_t *rank, uint8_t *o)
     uint64_t word;
     memcpy(&word, rank, 8);
     unsigned mask = occupied(word);
-    const uint8_t *t = rank_text[mask];
+    const uint8_t *t = fx_rank_text[mask];
     for (int j = 0; j < 8; j++) {  /* fixed trip count; unused bytes are overwritten */
         uint8_t c = t[j];
         uint8_t piece = (uint8_t)-(c >> 7);  /* 0xFF where the byte is a piece */
         o[j] = (uint8_t)((fx_piece_letter[rank[c & 7]] & piece) | (c & ~piece));
     }
-    return o + rank_len[mask];
+    return o + fx_rank_len[mask];
 }
 
 static uint8_t *write_rank(const uint8_t *rank, int width, uint8_t *o)
@@ -86,6 +85,11 @@ static uint8_t *write_placement(const fx_pos *pos, uint8_t *o)
     if (w == 8 && fx_avx512_enabled)
         return o + fx_write_placement512(pos->board, o);
 #endif
+#ifdef FX_AVX2
+    size_t n;
+    if (w == 8 && fx_avx2_enabled && (n = fx_write_placement_avx2(pos->board, o)))
+        return o + n;
+#endif
     for (int r = FX_HEIGHT - 1; r >= 0; r--) {
         const uint8_t *rank = pos->board + r * w;
         o = w == 8 ? write_rank8(rank, o) : write_rank(rank, w, o);
@@ -95,31 +99,33 @@ static uint8_t *write_placement(const fx_pos *pos, uint8_t *o)
     return o;
 }
 
+/* The castling field.  Each of the four slots writes its letter and moves
+ * on only when it holds a right, so the bytes of the field decide no
+ * branch (a slot's letter is computed, then kept or overwritten). */
 static uint8_t *write_castling(const fx_pos *pos, fx_castling_mode mode, uint8_t *o)
 {
     uint8_t *start = o;
     if (pos->prefix != FX_PREFIX_NONE)
         *o++ = pos->prefix == FX_PREFIX_S ? 's' : 'm';
     uint8_t *flags = o;
+    /* X-FEN names a rook by its file only when a rook of the color stands
+     * further out on its side; Shredder-FEN always does */
+    int files = mode != FX_CASTLING_XFEN;
     for (int color = 0; color < 2; color++) {
         uint8_t lower = color ? 0x20 : 0;
         uint8_t h = pos->castling[2 * color], a = pos->castling[2 * color + 1];
-        if (h == FX_NONE && a == FX_NONE)
-            continue;
-        /* X-FEN names a rook by its file only when a rook of the color stands
-         * further out on its side */
-        int xfen = mode == FX_CASTLING_XFEN;
-        uint32_t rooks = xfen ? fx_back_rank_rooks(pos, color) : 0;
-        if (h != FX_NONE)
-            *o++ = (uint8_t)((!xfen || rooks >> h >> 1 ? 'A' + h : 'K') | lower);
-        if (a != FX_NONE)
-            *o++ = (uint8_t)((!xfen || rooks & ((1u << a) - 1) ? 'A' + a : 'Q') | lower);
+        uint32_t rooks = fx_back_rank_rooks(pos, color);
+        int h_file = files | (rooks >> (h & 31) >> 1 != 0);
+        int a_file = files | ((rooks & ((1u << (a & 31)) - 1)) != 0);
+        *o = (uint8_t)((h_file ? 'A' + h : 'K') | lower);
+        o += h != FX_NONE;
+        *o = (uint8_t)((a_file ? 'A' + a : 'Q') | lower);
+        o += a != FX_NONE;
     }
-    if (o == flags) {
-        o = start;
-        *o++ = '-';
-    }
-    return o;
+    int none = o == flags;
+    o = none ? start : o;
+    *o = '-';
+    return o + none;
 }
 
 static uint8_t *write_u32(uint32_t v, uint8_t *o)
