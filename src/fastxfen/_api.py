@@ -94,7 +94,7 @@ def _batches(
     if isinstance(fens, BUFFERS):
         return [_bulk.lines(fens, threads=_options.kernel_threads(threads), count=count)]
     if isinstance(fens, np.ndarray) and fens.dtype.kind in ("SU" if not epd else "S"):
-        return [numpy_batch(fens, _options.kernel_threads(threads))]
+        return [numpy_batch(fens)]
     if is_arrow(fens):
         return arrow_batches(fens)
     return None

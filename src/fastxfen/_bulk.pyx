@@ -21,7 +21,7 @@ from cpython.pythread cimport (NOWAIT_LOCK, WAIT_LOCK, PyThread_acquire_lock,
 from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
 from cpython.unicode cimport PyUnicode_GET_LENGTH
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memchr, memcmp, memcpy, memset
 
 cimport cython
@@ -77,6 +77,7 @@ cdef enum Source:  # where a job finds its rows' bytes
     SPANS,    # the batch's starts and ends
     LINES,    # the lines of data[byte_lo:byte_hi]
     OFFSETS,  # an Arrow offsets array: row r is data[offsets[r]:offsets[r + 1]]
+    CELLS,    # a numpy S or U array: row r is cell r of data, its NULs trimmed
     RECORDS   # records (decode): row r is records[r]
 
 
@@ -100,6 +101,9 @@ cdef class Job:
     cdef int64_t bad_row         # the first row whose offsets leave the data, or -1
     cdef bint changed           # the lines differ from those counted
     cdef const uint8_t *nulls   # 1 for a null row (Arrow), or NULL
+    cdef size_t cell            # CELLS: bytes per cell
+    cdef bint ucs4              # ... which are UCS-4, narrowed into narrow
+    cdef uint8_t *narrow
     cdef int64_t lo, hi
     cdef fx_batch_opts opts     # the work (a records batch's is normalize: text)
     # what the row loop wrote: normalize's text, in a buffer lent by the
@@ -125,6 +129,7 @@ cdef class Job:
 
     def __dealloc__(self):
         free(self.out.failures)
+        free(self.narrow)
 
     cdef bint _make_room(self) noexcept nogil:
         """Make the room the row loop stopped for; False if it cannot be made
@@ -190,6 +195,16 @@ cdef class Job:
         elif self.source == LINES:
             self._lines(rows)
         elif self.source == RECORDS:
+            self._loop(&rows, self.lo, self.hi)
+        elif self.source == CELLS:
+            rows.itemsize, rows.ucs4 = self.cell, self.ucs4
+            if self.ucs4:
+                if self.narrow == NULL:
+                    self.narrow = <uint8_t *>malloc(self.cell // 4)
+                if self.narrow == NULL:
+                    self.out_of_memory = True
+                    return
+                rows.narrow = self.narrow
             self._loop(&rows, self.lo, self.hi)
         else:
             self._offset_rows(rows)
@@ -283,6 +298,9 @@ cdef class Batch:
     cdef const int64_t *ends
     cdef const uint8_t *nulls
     cdef readonly int64_t n
+    # or a numpy S or U array's cells (cell bytes each; ucs4 for U)
+    cdef size_t cell
+    cdef bint ucs4
     # a newline buffer's pieces: bytes [cuts[k], cuts[k + 1]) are rows
     # [firsts[k], firsts[k + 1]) (starts and ends are then NULL); firsts is
     # None and n -1 until a normalize run has counted them
@@ -340,6 +358,8 @@ cdef class Batch:
                 job.lo, job.hi = self.n * k // parts, self.n * (k + 1) // parts
             else:
                 job.source = SPANS if self.offsets == NULL else OFFSETS
+                if self.cell:
+                    job.source, job.cell, job.ucs4 = CELLS, self.cell, self.ucs4
                 job.offsets, job.wide_offsets = self.offsets, self.wide_offsets
                 job.data_size = self.data_size
                 job.lo, job.hi = self.n * k // parts, self.n * (k + 1) // parts
@@ -699,6 +719,8 @@ cdef int64_t _output_bound(Batch b):
         return text_bound(b.data_size)
     if b.records != NULL:  # each record's text, and its newline
         return b.n * (FX_MAX_OUTPUT + 1) + FX_MAX_OUTPUT
+    if b.cell:  # a row holds at most a cell's characters
+        return bound + b.n * <int64_t>(b.cell // 4 if b.ucs4 else b.cell)
     cdef int64_t first, last
     if b.offsets != NULL:  # valid offsets rise: the rows hold last - first bytes
         first, last = _offset(b.offsets, b.wide_offsets, 0), _offset(b.offsets, b.wide_offsets, b.n)
@@ -905,70 +927,19 @@ def rows_from(list rows, data, ends, list failed, *, bint ignore, one):
     return out
 
 
-def from_fixed_width(array, *, int threads=1):
-    """Batch of the rows of a 1-d C-contiguous numpy ``S`` or ``U`` array
-    (trailing NULs are not part of a row).  A ``U`` array is read as one
-    byte per character, non-ASCII as '?' (never valid FEN, and columns
-    still count characters), in up to `threads` threads (0: jobs_for)."""
+def from_fixed_width(array):
+    """Batch of the rows of a 1-d C-contiguous numpy ``S`` or ``U`` array,
+    read in place: the row loop trims each cell's trailing NULs (they are
+    not part of a row) and reads a ``U`` cell as one byte per character,
+    non-ASCII as '?' (never valid FEN, and columns still count characters)."""
     cdef Py_ssize_t n = array.shape[0], itemsize = array.dtype.itemsize
-    cdef bint ucs4 = array.dtype.kind == "U"
-    cdef Py_ssize_t chars = itemsize // 4 if ucs4 else itemsize
     cdef const uint8_t[::1] raw = array.view(np.uint8) if n and itemsize else np.empty(0, np.uint8)
-    starts = np.arange(n, dtype=np.int64) * chars
-    ends = np.empty(n, np.int64)
-    cdef int64_t[::1] e = ends
-    data = np.empty(n * chars if ucs4 else 0, np.uint8)
-    cdef uint8_t[::1] text = data
-    cdef _Narrow part
-    cdef int64_t k, parts
-    if n and chars:
-        parts = jobs_for(n, threads)
-        copies = []
-        for k in range(parts):
-            part = _Narrow()
-            part.raw, part.text, part.ends = &raw[0], &text[0] if ucs4 else NULL, &e[0]
-            part.itemsize, part.chars, part.ucs4 = itemsize, chars, ucs4
-            part.lo, part.hi = n * k // parts, n * (k + 1) // parts
-            copies.append(part)
-        _each(copies, _Narrow.run)
-    else:
-        ends[:] = starts
-    # an S array is read in place: its buffer stays exported (raw) for the call
-    return _batch(data if ucs4 else raw, &text[0] if ucs4 and n and chars else
-                  (&raw[0] if n and chars else NULL), starts, ends)
-
-
-cdef class _Narrow:
-    """Rows [lo, hi) of a fixed-width ``S`` or ``U`` array: each row's end
-    without its trailing NULs, and for ``U`` its characters as bytes."""
-    cdef const uint8_t *raw
-    cdef uint8_t *text
-    cdef int64_t *ends
-    cdef Py_ssize_t itemsize, chars, lo, hi
-    cdef bint ucs4
-
-    def run(self):
-        # locals, not attributes: a byte store may alias any of them
-        cdef Py_ssize_t i, k, length, chars = self.chars, itemsize = self.itemsize
-        cdef const uint8_t *raw = self.raw
-        cdef uint8_t *text = self.text
-        cdef int64_t *ends = self.ends
-        cdef const uint32_t *code
-        cdef bint ucs4 = self.ucs4
-        with nogil:
-            for i in range(self.lo, self.hi):
-                if ucs4:
-                    code = <const uint32_t *>(raw + i * itemsize)
-                    length = chars
-                    while length and code[length - 1] == 0:
-                        length -= 1
-                    for k in range(length):
-                        text[i * chars + k] = <uint8_t>code[k] if code[k] < 128 else 63
-                else:
-                    length = chars
-                    while length and raw[i * itemsize + length - 1] == 0:
-                        length -= 1
-                ends[i] = i * chars + length
+    if not (n and itemsize):  # n empty rows
+        return _batch(raw, NULL, np.zeros(n, np.int64), np.zeros(n, np.int64))
+    cdef Batch b = _batch(raw, &raw[0], np.empty(0, np.int64), np.empty(0, np.int64))
+    b.n = n
+    b.cell, b.ucs4 = itemsize, array.dtype.kind == "U"
+    return b
 
 
 def spans(data, starts, ends, nulls=None):

@@ -25,13 +25,12 @@ __all__ = [
 # ---------------------------------------------------------------- numpy
 
 
-def numpy_batch(arr: np.ndarray, threads: int = 1):
-    """Batch of the rows of a numpy ``S`` or ``U`` array (any shape, C order),
-    read in up to `threads` threads (0: as many as the rows call for)."""
+def numpy_batch(arr: np.ndarray):
+    """Batch of the rows of a numpy ``S`` or ``U`` array (any shape, C order)."""
     flat = np.ascontiguousarray(arr.reshape(-1))
     if not flat.dtype.isnative or not flat.flags.aligned:
         flat = flat.astype(flat.dtype.newbyteorder("="))
-    batch = _bulk.from_fixed_width(flat, threads=threads)
+    batch = _bulk.from_fixed_width(flat)
     if arr.dtype.kind == "U":
         batch.texts = flat  # messages name the character, not its stand-in
     return batch

@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "bits.h"
+
 size_t fx_line_length(const uint8_t *text, size_t len)
 {
     if (len && text[len - 1] == '\n') {
@@ -25,11 +27,55 @@ int fx_null_record(const fx_error *err, const void *record, size_t size)
     return 1;
 }
 
+/* The length of the n-byte cell p without its trailing NULs, 8 bytes at a
+ * time (a FEN cell's padding is a few words). */
+static inline size_t cell_length(const uint8_t *p, size_t n)
+{
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    uint64_t w;
+    for (; n >= 8; n -= 8) {
+        memcpy(&w, p + n - 8, 8);
+        if (w) /* its last nonzero byte ends the row */
+            return n - 8 + (size_t)(63 - fx_clz64(w)) / 8 + 1;
+    }
+#endif
+    while (n && p[n - 1] == 0)
+        n--;
+    return n;
+}
+
+/* A UCS-4 cell of `chars` code points without its trailing NULs, as one
+ * byte per code point (non-ASCII as '?', never valid FEN) into out. */
+static inline size_t narrow_cell(const uint8_t *p, size_t chars, uint8_t *out)
+{
+    size_t len = cell_length(p, 4 * chars);
+    len = (len + 3) / 4;
+    const uint8_t *c = p;
+    for (size_t i = 0; i < len; i++, c += 4) {
+        uint32_t code;
+        memcpy(&code, c, 4);
+        out[i] = code < 128 ? (uint8_t)code : (uint8_t)'?';
+    }
+    return len;
+}
+
 /* Row k's bytes, terminator included (*full of them), and where they lie
  * in rows->data. */
 static inline const uint8_t *row_bytes(const fx_rows *rows, size_t k, size_t *full,
                                        int64_t *start, int64_t *end)
 {
+    if (rows->itemsize) {
+        const uint8_t *cell = rows->data + (size_t)(rows->first + (int64_t)k) * rows->itemsize;
+        *start = (int64_t)(cell - rows->data);
+        if (rows->ucs4) {
+            *full = narrow_cell(cell, rows->itemsize / 4, rows->narrow);
+            *end = *start + (int64_t)*full;
+            return rows->narrow;
+        }
+        *full = cell_length(cell, rows->itemsize);
+        *end = *start + (int64_t)*full;
+        return cell;
+    }
     if (rows->data == NULL) {
         *full = rows->lens[k];
         *start = *end = 0;
