@@ -13,7 +13,7 @@ free and run with the GIL released, handing their rows to the C row loop
 (core/batch.c) a block at a time; each job keeps its own list of failed
 rows, and normalize places each job's text in the result in row order.
 """
-from cpython.bytearray cimport PyByteArray_AS_STRING
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_Resize
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, _PyBytes_Resize
 from cpython.pythread cimport (NOWAIT_LOCK, WAIT_LOCK, PyThread_acquire_lock,
                                PyThread_allocate_lock, PyThread_free_lock,
@@ -507,8 +507,8 @@ cdef class Batch:
             self._count_lines(threads)
         self._jobs(FX_NORMALIZE, mode, castling, en_passant, epd)
         if into is not None:
-            if len(into) < bound:
-                into[:] = bytes(bound)
+            if len(into) < bound:  # in place: no copy of a zeroed buffer
+                PyByteArray_Resize(into, bound)
             result = <uint8_t *>PyByteArray_AS_STRING(into)
         else:
             data = PyBytes_FromStringAndSize(NULL, bound)
@@ -566,12 +566,23 @@ cdef class Batch:
         Py_DECREF(data)
         return data, row_ends, failed
 
-    def encode(self, *, int width, errors, threads, bint epd=False):
-        """Records of every row; failed rows get the null record."""
+    def encode(self, *, int width, errors, threads, bint epd=False, out=None):
+        """Records of every row; failed rows get the null record.  With
+        `out` (a writeable C-contiguous array of n records of the width's
+        dtype, checked by the caller), they are written there."""
         cdef int mode = _record_errors(errors)
         cdef Job job
         self._jobs(FX_ENCODE, mode, None, None, epd)  # counts the rows of an uncounted batch
-        records = np.empty(self.n, POSITION_DTYPE_10x8 if width == 10 else POSITION_DTYPE)
+        dtype = POSITION_DTYPE_10x8 if width == 10 else POSITION_DTYPE
+        if out is None:
+            records = np.empty(self.n, dtype)
+        elif (out.dtype != dtype or out.shape != (self.n,) or not out.flags.c_contiguous
+              or not out.flags.writeable):
+            name = "POSITION_DTYPE_10x8" if width == 10 else "POSITION_DTYPE"
+            raise ValueError(f"out must be a writeable C-contiguous array of shape "
+                             f"({self.n},) and dtype fastxfen.{name}")
+        else:
+            records = out
         for job in self.jobs:
             job.records = <char *>cnp.PyArray_DATA(records)
             job.itemsize = records.itemsize
@@ -978,24 +989,39 @@ def offsets(data, offsets, nulls=None):
     return b
 
 
-def to_fixed_width(data, ends, Py_ssize_t chars, *, bint ucs4=False, int threads=1):
+def longest_row(ends):
+    """The length of the longest row of text whose rows end at ends (int64,
+    from 0), or 0."""
+    cdef const int64_t[::1] e = np.ascontiguousarray(ends, np.int64)
+    cdef int64_t i, start = 0, top = 0
+    with nogil:
+        for i in range(e.shape[0]):
+            top = max(top, e[i] - start)
+            start = e[i]
+    return top
+
+
+def to_fixed_width(data, ends, Py_ssize_t chars, *, bint ucs4=False, int threads=1, out=None):
     """Rows data[ends[i-1]:ends[i]] as a numpy ``S`` (or, with ucs4, ``U``)
     array of chars characters per row, zero padded, written in up to
-    `threads` threads (0: jobs_for)."""
+    `threads` threads (0: jobs_for); into `out` (flat, C-contiguous, of
+    that dtype, rows no longer than chars: the caller checks) if given."""
     cdef const uint8_t[::1] src = _bytes_view(data)
     cdef const int64_t[::1] e = np.ascontiguousarray(ends, np.int64)
     cdef Py_ssize_t n = e.shape[0]
-    out = np.zeros(n, f"U{chars}" if ucs4 else f"S{chars}")
-    cdef uint8_t[::1] dst = out.view(np.uint8) if n else np.empty(0, np.uint8)
+    cdef bint pad = out is not None  # a fresh array comes zeroed
+    if out is None:
+        out = np.zeros(n, f"U{chars}" if ucs4 else f"S{chars}")
+    cdef uint8_t[::1] dst = out.view(np.uint8) if n and chars else np.empty(0, np.uint8)
     cdef _Widen part
     cdef int64_t k, parts
-    if n:
+    if n and chars:
         parts = jobs_for(n, threads)
         copies = []
         for k in range(parts):
             part = _Widen()
             part.src, part.ends, part.dst = &src[0] if src.shape[0] else NULL, &e[0], &dst[0]
-            part.chars, part.ucs4 = chars, ucs4
+            part.chars, part.ucs4, part.pad = chars, ucs4, pad
             part.lo, part.hi = n * k // parts, n * (k + 1) // parts
             copies.append(part)
         _each(copies, _Widen.run)
@@ -1008,7 +1034,7 @@ cdef class _Widen:
     cdef const int64_t *ends
     cdef uint8_t *dst
     cdef Py_ssize_t chars, lo, hi
-    cdef bint ucs4
+    cdef bint ucs4, pad
 
     def run(self):
         # locals, not attributes: a byte store may alias any of them
@@ -1016,18 +1042,21 @@ cdef class _Widen:
         cdef const uint8_t *src = self.src
         cdef const int64_t *ends = self.ends
         cdef uint8_t *dst = self.dst
-        cdef bint ucs4 = self.ucs4
+        cdef bint ucs4 = self.ucs4, pad = self.pad
         cdef int64_t start = ends[self.lo - 1] if self.lo else 0, length
+        cdef Py_ssize_t size = 4 if ucs4 else 1
         cdef uint32_t *wide
         with nogil:
             for i in range(self.lo, self.hi):
-                length = min(ends[i] - start, chars)
+                length = max(0, min(ends[i] - start, chars))
                 if length > 0 and ucs4:
                     wide = <uint32_t *>(dst + i * chars * 4)
                     for k in range(length):
                         wide[k] = src[start + k]
                 elif length > 0:
                     memcpy(dst + i * chars, src + start, length)
+                if pad and length < chars:
+                    memset(dst + (i * chars + length) * size, 0, (chars - length) * size)
                 start = ends[i]
 
 
