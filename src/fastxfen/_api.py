@@ -51,8 +51,8 @@ def _rows(fens: Any) -> list[Any]:
 
 def _list_batch(rows: list[Any], threads: Optional[int], epd: bool) -> Any:
     """A GIL-free batch for a list long enough to split over the threads
-    asked for (its ASCII str rows copied into one buffer), or None to go row
-    by row.  threads=None goes row by row: copying the rows in and building
+    asked for (its ASCII str rows read where they are), or None to go row
+    by row.  threads=None goes row by row: gathering the rows and building
     the strings out take the GIL, and on two cores they cost about what the
     second thread saves."""
     if epd or threads is None or len(rows) < 2 * _bulk.MIN_ROWS_PER_THREAD:

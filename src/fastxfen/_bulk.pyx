@@ -1,12 +1,13 @@
 # cython: language_level=3
 """Bulk kernels: many rows in one buffer, read and written with the GIL released.
 
-A batch's rows are found in one data buffer in one of three ways (``Source``):
-byte spans in two int64 arrays (a numpy ``S`` array, a list copied into one
-buffer), an Arrow column's own offsets, or the lines of a newline-separated
+A batch's rows are found in one of five ways (``Source``): byte spans of one
+buffer in two int64 arrays, the cells of a numpy ``S`` or ``U`` array (read
+in place by the row loop), the characters of a list's ``str`` rows where
+they are, an Arrow column's own offsets, or the lines of a newline-separated
 buffer, cut into pieces of about a megabyte whose lines each job finds (and
 for normalize counts) a block at a time as it reads them, so the text is read
-from memory once.  A fourth kind of batch holds records instead of text, for
+from memory once.  Another kind of batch holds records instead of text, for
 decode, which writes its text as normalize does.  A batch is cut into jobs of
 consecutive rows, which the threads (workers) take in row order as each gets
 free and run with the GIL released, handing their rows to the C row loop
@@ -78,6 +79,7 @@ cdef enum Source:  # where a job finds its rows' bytes
     LINES,    # the lines of data[byte_lo:byte_hi]
     OFFSETS,  # an Arrow offsets array: row r is data[offsets[r]:offsets[r + 1]]
     CELLS,    # a numpy S or U array: row r is cell r of data, its NULs trimmed
+    TEXTS,    # a list's str rows: row r is texts[r][0:lens[r]]
     RECORDS   # records (decode): row r is records[r]
 
 
@@ -101,6 +103,8 @@ cdef class Job:
     cdef int64_t bad_row         # the first row whose offsets leave the data, or -1
     cdef bint changed           # the lines differ from those counted
     cdef const uint8_t *nulls   # 1 for a null row (Arrow), or NULL
+    cdef const uint8_t *const *texts  # TEXTS: each row's characters ...
+    cdef const size_t *lens           # ... and their number
     cdef size_t cell            # CELLS: bytes per cell
     cdef bint ucs4              # ... which are UCS-4, narrowed into narrow
     cdef uint8_t *narrow
@@ -195,6 +199,9 @@ cdef class Job:
         elif self.source == LINES:
             self._lines(rows)
         elif self.source == RECORDS:
+            self._loop(&rows, self.lo, self.hi)
+        elif self.source == TEXTS:
+            rows.data, rows.texts, rows.lens = NULL, self.texts + self.lo, self.lens + self.lo
             self._loop(&rows, self.lo, self.hi)
         elif self.source == CELLS:
             rows.itemsize, rows.ucs4 = self.cell, self.ucs4
@@ -298,6 +305,9 @@ cdef class Batch:
     cdef const int64_t *ends
     cdef const uint8_t *nulls
     cdef readonly int64_t n
+    # or a list's str rows (each one's characters and their number)
+    cdef const uint8_t *const *row_texts
+    cdef const size_t *row_lens
     # or a numpy S or U array's cells (cell bytes each; ucs4 for U)
     cdef size_t cell
     cdef bint ucs4
@@ -360,6 +370,8 @@ cdef class Batch:
                 job.source = SPANS if self.offsets == NULL else OFFSETS
                 if self.cell:
                     job.source, job.cell, job.ucs4 = CELLS, self.cell, self.ucs4
+                elif self.row_texts != NULL:
+                    job.source, job.texts, job.lens = TEXTS, self.row_texts, self.row_lens
                 job.offsets, job.wide_offsets = self.offsets, self.wide_offsets
                 job.data_size = self.data_size
                 job.lo, job.hi = self.n * k // parts, self.n * (k + 1) // parts
@@ -732,6 +744,11 @@ cdef int64_t _output_bound(Batch b):
         return b.n * (FX_MAX_OUTPUT + 1) + FX_MAX_OUTPUT
     if b.cell:  # a row holds at most a cell's characters
         return bound + b.n * <int64_t>(b.cell // 4 if b.ucs4 else b.cell)
+    if b.row_texts != NULL:
+        with nogil:
+            for r in range(b.n):
+                bound += b.row_lens[r]
+        return bound
     cdef int64_t first, last
     if b.offsets != NULL:  # valid offsets rise: the rows hold last - first bytes
         first, last = _offset(b.offsets, b.wide_offsets, 0), _offset(b.offsets, b.wide_offsets, b.n)
@@ -873,36 +890,35 @@ cdef _each(list items, method):
 
 
 def strings(list rows):
-    """Batch of a list's rows: each ``str`` of ASCII text is copied into one
-    buffer; every other item is a null row, listed in ``Batch.slow`` for the
-    row-by-row glue.  ``texts`` is the list, for messages."""
-    cdef Py_ssize_t i, n = len(rows), size = 0, at = 0, length
+    """Batch of a list's rows, read where they are: each ``str`` of ASCII
+    text is handed to the row loop as its characters (the batch keeps a
+    tuple of the rows, so they live as long as it does, whatever happens to
+    the list); every other item is a null row, listed in ``Batch.slow`` for
+    the row-by-row glue.  ``texts`` is the list, for messages."""
+    cdef tuple kept = tuple(rows)
+    cdef Py_ssize_t i, n = len(kept)
     cdef list slow = []
-    for i in range(n):
-        item = rows[i]
-        if type(item) is str and PyUnicode_IS_ASCII(item):
-            size += PyUnicode_GET_LENGTH(item)
-        else:
-            slow.append(i)
-    data = np.empty(size, np.uint8)
-    starts = np.empty(n, np.int64)
-    ends = np.empty(n, np.int64)
+    texts = np.empty(n, np.uintp)
+    lens = np.empty(n, np.uintp)
     nulls = np.zeros(n, np.uint8)
-    cdef uint8_t[::1] d = data
-    cdef int64_t[::1] s = starts, e = ends
+    cdef size_t[::1] t = texts, m = lens
     cdef uint8_t[::1] z = nulls
+    cdef const uint8_t *empty = <const uint8_t *>b""
     for i in range(n):
-        item = rows[i]
-        s[i] = at
+        item = kept[i]
         if type(item) is str and PyUnicode_IS_ASCII(item):
-            length = PyUnicode_GET_LENGTH(item)
-            if length:
-                memcpy(&d[at], PyUnicode_DATA(item), length)
-            at += length
+            t[i] = <size_t>PyUnicode_DATA(item)
+            m[i] = <size_t>PyUnicode_GET_LENGTH(item)
         else:
-            z[i] = 1
-        e[i] = at
-    batch = _batch(data, &d[0] if size else NULL, starts, ends, nulls)
+            t[i], m[i], z[i] = <size_t>empty, 0, 1
+            slow.append(i)
+    cdef Batch batch = _batch(kept, NULL, np.empty(0, np.int64), np.empty(0, np.int64))
+    batch.n = n
+    if n:
+        batch.row_texts = <const uint8_t *const *>&t[0]
+        batch.row_lens = <const size_t *>&m[0]
+        batch.nulls = &z[0]
+    batch.keep = (kept, texts, lens, nulls)
     batch.texts = rows
     batch.slow = slow
     return batch
