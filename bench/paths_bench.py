@@ -90,6 +90,11 @@ def cases(data: dict, threads: int = 1) -> dict:
     if has_out(fx.normalize):
         into = bytearray(len(data["buffer"]) * 2)  # in use already: touched
         out["newline buffer, out="] = lambda: fx.normalize(data["buffer"], threads=t, out=into)
+        for kind in "SU":  # wide enough for any row (a row grows by 4 at most)
+            cells = np.full(len(data[kind]), "x", f"{kind}{data['S'].itemsize + 4}")
+            out[f"numpy {kind}, out="] = lambda k=kind, c=cells: fx.normalize(
+                data[k], threads=t, out=c
+            )
     if has_out(fx.encode):
         records = np.ones_like(data["records"])  # in use already: touched
         out["encode, out="] = lambda: fx.encode(data["buffer"], threads=t, out=records)
