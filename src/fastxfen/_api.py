@@ -13,7 +13,9 @@ from fastxfen._columns import (
     arrow_text,
     is_arrow,
     numpy_batch,
+    numpy_out,
     numpy_result,
+    text_scratch,
 )
 from fastxfen._errors import FenError
 from fastxfen._frames import is_series, on_series
@@ -49,8 +51,8 @@ def _rows(fens: Any) -> list[Any]:
 
 def _list_batch(rows: list[Any], threads: Optional[int], epd: bool) -> Any:
     """A GIL-free batch for a list long enough to split over the threads
-    asked for (its ASCII str rows copied into one buffer), or None to go row
-    by row.  threads=None goes row by row: copying the rows in and building
+    asked for (its ASCII str rows read where they are), or None to go row
+    by row.  threads=None goes row by row: gathering the rows and building
     the strings out take the GIL, and on two cores they cost about what the
     second thread saves."""
     if epd or threads is None or len(rows) < 2 * _bulk.MIN_ROWS_PER_THREAD:
@@ -94,7 +96,7 @@ def _batches(
     if isinstance(fens, BUFFERS):
         return [_bulk.lines(fens, threads=_options.kernel_threads(threads), count=count)]
     if isinstance(fens, np.ndarray) and fens.dtype.kind in ("SU" if not epd else "S"):
-        return [numpy_batch(fens, _options.kernel_threads(threads))]
+        return [numpy_batch(fens)]
     if is_arrow(fens):
         return arrow_batches(fens)
     return None
@@ -122,6 +124,19 @@ def normalize(
     threads: Optional[int] = ...,
     epd: bool = ...,
     fields: Fields = ...,
+    out: bytearray,
+) -> bytearray: ...
+@overload
+def normalize(
+    fens: Buffer,
+    *,
+    castling: Castling = ...,
+    en_passant: EnPassant = ...,
+    errors: Errors = ...,
+    threads: Optional[int] = ...,
+    epd: bool = ...,
+    fields: Fields = ...,
+    out: None = ...,
 ) -> bytes: ...
 @overload
 def normalize(
@@ -133,6 +148,7 @@ def normalize(
     threads: Optional[int] = ...,
     epd: bool = ...,
     fields: Fields = ...,
+    out: Optional[npt.NDArray[Any]] = ...,
 ) -> npt.NDArray[Any]: ...
 @overload
 def normalize(
@@ -176,6 +192,7 @@ def normalize(
     threads: Optional[int] = None,
     epd: bool = False,
     fields: Fields = 6,
+    out: Any = None,
 ) -> Any:
     """Canonical text of chess positions (FEN, X-FEN, Shredder-FEN).
 
@@ -218,6 +235,13 @@ def normalize(
         6 writes both counters, 4 none (placement, side, castling, en
         passant: a position key), "same" as many fields as each row had
         (4, 5 or 6).  EPD rows never get counters.
+    out : bytearray or numpy array, optional
+        Where to write the result, for callers that loop: memory already
+        in use is not faulted in again.  For a buffer, a ``bytearray``,
+        resized to the text (its memory is kept for the next call); for a
+        numpy ``S`` or ``U`` array, a writeable C-contiguous array of the
+        same shape and kind, any width (rows are zero padded; a row longer
+        than the width is a ``ValueError``).  Other inputs take no ``out``.
 
     Returns
     -------
@@ -226,7 +250,8 @@ def normalize(
         ``list`` of ``str`` (``None`` for a coerced row) for an iterable,
         ``bytes`` in the same line layout for a buffer, an array of the same
         kind and shape, an Arrow column of the same type (nulls kept), a
-        Series of the same kind (pandas keeps the index).
+        Series of the same kind (pandas keeps the index); ``out`` when
+        given.
 
     Raises
     ------
@@ -234,7 +259,8 @@ def normalize(
         A row is not a valid position (``errors="raise"``): the error names
         the row, the 0-based column, the field and the reason.
     ValueError
-        An option is not one of its allowed values.
+        An option is not one of its allowed values, or ``out`` is not one
+        the input takes.
     TypeError
         A row is not text (for example ``None`` or an ``int`` in a list).
 
@@ -255,6 +281,8 @@ def normalize(
     _options.errors(errors)
     _options.fields(fields)
     threads = _options.threads(threads)
+    if out is not None:
+        _check_text_out(fens, out)
     if isinstance(fens, str):
         return _codec.normalize_rows(
             [fens], castling=castling, en_passant=en_passant, errors=errors, epd=epd, fields=fields
@@ -269,7 +297,7 @@ def normalize(
         rows = _rows(fens)
         batch = _list_batch(rows, threads, epd)
         if batch is None:
-            out = _codec.normalize_rows(
+            texts_out = _codec.normalize_rows(
                 rows,
                 castling=castling,
                 en_passant=en_passant,
@@ -298,15 +326,23 @@ def normalize(
             )
             if errors == "raise":
                 _check_rows(batch, failed, one)
-            out = _bulk.rows_from(rows, data, ends, failed, ignore=errors == "ignore", one=one)
+            texts_out = _bulk.rows_from(
+                rows, data, ends, failed, ignore=errors == "ignore", one=one
+            )
         if not isinstance(fens, np.ndarray):
-            return out
+            return texts_out
         if fens.dtype.kind == "O":  # same shape, None kept
-            return np.array(out + [None], dtype=object)[:-1].reshape(fens.shape)
-        texts = ["" if text is None else text for text in out]
-        return np.array(texts, dtype=str if texts else fens.dtype).reshape(fens.shape)
+            return np.array(texts_out + [None], dtype=object)[:-1].reshape(fens.shape)
+        texts = ["" if text is None else text for text in texts_out]
+        result = np.array(texts, dtype=str if texts else fens.dtype).reshape(fens.shape)
+        if out is None:
+            return result
+        if result.dtype.itemsize > out.dtype.itemsize:
+            raise ValueError(f"a row's text does not fit out's dtype {out.dtype}")
+        out[...] = result
+        return out
 
-    def run(batch: Any, offsets: Any = None, buffer: bool = False) -> Any:
+    def run(batch: Any, offsets: Any = None, buffer: bool = False, into: Any = None) -> Any:
         return batch.normalize(
             castling=castling,
             en_passant=en_passant,
@@ -316,14 +352,52 @@ def normalize(
             epd=epd,
             ends=not buffer,
             offsets=offsets,
+            into=into,
             fields=fields,
         )
 
     if isinstance(fens, BUFFERS):
-        return run(batches[0], buffer=True)[0]
+        if out is None:
+            return run(batches[0], buffer=True)[0]
+        view = run(batches[0], buffer=True, into=out)[0]
+        size = len(view)
+        view.release()
+        del out[size:]  # within its memory: kept for the next call
+        return out
     if isinstance(fens, np.ndarray):
-        return numpy_result(fens, run(batches[0]), errors, _options.kernel_threads(threads))
+        batch = batches[0]
+        result = run(batch, into=text_scratch(batch.output_bound()))
+        try:
+            return numpy_result(fens, result, errors, _options.kernel_threads(threads), out)
+        finally:
+            if isinstance(result[0], memoryview):
+                result[0].release()
     return arrow_result(fens, run, errors)
+
+
+def _check_text_out(fens: Any, out: Any) -> None:
+    """normalize's ``out`` fits ``fens``: a bytearray none holds a view of
+    (it is resized) for a buffer, numpy_out's array for an S or U array."""
+    if out is fens or (isinstance(fens, np.ndarray) and np.may_share_memory(fens, out)):
+        raise ValueError("out must not share memory with the input")
+    if isinstance(fens, BUFFERS):
+        if type(out) is not bytearray:
+            raise ValueError(f"out must be a bytearray for a buffer, not {type(out).__name__}")
+        try:
+            out.extend(b"")
+            out.append(0)
+            out.pop()
+        except BufferError:
+            raise ValueError(
+                "out is exported (a memoryview or array of it is alive): it cannot be resized"
+            ) from None
+    elif isinstance(fens, np.ndarray) and fens.dtype.kind in "SU":
+        numpy_out(fens, out)
+    else:
+        raise ValueError(
+            "out is taken for a buffer (a bytearray) or a numpy S or U array "
+            f"(an array like it), not for {type(fens).__name__}"
+        )
 
 
 def encode(
@@ -333,6 +407,7 @@ def encode(
     errors: RecordErrors = "raise",
     threads: Optional[int] = None,
     epd: bool = False,
+    out: Optional[npt.NDArray[np.void]] = None,
 ) -> npt.NDArray[np.void]:
     """Fixed-size numpy records of chess positions.
 
@@ -356,19 +431,24 @@ def encode(
         As for ``normalize``.
     epd : bool, default False
         Rows are EPD; ``hmvc`` and ``fmvn`` operations give the counters.
+    out : numpy.ndarray, optional
+        Where to write the records, for callers that loop: a writeable
+        C-contiguous 1-d array of the width's dtype with one record per
+        row (buffers, numpy and Arrow inputs are written in place).
 
     Returns
     -------
     numpy.ndarray
         A 1-d array of records, one per row in order (of length 1 for one
-        ``str``).
+        ``str``); ``out`` when given.
 
     Raises
     ------
     FenError
         A row is not a valid position (``errors="raise"``).
     ValueError
-        An option is not one of its allowed values.
+        An option is not one of its allowed values, or ``out`` is not an
+        array of the records asked for.
 
     Examples
     --------
@@ -383,19 +463,24 @@ def encode(
     _options.record_errors(errors)
     threads = _options.threads(threads)
     if isinstance(fens, str):
-        return _codec.encode_rows([fens], width=width, errors=errors, epd=epd)
+        return _records_into(out, _codec.encode_rows([fens], width=width, errors=errors, epd=epd))
     if is_series(fens):
-        return on_series(
-            encode, fens, "records", width=width, errors=errors, threads=threads, epd=epd
+        return _records_into(
+            out,
+            on_series(
+                encode, fens, "records", width=width, errors=errors, threads=threads, epd=epd
+            ),
         )
+    if out is not None and isinstance(fens, np.ndarray) and np.may_share_memory(fens, out):
+        raise ValueError("out must not share memory with the input")
     batches = _batches(fens, epd, threads)
     if batches is None:
         rows = _rows(fens)
         batch = _list_batch(rows, threads, epd)
         if batch is None:
-            return _codec.encode_rows(rows, width=width, errors=errors, epd=epd)
+            return _records_into(out, _codec.encode_rows(rows, width=width, errors=errors, epd=epd))
         records = batch.encode(
-            width=width, errors="coerce", threads=_options.kernel_threads(threads)
+            width=width, errors="coerce", threads=_options.kernel_threads(threads), out=out
         )
         one = _one_row(_codec.encode_rows, rows, width=width, errors=errors)
         if errors == "raise":
@@ -403,13 +488,45 @@ def encode(
         for i in batch.slow:
             records[i] = one(i)
         return records
+    kernel_threads = _options.kernel_threads(threads)
+    if out is not None:  # each batch writes its rows' slice of out
+        n = sum(batch.n for batch in batches)
+        if not isinstance(out, np.ndarray) or out.shape != (n,):
+            shape = out.shape if isinstance(out, np.ndarray) else type(out).__name__
+            raise ValueError(f"out must be a numpy array of shape ({n},), not {shape}")
+        at = 0
+        for batch in batches:
+            part = out[at : at + batch.n]
+            batch.encode(width=width, errors=errors, threads=kernel_threads, epd=epd, out=part)
+            at += batch.n
+        return out
     parts = [
-        batch.encode(width=width, errors=errors, threads=_options.kernel_threads(threads), epd=epd)
+        batch.encode(width=width, errors=errors, threads=kernel_threads, epd=epd)
         for batch in batches
     ]
     if len(parts) == 1:
         return parts[0]
     return np.concatenate(parts) if parts else np.empty(0, record_dtype(width))
+
+
+def _records_into(out: Any, records: np.ndarray) -> np.ndarray:
+    """records, or copied into out (checked as Batch.encode checks it)."""
+    if out is None:
+        return records
+    if (
+        not isinstance(out, np.ndarray)
+        or out.dtype != records.dtype
+        or out.shape != records.shape
+        or not out.flags.c_contiguous
+        or not out.flags.writeable
+    ):
+        name = "POSITION_DTYPE_10x8" if records.dtype.itemsize > 80 else "POSITION_DTYPE"
+        raise ValueError(
+            f"out must be a writeable C-contiguous array of shape {records.shape} "
+            f"and dtype fastxfen.{name}"
+        )
+    out[...] = records
+    return out
 
 
 @overload

@@ -1,19 +1,20 @@
 # cython: language_level=3
 """Bulk kernels: many rows in one buffer, read and written with the GIL released.
 
-A batch's rows are found in one data buffer in one of three ways (``Source``):
-byte spans in two int64 arrays (a numpy ``S`` array, a list copied into one
-buffer), an Arrow column's own offsets, or the lines of a newline-separated
+A batch's rows are found in one of five ways (``Source``): byte spans of one
+buffer in two int64 arrays, the cells of a numpy ``S`` or ``U`` array (read
+in place by the row loop), the characters of a list's ``str`` rows where
+they are, an Arrow column's own offsets, or the lines of a newline-separated
 buffer, cut into pieces of about a megabyte whose lines each job finds (and
 for normalize counts) a block at a time as it reads them, so the text is read
-from memory once.  A fourth kind of batch holds records instead of text, for
+from memory once.  Another kind of batch holds records instead of text, for
 decode, which writes its text as normalize does.  A batch is cut into jobs of
 consecutive rows, which the threads (workers) take in row order as each gets
 free and run with the GIL released, handing their rows to the C row loop
 (core/batch.c) a block at a time; each job keeps its own list of failed
 rows, and normalize places each job's text in the result in row order.
 """
-from cpython.bytearray cimport PyByteArray_AS_STRING
+from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_Resize
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, _PyBytes_Resize
 from cpython.pythread cimport (NOWAIT_LOCK, WAIT_LOCK, PyThread_acquire_lock,
                                PyThread_allocate_lock, PyThread_free_lock,
@@ -21,7 +22,7 @@ from cpython.pythread cimport (NOWAIT_LOCK, WAIT_LOCK, PyThread_acquire_lock,
 from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
 from cpython.unicode cimport PyUnicode_GET_LENGTH
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
-from libc.stdlib cimport free, realloc
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memchr, memcmp, memcpy, memset
 
 cimport cython
@@ -77,6 +78,8 @@ cdef enum Source:  # where a job finds its rows' bytes
     SPANS,    # the batch's starts and ends
     LINES,    # the lines of data[byte_lo:byte_hi]
     OFFSETS,  # an Arrow offsets array: row r is data[offsets[r]:offsets[r + 1]]
+    CELLS,    # a numpy S or U array: row r is cell r of data, its NULs trimmed
+    TEXTS,    # a list's str rows: row r is texts[r][0:lens[r]]
     RECORDS   # records (decode): row r is records[r]
 
 
@@ -100,6 +103,11 @@ cdef class Job:
     cdef int64_t bad_row         # the first row whose offsets leave the data, or -1
     cdef bint changed           # the lines differ from those counted
     cdef const uint8_t *nulls   # 1 for a null row (Arrow), or NULL
+    cdef const uint8_t *const *texts  # TEXTS: each row's characters ...
+    cdef const size_t *lens           # ... and their number
+    cdef size_t cell            # CELLS: bytes per cell
+    cdef bint ucs4              # ... which are UCS-4, narrowed into narrow
+    cdef uint8_t *narrow
     cdef int64_t lo, hi
     cdef fx_batch_opts opts     # the work (a records batch's is normalize: text)
     # what the row loop wrote: normalize's text, in a buffer lent by the
@@ -125,6 +133,7 @@ cdef class Job:
 
     def __dealloc__(self):
         free(self.out.failures)
+        free(self.narrow)
 
     cdef bint _make_room(self) noexcept nogil:
         """Make the room the row loop stopped for; False if it cannot be made
@@ -190,6 +199,19 @@ cdef class Job:
         elif self.source == LINES:
             self._lines(rows)
         elif self.source == RECORDS:
+            self._loop(&rows, self.lo, self.hi)
+        elif self.source == TEXTS:
+            rows.data, rows.texts, rows.lens = NULL, self.texts + self.lo, self.lens + self.lo
+            self._loop(&rows, self.lo, self.hi)
+        elif self.source == CELLS:
+            rows.itemsize, rows.ucs4 = self.cell, self.ucs4
+            if self.ucs4:
+                if self.narrow == NULL:
+                    self.narrow = <uint8_t *>malloc(self.cell // 4)
+                if self.narrow == NULL:
+                    self.out_of_memory = True
+                    return
+                rows.narrow = self.narrow
             self._loop(&rows, self.lo, self.hi)
         else:
             self._offset_rows(rows)
@@ -283,6 +305,12 @@ cdef class Batch:
     cdef const int64_t *ends
     cdef const uint8_t *nulls
     cdef readonly int64_t n
+    # or a list's str rows (each one's characters and their number)
+    cdef const uint8_t *const *row_texts
+    cdef const size_t *row_lens
+    # or a numpy S or U array's cells (cell bytes each; ucs4 for U)
+    cdef size_t cell
+    cdef bint ucs4
     # a newline buffer's pieces: bytes [cuts[k], cuts[k + 1]) are rows
     # [firsts[k], firsts[k + 1]) (starts and ends are then NULL); firsts is
     # None and n -1 until a normalize run has counted them
@@ -340,6 +368,10 @@ cdef class Batch:
                 job.lo, job.hi = self.n * k // parts, self.n * (k + 1) // parts
             else:
                 job.source = SPANS if self.offsets == NULL else OFFSETS
+                if self.cell:
+                    job.source, job.cell, job.ucs4 = CELLS, self.cell, self.ucs4
+                elif self.row_texts != NULL:
+                    job.source, job.texts, job.lens = TEXTS, self.row_texts, self.row_lens
                 job.offsets, job.wide_offsets = self.offsets, self.wide_offsets
                 job.data_size = self.data_size
                 job.lo, job.hi = self.n * k // parts, self.n * (k + 1) // parts
@@ -487,8 +519,8 @@ cdef class Batch:
             self._count_lines(threads)
         self._jobs(FX_NORMALIZE, mode, castling, en_passant, epd)
         if into is not None:
-            if len(into) < bound:
-                into[:] = bytes(bound)
+            if len(into) < bound:  # in place: no copy of a zeroed buffer
+                PyByteArray_Resize(into, bound)
             result = <uint8_t *>PyByteArray_AS_STRING(into)
         else:
             data = PyBytes_FromStringAndSize(NULL, bound)
@@ -546,12 +578,23 @@ cdef class Batch:
         Py_DECREF(data)
         return data, row_ends, failed
 
-    def encode(self, *, int width, errors, threads, bint epd=False):
-        """Records of every row; failed rows get the null record."""
+    def encode(self, *, int width, errors, threads, bint epd=False, out=None):
+        """Records of every row; failed rows get the null record.  With
+        `out` (a writeable C-contiguous array of n records of the width's
+        dtype, checked by the caller), they are written there."""
         cdef int mode = _record_errors(errors)
         cdef Job job
         self._jobs(FX_ENCODE, mode, None, None, epd)  # counts the rows of an uncounted batch
-        records = np.empty(self.n, POSITION_DTYPE_10x8 if width == 10 else POSITION_DTYPE)
+        dtype = POSITION_DTYPE_10x8 if width == 10 else POSITION_DTYPE
+        if out is None:
+            records = np.empty(self.n, dtype)
+        elif (out.dtype != dtype or out.shape != (self.n,) or not out.flags.c_contiguous
+              or not out.flags.writeable):
+            name = "POSITION_DTYPE_10x8" if width == 10 else "POSITION_DTYPE"
+            raise ValueError(f"out must be a writeable C-contiguous array of shape "
+                             f"({self.n},) and dtype fastxfen.{name}")
+        else:
+            records = out
         for job in self.jobs:
             job.records = <char *>cnp.PyArray_DATA(records)
             job.itemsize = records.itemsize
@@ -699,6 +742,13 @@ cdef int64_t _output_bound(Batch b):
         return text_bound(b.data_size)
     if b.records != NULL:  # each record's text, and its newline
         return b.n * (FX_MAX_OUTPUT + 1) + FX_MAX_OUTPUT
+    if b.cell:  # a row holds at most a cell's characters
+        return bound + b.n * <int64_t>(b.cell // 4 if b.ucs4 else b.cell)
+    if b.row_texts != NULL:
+        with nogil:
+            for r in range(b.n):
+                bound += b.row_lens[r]
+        return bound
     cdef int64_t first, last
     if b.offsets != NULL:  # valid offsets rise: the rows hold last - first bytes
         first, last = _offset(b.offsets, b.wide_offsets, 0), _offset(b.offsets, b.wide_offsets, b.n)
@@ -840,36 +890,35 @@ cdef _each(list items, method):
 
 
 def strings(list rows):
-    """Batch of a list's rows: each ``str`` of ASCII text is copied into one
-    buffer; every other item is a null row, listed in ``Batch.slow`` for the
-    row-by-row glue.  ``texts`` is the list, for messages."""
-    cdef Py_ssize_t i, n = len(rows), size = 0, at = 0, length
+    """Batch of a list's rows, read where they are: each ``str`` of ASCII
+    text is handed to the row loop as its characters (the batch keeps a
+    tuple of the rows, so they live as long as it does, whatever happens to
+    the list); every other item is a null row, listed in ``Batch.slow`` for
+    the row-by-row glue.  ``texts`` is the list, for messages."""
+    cdef tuple kept = tuple(rows)
+    cdef Py_ssize_t i, n = len(kept)
     cdef list slow = []
-    for i in range(n):
-        item = rows[i]
-        if type(item) is str and PyUnicode_IS_ASCII(item):
-            size += PyUnicode_GET_LENGTH(item)
-        else:
-            slow.append(i)
-    data = np.empty(size, np.uint8)
-    starts = np.empty(n, np.int64)
-    ends = np.empty(n, np.int64)
+    texts = np.empty(n, np.uintp)
+    lens = np.empty(n, np.uintp)
     nulls = np.zeros(n, np.uint8)
-    cdef uint8_t[::1] d = data
-    cdef int64_t[::1] s = starts, e = ends
+    cdef size_t[::1] t = texts, m = lens
     cdef uint8_t[::1] z = nulls
+    cdef const uint8_t *empty = <const uint8_t *>b""
     for i in range(n):
-        item = rows[i]
-        s[i] = at
+        item = kept[i]
         if type(item) is str and PyUnicode_IS_ASCII(item):
-            length = PyUnicode_GET_LENGTH(item)
-            if length:
-                memcpy(&d[at], PyUnicode_DATA(item), length)
-            at += length
+            t[i] = <size_t>PyUnicode_DATA(item)
+            m[i] = <size_t>PyUnicode_GET_LENGTH(item)
         else:
-            z[i] = 1
-        e[i] = at
-    batch = _batch(data, &d[0] if size else NULL, starts, ends, nulls)
+            t[i], m[i], z[i] = <size_t>empty, 0, 1
+            slow.append(i)
+    cdef Batch batch = _batch(kept, NULL, np.empty(0, np.int64), np.empty(0, np.int64))
+    batch.n = n
+    if n:
+        batch.row_texts = <const uint8_t *const *>&t[0]
+        batch.row_lens = <const size_t *>&m[0]
+        batch.nulls = &z[0]
+    batch.keep = (kept, texts, lens, nulls)
     batch.texts = rows
     batch.slow = slow
     return batch
@@ -905,70 +954,19 @@ def rows_from(list rows, data, ends, list failed, *, bint ignore, one):
     return out
 
 
-def from_fixed_width(array, *, int threads=1):
-    """Batch of the rows of a 1-d C-contiguous numpy ``S`` or ``U`` array
-    (trailing NULs are not part of a row).  A ``U`` array is read as one
-    byte per character, non-ASCII as '?' (never valid FEN, and columns
-    still count characters), in up to `threads` threads (0: jobs_for)."""
+def from_fixed_width(array):
+    """Batch of the rows of a 1-d C-contiguous numpy ``S`` or ``U`` array,
+    read in place: the row loop trims each cell's trailing NULs (they are
+    not part of a row) and reads a ``U`` cell as one byte per character,
+    non-ASCII as '?' (never valid FEN, and columns still count characters)."""
     cdef Py_ssize_t n = array.shape[0], itemsize = array.dtype.itemsize
-    cdef bint ucs4 = array.dtype.kind == "U"
-    cdef Py_ssize_t chars = itemsize // 4 if ucs4 else itemsize
     cdef const uint8_t[::1] raw = array.view(np.uint8) if n and itemsize else np.empty(0, np.uint8)
-    starts = np.arange(n, dtype=np.int64) * chars
-    ends = np.empty(n, np.int64)
-    cdef int64_t[::1] e = ends
-    data = np.empty(n * chars if ucs4 else 0, np.uint8)
-    cdef uint8_t[::1] text = data
-    cdef _Narrow part
-    cdef int64_t k, parts
-    if n and chars:
-        parts = jobs_for(n, threads)
-        copies = []
-        for k in range(parts):
-            part = _Narrow()
-            part.raw, part.text, part.ends = &raw[0], &text[0] if ucs4 else NULL, &e[0]
-            part.itemsize, part.chars, part.ucs4 = itemsize, chars, ucs4
-            part.lo, part.hi = n * k // parts, n * (k + 1) // parts
-            copies.append(part)
-        _each(copies, _Narrow.run)
-    else:
-        ends[:] = starts
-    # an S array is read in place: its buffer stays exported (raw) for the call
-    return _batch(data if ucs4 else raw, &text[0] if ucs4 and n and chars else
-                  (&raw[0] if n and chars else NULL), starts, ends)
-
-
-cdef class _Narrow:
-    """Rows [lo, hi) of a fixed-width ``S`` or ``U`` array: each row's end
-    without its trailing NULs, and for ``U`` its characters as bytes."""
-    cdef const uint8_t *raw
-    cdef uint8_t *text
-    cdef int64_t *ends
-    cdef Py_ssize_t itemsize, chars, lo, hi
-    cdef bint ucs4
-
-    def run(self):
-        # locals, not attributes: a byte store may alias any of them
-        cdef Py_ssize_t i, k, length, chars = self.chars, itemsize = self.itemsize
-        cdef const uint8_t *raw = self.raw
-        cdef uint8_t *text = self.text
-        cdef int64_t *ends = self.ends
-        cdef const uint32_t *code
-        cdef bint ucs4 = self.ucs4
-        with nogil:
-            for i in range(self.lo, self.hi):
-                if ucs4:
-                    code = <const uint32_t *>(raw + i * itemsize)
-                    length = chars
-                    while length and code[length - 1] == 0:
-                        length -= 1
-                    for k in range(length):
-                        text[i * chars + k] = <uint8_t>code[k] if code[k] < 128 else 63
-                else:
-                    length = chars
-                    while length and raw[i * itemsize + length - 1] == 0:
-                        length -= 1
-                ends[i] = i * chars + length
+    if not (n and itemsize):  # n empty rows
+        return _batch(raw, NULL, np.zeros(n, np.int64), np.zeros(n, np.int64))
+    cdef Batch b = _batch(raw, &raw[0], np.empty(0, np.int64), np.empty(0, np.int64))
+    b.n = n
+    b.cell, b.ucs4 = itemsize, array.dtype.kind == "U"
+    return b
 
 
 def spans(data, starts, ends, nulls=None):
@@ -1007,24 +1005,39 @@ def offsets(data, offsets, nulls=None):
     return b
 
 
-def to_fixed_width(data, ends, Py_ssize_t chars, *, bint ucs4=False, int threads=1):
+def longest_row(ends):
+    """The length of the longest row of text whose rows end at ends (int64,
+    from 0), or 0."""
+    cdef const int64_t[::1] e = np.ascontiguousarray(ends, np.int64)
+    cdef int64_t i, start = 0, top = 0
+    with nogil:
+        for i in range(e.shape[0]):
+            top = max(top, e[i] - start)
+            start = e[i]
+    return top
+
+
+def to_fixed_width(data, ends, Py_ssize_t chars, *, bint ucs4=False, int threads=1, out=None):
     """Rows data[ends[i-1]:ends[i]] as a numpy ``S`` (or, with ucs4, ``U``)
     array of chars characters per row, zero padded, written in up to
-    `threads` threads (0: jobs_for)."""
+    `threads` threads (0: jobs_for); into `out` (flat, C-contiguous, of
+    that dtype, rows no longer than chars: the caller checks) if given."""
     cdef const uint8_t[::1] src = _bytes_view(data)
     cdef const int64_t[::1] e = np.ascontiguousarray(ends, np.int64)
     cdef Py_ssize_t n = e.shape[0]
-    out = np.zeros(n, f"U{chars}" if ucs4 else f"S{chars}")
-    cdef uint8_t[::1] dst = out.view(np.uint8) if n else np.empty(0, np.uint8)
+    cdef bint pad = out is not None  # a fresh array comes zeroed
+    if out is None:
+        out = np.zeros(n, f"U{chars}" if ucs4 else f"S{chars}")
+    cdef uint8_t[::1] dst = out.view(np.uint8) if n and chars else np.empty(0, np.uint8)
     cdef _Widen part
     cdef int64_t k, parts
-    if n:
+    if n and chars:
         parts = jobs_for(n, threads)
         copies = []
         for k in range(parts):
             part = _Widen()
             part.src, part.ends, part.dst = &src[0] if src.shape[0] else NULL, &e[0], &dst[0]
-            part.chars, part.ucs4 = chars, ucs4
+            part.chars, part.ucs4, part.pad = chars, ucs4, pad
             part.lo, part.hi = n * k // parts, n * (k + 1) // parts
             copies.append(part)
         _each(copies, _Widen.run)
@@ -1037,7 +1050,7 @@ cdef class _Widen:
     cdef const int64_t *ends
     cdef uint8_t *dst
     cdef Py_ssize_t chars, lo, hi
-    cdef bint ucs4
+    cdef bint ucs4, pad
 
     def run(self):
         # locals, not attributes: a byte store may alias any of them
@@ -1045,18 +1058,21 @@ cdef class _Widen:
         cdef const uint8_t *src = self.src
         cdef const int64_t *ends = self.ends
         cdef uint8_t *dst = self.dst
-        cdef bint ucs4 = self.ucs4
+        cdef bint ucs4 = self.ucs4, pad = self.pad
         cdef int64_t start = ends[self.lo - 1] if self.lo else 0, length
+        cdef Py_ssize_t size = 4 if ucs4 else 1
         cdef uint32_t *wide
         with nogil:
             for i in range(self.lo, self.hi):
-                length = min(ends[i] - start, chars)
+                length = max(0, min(ends[i] - start, chars))
                 if length > 0 and ucs4:
                     wide = <uint32_t *>(dst + i * chars * 4)
                     for k in range(length):
                         wide[k] = src[start + k]
                 elif length > 0:
                     memcpy(dst + i * chars, src + start, length)
+                if pad and length < chars:
+                    memset(dst + (i * chars + length) * size, 0, (chars - length) * size)
                 start = ends[i]
 
 

@@ -5,6 +5,7 @@ Everything here works on whole buffers; nothing loops over rows in Python."""
 from __future__ import annotations
 
 import sys
+import threading
 
 import numpy as np
 
@@ -18,40 +19,85 @@ __all__ = [
     "arrow_text",
     "is_arrow",
     "numpy_batch",
+    "numpy_out",
     "numpy_result",
+    "text_scratch",
 ]
 
 
 # ---------------------------------------------------------------- numpy
 
 
-def numpy_batch(arr: np.ndarray, threads: int = 1):
-    """Batch of the rows of a numpy ``S`` or ``U`` array (any shape, C order),
-    read in up to `threads` threads (0: as many as the rows call for)."""
+def numpy_batch(arr: np.ndarray):
+    """Batch of the rows of a numpy ``S`` or ``U`` array (any shape, C order)."""
     flat = np.ascontiguousarray(arr.reshape(-1))
     if not flat.dtype.isnative or not flat.flags.aligned:
         flat = flat.astype(flat.dtype.newbyteorder("="))
-    batch = _bulk.from_fixed_width(flat, threads=threads)
+    batch = _bulk.from_fixed_width(flat)
     if arr.dtype.kind == "U":
         batch.texts = flat  # messages name the character, not its stand-in
     return batch
 
 
-def numpy_result(arr: np.ndarray, result, errors: str, threads: int = 1) -> np.ndarray:
-    """The normalized rows as an array of the input's kind and shape; a coerced
-    row is the empty string, an ignored row its input.  Written in up to
-    `threads` threads."""
+#: Bytes of normalized text a thread keeps between numpy normalize calls.
+#: The text is copied into the result array, so one buffer serves each call
+#: of the thread, already in memory (fresh memory costs a page fault per
+#: 4 KiB on its first touch); larger text gets fresh memory each call.
+SCRATCH_BYTES = 64 << 20
+_scratch = threading.local()
+
+
+def text_scratch(bound: int):
+    """This thread's bytearray for up to `bound` bytes of text, or None."""
+    if bound > SCRATCH_BYTES:
+        return None
+    buf = getattr(_scratch, "text", None)
+    if buf is None:
+        buf = _scratch.text = bytearray()
+    return buf
+
+
+def numpy_out(arr: np.ndarray, out) -> np.ndarray:
+    """`out` checked as the result array of normalize(arr, out=out): a
+    writeable C-contiguous array of arr's shape and kind (``S`` or ``U``);
+    flat."""
+    if not isinstance(out, np.ndarray) or out.dtype.kind != arr.dtype.kind:
+        what = out.dtype if isinstance(out, np.ndarray) else type(out).__name__
+        raise ValueError(f"out must be a numpy {arr.dtype.kind} array like the input, not {what}")
+    if out.shape != arr.shape:
+        raise ValueError(f"out must have shape {arr.shape}, not {out.shape}")
+    if not out.flags.c_contiguous or not out.flags.writeable or not out.dtype.isnative:
+        raise ValueError("out must be a writeable C-contiguous array in native byte order")
+    return out.reshape(-1)
+
+
+def numpy_result(arr: np.ndarray, result, errors: str, threads: int = 1, out=None) -> np.ndarray:
+    """The normalized rows as an array of the input's kind and shape (or in
+    `out`, which numpy_out checked); a coerced row is the empty string, an
+    ignored row its input.  Written in up to `threads` threads."""
     data, ends, failed = result
-    lengths = np.diff(ends, prepend=0)
-    size = max(1, int(lengths.max()) if lengths.size else 1)
-    if arr.dtype.kind == "S":
+    size = max(1, _bulk.longest_row(ends))
+    if out is not None:
+        flat = numpy_out(arr, out)
+        chars = out.dtype.itemsize // (4 if out.dtype.kind == "U" else 1)
+        if size > chars and ends.size:  # name the first row that does not fit
+            lengths = np.diff(ends, prepend=0)
+            row = int(np.argmax(lengths > chars))
+            raise ValueError(
+                f"row {row}: its text of {lengths[row]} characters does not fit out's "
+                f"dtype {out.dtype}"
+            )
+        ucs4 = out.dtype.kind == "U"
+        _bulk.to_fixed_width(data, ends, chars, ucs4=ucs4, threads=threads, out=flat)
+    elif arr.dtype.kind == "S":
         return _bulk.to_fixed_width(data, ends, size, threads=threads).reshape(arr.shape)
-    out = _bulk.to_fixed_width(
-        data, ends, max(size, arr.dtype.itemsize // 4), ucs4=True, threads=threads
-    )
-    if failed and errors == "ignore":  # the stand-in was copied: put the input back
-        out[failed] = np.ascontiguousarray(arr.reshape(-1))[failed]
-    return out.reshape(arr.shape)
+    else:
+        chars = max(size, arr.dtype.itemsize // 4)
+        flat = _bulk.to_fixed_width(data, ends, chars, ucs4=True, threads=threads)
+    if failed and errors == "ignore" and arr.dtype.kind == "U":
+        # the stand-in was copied: put the input back
+        flat[failed] = np.ascontiguousarray(arr.reshape(-1))[failed]
+    return flat.reshape(arr.shape) if out is None else out
 
 
 # ---------------------------------------------------------------- arrow

@@ -82,6 +82,9 @@ cdef extern from "batch.h" nogil:
         const uint8_t *data
         const int64_t *starts
         const int64_t *ends
+        size_t itemsize
+        int ucs4
+        uint8_t *narrow
         const uint8_t *const *texts
         const size_t *lens
         const uint8_t *nulls

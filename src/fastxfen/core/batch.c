@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "bits.h"
+
 size_t fx_line_length(const uint8_t *text, size_t len)
 {
     if (len && text[len - 1] == '\n') {
@@ -25,11 +27,65 @@ int fx_null_record(const fx_error *err, const void *record, size_t size)
     return 1;
 }
 
+/* The length of the n-byte cell p without its trailing NULs, 8 bytes at a
+ * time (a FEN cell's padding is a few words; bytes are little-endian). */
+static inline size_t cell_length(const uint8_t *p, size_t n)
+{
+    uint64_t w;
+    for (; n >= 8; n -= 8) {
+        memcpy(&w, p + n - 8, 8);
+        if (w) /* its last nonzero byte ends the row */
+            return n - 8 + (size_t)(63 - fx_clz64(w)) / 8 + 1;
+    }
+    while (n && p[n - 1] == 0)
+        n--;
+    return n;
+}
+
+/* A UCS-4 cell of `chars` code points without its trailing NULs, as one
+ * byte per code point (non-ASCII as '?', never valid FEN) into out. */
+static inline size_t narrow_cell(const uint8_t *p, size_t chars, uint8_t *out)
+{
+    size_t len = (cell_length(p, 4 * chars) + 3) / 4, i = 0;
+#ifdef FX_SSE2
+    /* 16 code points at a time: packed with saturation (a code point of
+     * 128 or more becomes a byte of 128 or more), then those bytes '?' */
+    const __m128i ask = _mm_set1_epi8('?');
+    for (; len - i >= 16; i += 16) {
+        const __m128i *q = (const __m128i *)(p + 4 * i);
+        __m128i lo = _mm_packs_epi32(_mm_loadu_si128(q), _mm_loadu_si128(q + 1));
+        __m128i hi = _mm_packs_epi32(_mm_loadu_si128(q + 2), _mm_loadu_si128(q + 3));
+        __m128i bytes = _mm_packus_epi16(lo, hi);
+        __m128i wide = _mm_cmplt_epi8(bytes, _mm_setzero_si128());
+        bytes = _mm_or_si128(_mm_andnot_si128(wide, bytes), _mm_and_si128(wide, ask));
+        _mm_storeu_si128((__m128i *)(out + i), bytes);
+    }
+#endif
+    for (; i < len; i++) {
+        uint32_t code;
+        memcpy(&code, p + 4 * i, 4);
+        out[i] = code < 128 ? (uint8_t)code : (uint8_t)'?';
+    }
+    return len;
+}
+
 /* Row k's bytes, terminator included (*full of them), and where they lie
  * in rows->data. */
 static inline const uint8_t *row_bytes(const fx_rows *rows, size_t k, size_t *full,
                                        int64_t *start, int64_t *end)
 {
+    if (rows->itemsize) {
+        const uint8_t *cell = rows->data + (size_t)(rows->first + (int64_t)k) * rows->itemsize;
+        *start = (int64_t)(cell - rows->data);
+        if (rows->ucs4) {
+            *full = narrow_cell(cell, rows->itemsize / 4, rows->narrow);
+            *end = *start + (int64_t)*full;
+            return rows->narrow;
+        }
+        *full = cell_length(cell, rows->itemsize);
+        *end = *start + (int64_t)*full;
+        return cell;
+    }
     if (rows->data == NULL) {
         *full = rows->lens[k];
         *start = *end = 0;

@@ -29,13 +29,20 @@ typedef struct {
                          not noted (they still get a failed row's output) */
 } fx_batch_opts;
 
-/* Rows [0, n) of a call.  Row k is data[starts[k]:ends[k]], or with data
- * NULL texts[k][0:lens[k]]; a line terminator ("\n" or "\r\n") ending it
- * is not part of the row's text.  A row whose nulls[k] is 1 is skipped: no
- * text, the null record, no failure. */
+/* Rows [0, n) of a call.  Row k is data[starts[k]:ends[k]]; or with
+ * itemsize, the fixed-width cell of row first + k of data (a numpy S or U
+ * array) without its trailing NULs; or with data NULL texts[k][0:lens[k]].
+ * A line terminator ("\n" or "\r\n") ending it is not part of the row's
+ * text.  A row whose nulls[k] is 1 is skipped: no text, the null record, no
+ * failure. */
 typedef struct {
     const uint8_t *data;
     const int64_t *starts, *ends;
+    size_t itemsize;        /* bytes per cell, or 0 */
+    int ucs4;               /* cells are UCS-4: each code point is read as one
+                               byte (non-ASCII as '?') into narrow, which
+                               holds itemsize / 4 bytes */
+    uint8_t *narrow;
     const uint8_t *const *texts;
     const size_t *lens;
     const uint8_t *nulls;   /* or NULL */

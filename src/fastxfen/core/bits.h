@@ -9,9 +9,11 @@
 #include <intrin.h>
 static __inline int fx_ctz64(uint64_t x) { unsigned long i; _BitScanForward64(&i, x); return (int)i; }
 static __inline int fx_clz32(uint32_t x) { unsigned long i; _BitScanReverse(&i, x); return 31 - (int)i; }
+static __inline int fx_clz64(uint64_t x) { unsigned long i; _BitScanReverse64(&i, x); return 63 - (int)i; }
 #else
 #define fx_ctz64(x) __builtin_ctzll(x)
 #define fx_clz32(x) __builtin_clz(x)
+#define fx_clz64(x) __builtin_clzll(x)
 #endif
 
 /* Set bits of x (the builtin would be a library call without -mpopcnt). */
