@@ -233,25 +233,155 @@ void pgn_scan_free(pgn_scan *s)
     }
 }
 
-size_t pgn_assemble(uint8_t *out, const uint8_t *text, size_t limit, size_t count,
-                    const int64_t *start, const int64_t *end, const uint8_t *rep,
-                    const int64_t *rep_start, const int64_t *rep_end)
+/* Flags of a game that only pgn_edit_plan reads. */
+enum { HAS_FEN = 16, HAS_SETUP = 32, ODD_VARIANT = 64 };
+
+static const uint8_t SETUP_TAG[] = "[SetUp \"1\"]\r\n"; /* less the '\r' for "\n" */
+enum { SETUP_LEN = 11 };                               /* [SetUp "1"] */
+
+static inline size_t game_end(const pgn_edit *e, size_t g)
+{
+    return g + 1 < e->games ? (size_t)e->starts[g + 1] : e->cut;
+}
+
+/* Sets `flag` on each game of games[0:n] below e->games; -1 for a negative one. */
+static int mark(const pgn_edit *e, const int64_t *games, size_t n, uint8_t flag)
+{
+    size_t k;
+    for (k = 0; k < n; k++) {
+        if (games[k] < 0)
+            return -1;
+        if ((uint64_t)games[k] < e->games)
+            e->flags[games[k]] |= flag;
+    }
+    return 0;
+}
+
+/* Whether the FEN tags are those of the games, in order, within them, with
+ * replacements in order within rep. */
+static int fens_in_range(const pgn_edit *e)
+{
+    size_t k, g = 0;
+    int64_t rep_at = 0;
+    for (k = 0; k < e->nfen; k++) {
+        const int64_t *row = e->fens + k * PGN_FEN_COLUMNS;
+        int64_t at = row[PGN_FEN_AT], value = row[PGN_FEN_VALUE], value_end = row[PGN_FEN_VALUE_END];
+        if (row[PGN_FEN_GAME] < (int64_t)g || (uint64_t)row[PGN_FEN_GAME] >= e->games)
+            return 0;
+        g = (size_t)row[PGN_FEN_GAME];
+        if (at < e->starts[g] || (uint64_t)row[PGN_FEN_CONTENT_END] > game_end(e, g) ||
+            at > row[PGN_FEN_CONTENT_END] || (k && at <= row[PGN_FEN_AT - PGN_FEN_COLUMNS]))
+            return 0;
+        if (value >= 0 && !(at < value && value <= value_end && value_end <= row[PGN_FEN_CONTENT_END]))
+            return 0;
+        if (value < 0 && value_end != -1)
+            return 0;
+        if (e->rep_ends != NULL) {
+            if (e->rep_ends[k] < rep_at || (uint64_t)e->rep_ends[k] > e->rep_len)
+                return 0;
+            rep_at = e->rep_ends[k];
+        }
+    }
+    return 1;
+}
+
+int pgn_edit_plan(pgn_edit *e)
+{
+    size_t g, k, limit;
+    int64_t size;
+    if (e->stop > e->games)
+        return -1;
+    for (g = 0; g < e->games; g++)
+        if (e->starts[g] < (g ? e->starts[g - 1] + 1 : 0) || (uint64_t)e->starts[g] >= e->cut)
+            return -1;
+    if (!fens_in_range(e))
+        return -1;
+    memset(e->flags, 0, e->games);
+    for (k = 0; k < e->nfen; k++)
+        e->flags[e->fens[k * PGN_FEN_COLUMNS + PGN_FEN_GAME]] |= HAS_FEN;
+    if (mark(e, e->setups, e->nsetups, HAS_SETUP) || mark(e, e->odd, e->nodd, ODD_VARIANT) ||
+        mark(e, e->failed, e->nfailed, PGN_FAILED))
+        return -1;
+    limit = e->stop < e->games ? (size_t)e->starts[e->stop] : e->cut;
+    size = (int64_t)limit;
+    e->written = e->fen_tags = e->setups_added = 0;
+    k = 0;
+    for (g = 0; g < e->games; g++) {
+        uint8_t f = e->flags[g];
+        int keep = e->select == PGN_SELECT_ALL ||
+                   (e->select == PGN_SELECT_SETUP ? (f & HAS_FEN) != 0
+                                                  : !(f & (HAS_FEN | ODD_VARIANT)));
+        if (keep)
+            f |= PGN_KEEP;
+        if (g < e->stop) {
+            if (!keep || ((f & PGN_FAILED) && e->errors == PGN_ERRORS_COERCE)) {
+                f |= PGN_DROPPED;
+                size -= (int64_t)(game_end(e, g) - (size_t)e->starts[g]);
+            } else {
+                e->written++;
+                if (!(f & PGN_FAILED))
+                    f |= PGN_EDITED;
+            }
+        }
+        e->flags[g] = f;
+        /* the FEN tags of the game */
+        for (; k < e->nfen && (size_t)e->fens[k * PGN_FEN_COLUMNS + PGN_FEN_GAME] == g; k++) {
+            const int64_t *row = e->fens + k * PGN_FEN_COLUMNS;
+            if (!(f & PGN_EDITED))
+                continue;
+            if (row[PGN_FEN_VALUE] < 0 || e->rep_ends == NULL)
+                return -1; /* a game with a malformed tag has failed */
+            if (!(f & HAS_SETUP) && (k == 0 || row[PGN_FEN_GAME - PGN_FEN_COLUMNS] != (int64_t)g)) {
+                size += SETUP_LEN + 1 + row[PGN_FEN_CRLF];
+                e->setups_added++;
+            }
+            size += e->rep_ends[k] - (k ? e->rep_ends[k - 1] : 0);
+            size -= row[PGN_FEN_VALUE_END] - row[PGN_FEN_VALUE];
+            e->fen_tags++;
+        }
+    }
+    e->size = (size_t)size;
+    return 0;
+}
+
+static inline uint8_t *put(uint8_t *o, const uint8_t *from, size_t len)
+{
+    if (len)
+        memcpy(o, from, len);
+    return o + len;
+}
+
+void pgn_edit_write(const pgn_edit *e, uint8_t *out)
 {
     uint8_t *o = out;
-    size_t at = 0, k, len;
-    for (k = 0; k < count; k++) {
-        len = (size_t)start[k] - at;
-        if (len)
-            memcpy(o, text + at, len);
-        o += len;
-        len = (size_t)(rep_end[k] - rep_start[k]);
-        if (len)
-            memcpy(o, rep + rep_start[k], len);
-        o += len;
-        at = (size_t)end[k];
+    size_t at = 0, g, k = 0, limit = e->stop < e->games ? (size_t)e->starts[e->stop] : e->cut;
+    for (g = 0; g < e->stop; g++) {
+        uint8_t f = e->flags[g];
+        int first = 1;
+        if (f & PGN_DROPPED) {
+            o = put(o, e->text + at, (size_t)e->starts[g] - at);
+            at = game_end(e, g);
+            continue;
+        }
+        if (!(f & PGN_EDITED))
+            continue;
+        while (k < e->nfen && (size_t)e->fens[k * PGN_FEN_COLUMNS + PGN_FEN_GAME] < g)
+            k++;
+        for (; k < e->nfen && (size_t)e->fens[k * PGN_FEN_COLUMNS + PGN_FEN_GAME] == g; k++) {
+            const int64_t *row = e->fens + k * PGN_FEN_COLUMNS;
+            size_t from = k ? (size_t)e->rep_ends[k - 1] : 0;
+            if (first && !(f & HAS_SETUP)) {
+                size_t tag_at = (size_t)row[PGN_FEN_AT];
+                o = put(o, e->text + at, tag_at - at);
+                o = put(o, SETUP_TAG, SETUP_LEN);
+                o = put(o, SETUP_TAG + SETUP_LEN + !row[PGN_FEN_CRLF], 1 + (size_t)row[PGN_FEN_CRLF]);
+                at = tag_at;
+            }
+            first = 0;
+            o = put(o, e->text + at, (size_t)row[PGN_FEN_VALUE] - at);
+            o = put(o, e->rep + from, (size_t)e->rep_ends[k] - from);
+            at = (size_t)row[PGN_FEN_VALUE_END];
+        }
     }
-    len = limit - at;
-    if (len)
-        memcpy(o, text + at, len);
-    return (size_t)(o - out) + len;
+    put(o, e->text + at, limit - at);
 }
