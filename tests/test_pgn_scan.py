@@ -98,6 +98,21 @@ def test_edge_cases(text):
             check(text, None, inside, after_tag)
 
 
+def test_arrays_outlive_their_scan():
+    """A scan's arrays view memory that later scans reuse only once every
+    array of it is gone; they cannot be written to."""
+    text = b'[Event "a"]\n[FEN "x"]\n\n*\n' * 100
+    fen = _pgn.scan(text).fen
+    want = fen.copy()
+    for _ in range(10):
+        other = _pgn.scan(b'[Event "b"]\n[SetUp "1"]\n[FEN "yy"]\n' * 300, NAMES)
+        assert len(other.fen) == 300
+    assert (fen == want).all()
+    with pytest.raises(ValueError):
+        fen[0, 0] = 1
+    assert c_scan(text) == ref.scan(text)
+
+
 def test_variants_names_are_given():
     text = b'[Event "a"]\n[Variant "Atomic"]\n\n[Event "b"]\n[Variant "Chess"]\n'
     assert c_scan(text, [b"atomic"])["odd_variant_games"] == [1]

@@ -3,9 +3,14 @@
 released (core/pgnscan.c).  The rules are those of docs/pgn.md."""
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from libc.stdint cimport int64_t, uint8_t
-from libc.string cimport memcpy, memset
+from libc.string cimport memset
+
+cimport numpy as cnp
+from cpython.ref cimport Py_INCREF
 
 import numpy as np
+
+cnp.import_array()
 
 KEEP = PGN_KEEP
 _SELECT = {None: PGN_SELECT_ALL, "standard": PGN_SELECT_STANDARD, "setup": PGN_SELECT_SETUP}
@@ -15,7 +20,7 @@ FEN_COLUMNS = ("at", "value", "value_end", "content_end", "crlf", "game", "line"
 cdef extern from "pgnscan.h":
     ctypedef struct pgn_vec:
         int64_t *data
-        size_t len
+        size_t len, cap
 
     ctypedef struct pgn_name:
         const uint8_t *text
@@ -69,13 +74,55 @@ cdef extern from "pgnscan.h":
 cdef const uint8_t EMPTY[1]
 
 
-cdef object _array(const pgn_vec *v, Py_ssize_t columns=1):
-    """A new int64 numpy array holding the vector (rows of ``columns``)."""
-    out = np.empty(v.len, np.int64)
-    cdef int64_t[::1] flat = out
-    if v.len:
-        memcpy(&flat[0], v.data, v.len * sizeof(int64_t))
-    return out.reshape(-1, columns) if columns > 1 else out
+cdef enum:
+    POOL = 4                  # vector sets kept for the next scans
+    POOL_BYTES = 64 << 20     # ... each if it holds no more than this
+
+cdef pgn_scan _pool[POOL]
+cdef int _pooled = 0          # (read and written with the GIL held)
+
+
+cdef size_t _capacity(const pgn_scan *s):
+    return (s.starts.cap + s.start_lines.cap + s.fens.cap + s.setups.cap
+            + s.odd_variants.cap) * sizeof(int64_t)
+
+
+cdef class _Vectors:
+    """The vectors one scan wrote, which the arrays of its Scan view.  When
+    the last of them goes, the vectors go to a pool for the next scan, which
+    then writes into memory already mapped rather than into fresh pages."""
+    cdef pgn_scan s
+
+    def __cinit__(self):
+        global _pooled
+        if _pooled:
+            _pooled -= 1
+            self.s = _pool[_pooled]
+        self.s.starts.len = self.s.start_lines.len = self.s.fens.len = 0
+        self.s.setups.len = self.s.odd_variants.len = 0
+
+    def __dealloc__(self):
+        global _pooled
+        if _pooled < POOL and _capacity(&self.s) <= POOL_BYTES:
+            _pool[_pooled] = self.s
+            _pooled += 1
+        else:
+            pgn_scan_free(&self.s)
+
+    cdef object view(self, const pgn_vec *v, int columns=1):
+        """A read-only int64 numpy array of the vector (rows of ``columns``)
+        that keeps this object alive."""
+        cdef cnp.npy_intp dims[2]
+        dims[0] = v.len // columns
+        dims[1] = columns
+        if v.data == NULL:
+            return np.empty(0, np.int64).reshape(-1, columns) if columns > 1 else np.empty(0, np.int64)
+        out = cnp.PyArray_SimpleNewFromData(2 if columns > 1 else 1, dims, cnp.NPY_INT64,
+                                            v.data)
+        Py_INCREF(self)  # (the base takes a reference)
+        cnp.PyArray_SetBaseObject(out, self)
+        cnp.PyArray_CLEARFLAGS(out, cnp.NPY_ARRAY_WRITEABLE)
+        return out
 
 
 cdef class Scan:
@@ -98,7 +145,8 @@ def scan(const uint8_t[::1] text, variants=None, bint inside=False, bint after_t
     ``newlines``, ``header_end`` and ``header_end_line`` (the first line that
     does not start with ``[``, -1 if none), and the state after the last
     line, ``inside`` and ``after_tag``."""
-    cdef pgn_scan s
+    cdef _Vectors vectors = _Vectors()
+    cdef pgn_scan *s = &vectors.s
     cdef Py_ssize_t n = text.shape[0]
     cdef const uint8_t *data = &text[0] if n else EMPTY
     cdef int rc
@@ -106,31 +154,28 @@ def scan(const uint8_t[::1] text, variants=None, bint inside=False, bint after_t
     cdef pgn_name[64] table
     if len(names) > 64:
         raise ValueError("at most 64 names of standard chess")
-    memset(&s, 0, sizeof(s))
     for k, name in enumerate(names):
         table[k].text = <const uint8_t *>PyBytes_AS_STRING(name)
         table[k].len = len(name)
     s.inside, s.after_tag = inside, after_tag
     s.variants = variants is not None
     s.standard, s.nstandard = table, len(names)
-    try:
-        with nogil:
-            rc = pgn_scan_run(&s, data, n)
-        if rc:
-            raise MemoryError()
-        result = Scan()
-        result.n = n
-        result.newlines = s.newlines
-        result.header_end, result.header_end_line = s.header_end, s.header_end_line
-        result.inside, result.after_tag = s.inside, s.after_tag
-        result.starts = _array(&s.starts)
-        result.start_lines = _array(&s.start_lines)
-        result.fen = _array(&s.fens, PGN_FEN_COLUMNS)
-        result.setup_games = _array(&s.setups)
-        result.odd_variant_games = _array(&s.odd_variants)
-        return result
-    finally:
-        pgn_scan_free(&s)
+    with nogil:
+        rc = pgn_scan_run(s, data, n)
+    s.standard, s.nstandard = NULL, 0
+    if rc:
+        raise MemoryError()
+    result = Scan()
+    result.n = n
+    result.newlines = s.newlines
+    result.header_end, result.header_end_line = s.header_end, s.header_end_line
+    result.inside, result.after_tag = s.inside, s.after_tag
+    result.starts = vectors.view(&s.starts)
+    result.start_lines = vectors.view(&s.start_lines)
+    result.fen = vectors.view(&s.fens, PGN_FEN_COLUMNS)
+    result.setup_games = vectors.view(&s.setups)
+    result.odd_variant_games = vectors.view(&s.odd_variants)
+    return result
 
 
 cdef const int64_t *_first(const int64_t[::1] v):

@@ -5,6 +5,8 @@
 
 #include "pgnscan.h"
 
+#include "bits.h"
+
 enum { TAG_OTHER, TAG_EVENT, TAG_FEN, TAG_SETUP, TAG_VARIANT };
 
 static int grow(pgn_vec *v, size_t more)
@@ -117,11 +119,24 @@ static int standard_variant(const pgn_scan *s, const uint8_t *text, size_t at, s
     return 0;
 }
 
+enum { SHORT_LINE = 48 };
+
 /* Whether a '{' comment is open after the movetext line p[0:len), given
  * whether one was open before it.  Outside a comment, ';' ends the line. */
 static int comment_state(const uint8_t *p, size_t len, int inside)
 {
     const uint8_t *end = p + len;
+    if (len < SHORT_LINE) { /* a byte at a time: cheaper than calls to memchr */
+        for (; p < end; p++) {
+            if (inside)
+                inside = *p != '}';
+            else if (*p == '{')
+                inside = 1;
+            else if (*p == ';')
+                return 0;
+        }
+        return inside;
+    }
     for (;;) {
         if (inside) {
             const uint8_t *close = memchr(p, '}', (size_t)(end - p));
@@ -140,6 +155,44 @@ static int comment_state(const uint8_t *p, size_t len, int inside)
     }
 }
 
+/* Finds the newlines of text[0:n] 64 bytes at a time: no call per line. */
+typedef struct {
+    const uint8_t *text;
+    size_t n;
+    size_t block;  /* offset of the block whose newlines `mask` holds */
+    uint64_t mask; /* newlines of that block not yet passed */
+} newline_cursor;
+
+static uint64_t block_newlines(const newline_cursor *c)
+{
+    uint8_t pad[64] = {0};
+    if (c->n - c->block >= 64)
+        return fx_equal64(c->text + c->block, '\n');
+    memcpy(pad, c->text + c->block, c->n - c->block);
+    return fx_equal64(pad, '\n');
+}
+
+/* The offset of the first newline at or after `pos`, or n if there is
+ * none; pos < n and, following the last newline found, not before the
+ * cursor's block. */
+static inline size_t next_newline(newline_cursor *c, size_t pos)
+{
+    uint64_t m;
+    if (pos - c->block >= 64) {
+        c->block = pos & ~(size_t)63;
+        c->mask = block_newlines(c);
+    }
+    m = c->mask & (~(uint64_t)0 << (pos - c->block));
+    while (!m) {
+        c->block += 64;
+        if (c->block >= c->n)
+            return c->n;
+        m = block_newlines(c);
+    }
+    c->mask = m;
+    return c->block + (size_t)fx_ctz64(m);
+}
+
 static int add_fen(pgn_scan *s, const uint8_t *text, size_t at, size_t end, int newline,
                    int64_t game, int64_t line)
 {
@@ -147,7 +200,7 @@ static int add_fen(pgn_scan *s, const uint8_t *text, size_t at, size_t end, int 
     size_t content = end - (size_t)crlf, value = 0, value_end = 0;
     int64_t *row;
     int ok = tag_value(text, at, content, 4, &value, &value_end);
-    if (grow(&s->fens, PGN_FEN_COLUMNS))
+    if (s->fens.cap - s->fens.len < PGN_FEN_COLUMNS && grow(&s->fens, PGN_FEN_COLUMNS))
         return -1;
     row = s->fens.data + s->fens.len;
     row[PGN_FEN_AT] = (int64_t)at;
@@ -166,10 +219,13 @@ int pgn_scan_run(pgn_scan *s, const uint8_t *text, size_t n)
     size_t pos = 0;
     int64_t line = 0, game = -1;
     int inside = s->inside, after_tag = s->after_tag, in_header = 0, has_event = 0;
+    newline_cursor lines = {text, n, 0, 0};
     s->header_end = s->header_end_line = -1;
+    if (n)
+        lines.mask = block_newlines(&lines);
     while (pos < n) {
-        const uint8_t *nl = memchr(text + pos, '\n', n - pos);
-        size_t end = nl ? (size_t)(nl - text) : n;
+        size_t end = next_newline(&lines, pos);
+        int nl = end < n;
         uint8_t first = text[pos];
         if (first == '[' && (in_header || !(inside || after_tag))) {
             /* a header line: the first of a game, or one after it */
@@ -186,7 +242,7 @@ int pgn_scan_run(pgn_scan *s, const uint8_t *text, size_t n)
                 has_event = 1;
                 break;
             case TAG_FEN:
-                if (add_fen(s, text, pos, end, nl != NULL, game, line))
+                if (add_fen(s, text, pos, end, nl, game, line))
                     return -1;
                 break;
             case TAG_SETUP:
@@ -207,7 +263,7 @@ int pgn_scan_run(pgn_scan *s, const uint8_t *text, size_t n)
                 s->header_end = (int64_t)pos;
                 s->header_end_line = line;
             }
-            if (inside || (first != '[' && first != '%'))
+            if (inside || (first != '[' && first != '%' && first != '\n'))
                 inside = comment_state(text + pos, end - pos, inside);
         }
         after_tag = first == '[';
