@@ -75,8 +75,8 @@ cdef const uint8_t EMPTY[1]
 
 
 cdef enum:
-    POOL = 4                  # vector sets kept for the next scans
-    POOL_BYTES = 64 << 20     # ... each if it holds no more than this
+    POOL = 2                  # vector sets kept for the next scans (a scan ahead)
+    POOL_BYTES = 32 << 20     # ... each if it holds no more than this
 
 cdef pgn_scan _pool[POOL]
 cdef int _pooled = 0          # (read and written with the GIL held)
@@ -115,8 +115,9 @@ cdef class _Vectors:
         cdef cnp.npy_intp dims[2]
         dims[0] = v.len // columns
         dims[1] = columns
-        if v.data == NULL:
-            return np.empty(0, np.int64).reshape(-1, columns) if columns > 1 else np.empty(0, np.int64)
+        if v.data == NULL:  # nothing was pushed
+            empty = np.empty(0, np.int64)
+            return empty.reshape(-1, columns) if columns > 1 else empty
         out = cnp.PyArray_SimpleNewFromData(2 if columns > 1 else 1, dims, cnp.NPY_INT64,
                                             v.data)
         Py_INCREF(self)  # (the base takes a reference)

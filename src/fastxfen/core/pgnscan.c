@@ -292,8 +292,8 @@ void pgn_scan_free(pgn_scan *s)
 /* Flags of a game that only pgn_edit_plan reads. */
 enum { HAS_FEN = 16, HAS_SETUP = 32, ODD_VARIANT = 64 };
 
-static const uint8_t SETUP_TAG[] = "[SetUp \"1\"]\r\n"; /* less the '\r' for "\n" */
-enum { SETUP_LEN = 11 };                               /* [SetUp "1"] */
+static const uint8_t SETUP_TAG[] = "[SetUp \"1\"]";
+enum { SETUP_LEN = 11 };
 
 static inline size_t game_end(const pgn_edit *e, size_t g)
 {
@@ -314,21 +314,23 @@ static int mark(const pgn_edit *e, const int64_t *games, size_t n, uint8_t flag)
 }
 
 /* Whether the FEN tags are those of the games, in order, within them, with
- * replacements in order within rep. */
-static int fens_in_range(const pgn_edit *e)
+ * replacements in order within rep; marks the games that have one. */
+static int read_fens(const pgn_edit *e)
 {
     size_t k, g = 0;
     int64_t rep_at = 0;
     for (k = 0; k < e->nfen; k++) {
         const int64_t *row = e->fens + k * PGN_FEN_COLUMNS;
-        int64_t at = row[PGN_FEN_AT], value = row[PGN_FEN_VALUE], value_end = row[PGN_FEN_VALUE_END];
+        int64_t at = row[PGN_FEN_AT], value = row[PGN_FEN_VALUE];
+        int64_t value_end = row[PGN_FEN_VALUE_END], content_end = row[PGN_FEN_CONTENT_END];
         if (row[PGN_FEN_GAME] < (int64_t)g || (uint64_t)row[PGN_FEN_GAME] >= e->games)
             return 0;
         g = (size_t)row[PGN_FEN_GAME];
-        if (at < e->starts[g] || (uint64_t)row[PGN_FEN_CONTENT_END] > game_end(e, g) ||
-            at > row[PGN_FEN_CONTENT_END] || (k && at <= row[PGN_FEN_AT - PGN_FEN_COLUMNS]))
+        e->flags[g] |= HAS_FEN;
+        if (at < e->starts[g] || (uint64_t)content_end > game_end(e, g) || at > content_end ||
+            (k && at <= row[PGN_FEN_AT - PGN_FEN_COLUMNS]))
             return 0;
-        if (value >= 0 && !(at < value && value <= value_end && value_end <= row[PGN_FEN_CONTENT_END]))
+        if (value >= 0 && !(at < value && value <= value_end && value_end <= content_end))
             return 0;
         if (value < 0 && value_end != -1)
             return 0;
@@ -350,11 +352,9 @@ int pgn_edit_plan(pgn_edit *e)
     for (g = 0; g < e->games; g++)
         if (e->starts[g] < (g ? e->starts[g - 1] + 1 : 0) || (uint64_t)e->starts[g] >= e->cut)
             return -1;
-    if (!fens_in_range(e))
-        return -1;
     memset(e->flags, 0, e->games);
-    for (k = 0; k < e->nfen; k++)
-        e->flags[e->fens[k * PGN_FEN_COLUMNS + PGN_FEN_GAME]] |= HAS_FEN;
+    if (!read_fens(e))
+        return -1;
     if (mark(e, e->setups, e->nsetups, HAS_SETUP) || mark(e, e->odd, e->nodd, ODD_VARIANT) ||
         mark(e, e->failed, e->nfailed, PGN_FAILED))
         return -1;
@@ -400,10 +400,29 @@ int pgn_edit_plan(pgn_edit *e)
     return 0;
 }
 
+/* Copies from[0:len) to o; returns o + len.  Most pieces are short (the
+ * text between two edits of a small game): those are copied inline, as
+ * two words that overlap, rather than by a call. */
 static inline uint8_t *put(uint8_t *o, const uint8_t *from, size_t len)
 {
-    if (len)
+    if (len > 16) {
         memcpy(o, from, len);
+    } else if (len >= 8) {
+        uint64_t a, b;
+        memcpy(&a, from, 8);
+        memcpy(&b, from + len - 8, 8);
+        memcpy(o, &a, 8);
+        memcpy(o + len - 8, &b, 8);
+    } else if (len >= 4) {
+        uint32_t a, b;
+        memcpy(&a, from, 4);
+        memcpy(&b, from + len - 4, 4);
+        memcpy(o, &a, 4);
+        memcpy(o + len - 4, &b, 4);
+    } else {
+        for (size_t k = 0; k < len; k++)
+            o[k] = from[k];
+    }
     return o + len;
 }
 
@@ -429,8 +448,11 @@ void pgn_edit_write(const pgn_edit *e, uint8_t *out)
             if (first && !(f & HAS_SETUP)) {
                 size_t tag_at = (size_t)row[PGN_FEN_AT];
                 o = put(o, e->text + at, tag_at - at);
-                o = put(o, SETUP_TAG, SETUP_LEN);
-                o = put(o, SETUP_TAG + SETUP_LEN + !row[PGN_FEN_CRLF], 1 + (size_t)row[PGN_FEN_CRLF]);
+                memcpy(o, SETUP_TAG, SETUP_LEN);
+                o += SETUP_LEN;
+                if (row[PGN_FEN_CRLF])
+                    *o++ = '\r';
+                *o++ = '\n';
                 at = tag_at;
             }
             first = 0;
