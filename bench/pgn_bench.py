@@ -1,18 +1,23 @@
 """Throughput of ``fastxfen pgn`` on a header-heavy PGN file, against
 python-chess reading the headers of the same file.
 
-Writes a PGN file of the requested size: games of 7-12 header tags and short
+Writes a PGN file of the requested size (with ``--fen-dense``, games that are
+a FEN tag, a SetUp tag in half of them and a move or none: one FEN tag per
+~86 bytes); otherwise games of 7-12 header tags and short
 movetexts (some with ``{ [%clk ...] }`` comments), a share of them with a FEN
 tag (from random standard and Chess960 games, in X-FEN or Shredder-FEN, with
 and without SetUp and Variant tags, with en-passant targets, leading zeros and
 extra blanks) and a few bad FEN tags.  Then:
 
-1. ``python -m fastxfen pgn FILE -o OUT --errors coerce`` in a child process,
-   timed end to end, process start included (median and best of ``--repeat``
-   runs; the output file is removed before each run, so that no run pays for
-   truncating the last one's): MB/s of input; with ``--one-core`` the child
-   is pinned to one CPU (Linux), so that reading, scanning, normalizing and
-   writing share it;
+1. in turns, ``--repeat`` rounds: a plain read + write copy of the file
+   (8 MB blocks, in a child process: the floor of any file-to-file tool on
+   this machine), ``python -m fastxfen pgn FILE -o OUT --errors coerce`` of
+   this tree and, with ``--before TREE``, of another source tree (built in
+   place), each timed end to end, process start included, the output file
+   removed before each run; and memcpy in this process.  Prints MB/s of input
+   (median, spread), CPU time, and the ratios to the plain copy and to
+   memcpy; with ``--one-core`` each child is pinned to one CPU (Linux), so
+   that reading, scanning, normalizing and writing share it;
 2. python-chess, ``chess.pgn.read_headers`` in a loop over the first
    ``--sample`` MB of the same file (text mode), scaled to MB/s; and the same
    loop also normalizing each FEN tag with
@@ -24,6 +29,8 @@ Not part of the test suite.  Usage::
     python bench/pgn_bench.py 500M --keep     # keep the generated file
     python bench/pgn_bench.py --input games.pgn --one-core --repeat 7
     python bench/pgn_bench.py 100M -- --threads 2 --castling shredder
+    python bench/pgn_bench.py --fen-dense --keep --no-python-chess
+    python bench/pgn_bench.py --input dense.pgn --before ../old --one-core
 """
 
 from __future__ import annotations
@@ -130,10 +137,26 @@ def make_games(count: int, rng: random.Random, fens: list, fen_share: float) -> 
     return games
 
 
-def write_pgn(path: str, size: int, seed: int, fen_share: float) -> int:
+def make_dense_games(count: int, rng: random.Random, fens: list) -> list:
+    """Games that are little more than a FEN tag (a SetUp tag in half of
+    them, a move or none): about one FEN tag per 90 bytes."""
+    games = []
+    for _ in range(count):
+        fen, _ = rng.choice(fens)
+        if rng.random() < 0.002:
+            fen = fen.replace("/", "/9", 1)  # a bad one now and then
+        tags = '[SetUp "1"]\n' if rng.random() < 0.5 else ""
+        tags += f'[FEN "{fen}"]\n'
+        movetext = rng.choice(["*", "1-0", "0-1", ("1. a3 *" if " w " in fen else "1... a6 *")])
+        games.append(tags + "\n" + movetext + "\n\n")
+    return games
+
+
+def write_pgn(path: str, size: int, seed: int, fen_share: float, dense: bool = False) -> int:
     rng = random.Random(seed)
     fens = fen_pool(4000, rng)
-    games = [g.encode() for g in make_games(20000, rng, fens, fen_share)]
+    made = make_dense_games(20000, rng, fens) if dense else make_games(20000, rng, fens, fen_share)
+    games = [g.encode() for g in made]
     written = 0
     with open(path, "wb") as f:
         while written < size:
@@ -144,37 +167,121 @@ def write_pgn(path: str, size: int, seed: int, fen_share: float) -> int:
     return written
 
 
-def time_fastxfen(path: str, out: str, extra: list, repeat: int, one_core: bool) -> tuple:
-    """(wall seconds, CPU seconds) of each run, process start included."""
+_COPY = """
+import sys
+with open(sys.argv[1], "rb", buffering=0) as f, open(sys.argv[2], "wb", buffering=0) as g:
+    while True:
+        block = f.read(8 << 20)
+        if not block:
+            break
+        g.write(block)
+"""
+
+
+def memcpy_mb_s(size: int = 256 << 20) -> float:
+    """This process's memcpy bandwidth (numpy copyto of warm buffers, best of 3), MB/s."""
+    import numpy as np
+
+    a = np.ones(size, np.uint8)
+    b = np.empty_like(a)
+    np.copyto(b, a)
+    best = min(_timed(lambda: np.copyto(b, a)) for _ in range(3))
+    return size / 1e6 / best
+
+
+def _timed(call) -> float:
+    started = time.perf_counter()
+    call()
+    return time.perf_counter() - started
+
+
+def variants(path: str, out: str, extra: list, before: str | None) -> list:
+    """(name, command, PYTHONPATH or None, whether it is fastxfen) of each
+    variant timed: a plain read + write copy of the file (the floor), this
+    tree's fastxfen and, with ``before``, that tree's."""
+    here = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
+    cmd = [sys.executable, "-m", "fastxfen", "pgn", path, "-o", out, "--errors", "coerce"]
+    found = [("plain copy", [sys.executable, "-c", _COPY, path, out], None, False)]
+    found.append(("fastxfen", cmd + extra, here if os.path.isdir(here) else None, True))
+    if before:
+        found.append(("before", cmd + extra, os.path.join(before, "src"), True))
+    return found
+
+
+def run_once(command: list, pythonpath: str | None, out: str, one_core: bool) -> tuple:
+    """(wall seconds, CPU seconds, first stderr line) of one run, process
+    start included; the output file is removed first, so that no run pays
+    for truncating the last one's."""
     env = dict(os.environ)
-    src = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "src")
-    if os.path.isdir(src):
-        env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
+    # as installed: compiled once, not on every start
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath + os.pathsep + env.get("PYTHONPATH", "")
     pin = None
     if one_core:
         core = min(os.sched_getaffinity(0))
         pin = lambda: os.sched_setaffinity(0, {core})  # noqa: E731
-    times, cpu = [], []
-    for _ in range(repeat):
-        if os.path.exists(out):
-            os.remove(out)
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        started = time.perf_counter()
-        proc = subprocess.run(
-            [sys.executable, "-m", "fastxfen", "pgn", path, "-o", out, "--errors", "coerce"]
-            + extra,
-            env=env,
-            stderr=subprocess.PIPE,
-            text=True,
-            preexec_fn=pin,
+    if os.path.exists(out):
+        os.remove(out)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    started = time.perf_counter()
+    proc = subprocess.run(command, env=env, stderr=subprocess.PIPE, text=True, preexec_fn=pin)
+    wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    if proc.returncode not in (0, 1):
+        sys.exit(f"{command[:4]} failed ({proc.returncode}):\n{proc.stderr}")
+    return wall, cpu, (proc.stderr.strip().splitlines() or [""])[0]
+
+
+def time_turns(path: str, out: str, extra: list, rounds: int, one_core: bool, before) -> dict:
+    """Each variant once a round, in turns; memcpy once a round.  Returns
+    {name: (walls, cpus)} and prints the fastxfen summary line of round 1."""
+    runs = variants(path, out, extra, before)
+    times: dict = {name: ([], []) for name, *_ in runs}
+    times["memcpy"] = ([], [])
+    for round_ in range(rounds):
+        for name, command, pythonpath, is_fastxfen in runs:
+            wall, cpu, line = run_once(command, pythonpath, out, one_core)
+            times[name][0].append(wall)
+            times[name][1].append(cpu)
+            if round_ == 0 and is_fastxfen:
+                print(f"  {name}: {line}")
+        times["memcpy"][0].append(memcpy_mb_s())
+    if os.path.exists(out):
+        os.remove(out)
+    return times
+
+
+def report(times: dict, mb: float) -> float:
+    """Print medians and spreads, and ratios to the plain copy and to
+    memcpy; returns fastxfen's median MB/s."""
+    memcpy = statistics.median(times["memcpy"][0])
+    floor = mb / statistics.median(times["plain copy"][0])
+    print(
+        f"  memcpy: median {memcpy:,.0f} MB/s (spread {min(times['memcpy'][0]):,.0f}-"
+        f"{max(times['memcpy'][0]):,.0f})"
+    )
+    result = 0.0
+    for name, (walls, cpus) in times.items():
+        if name == "memcpy":
+            continue
+        rates = sorted(mb / w for w in walls)
+        median = mb / statistics.median(walls)
+        if name == "fastxfen":
+            result = median
+        print(
+            f"  {name}: median {median:,.0f} MB/s (spread {rates[0]:,.0f}-{rates[-1]:,.0f}, "
+            f"{len(walls)} runs), CPU {statistics.median(cpus):.2f} s; "
+            f"{median / floor:.2f} of the plain copy, {median / memcpy:.3f} of memcpy"
         )
-        times.append(time.perf_counter() - started)
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-        if proc.returncode not in (0, 1):
-            sys.exit(f"fastxfen failed ({proc.returncode}):\n{proc.stderr}")
-        print("  " + proc.stderr.strip().splitlines()[0])
-    return times, cpu
+    if "before" in times:
+        ratios = sorted(b / a for a, b in zip(times["fastxfen"][0], times["before"][0]))
+        print(
+            f"  fastxfen / before: median {statistics.median(ratios):.2f}x "
+            f"(per round {ratios[0]:.2f}-{ratios[-1]:.2f})"
+        )
+    return result
 
 
 def time_python_chess(path: str, sample: int, normalize: bool) -> tuple:
@@ -208,7 +315,15 @@ def main(argv=None) -> int:
         "--fen-share", type=float, default=0.4, help="share of games with a FEN tag (default 0.4)"
     )
     parser.add_argument("--sample", default="16M", help="bytes python-chess reads (default 16M)")
-    parser.add_argument("--repeat", type=int, default=5, help="fastxfen runs (default 5)")
+    parser.add_argument(
+        "--repeat", "--rounds", type=int, default=5, help="rounds of turns (default 5)"
+    )
+    parser.add_argument(
+        "--fen-dense",
+        action="store_true",
+        help="generate games that are little more than a FEN tag (one per ~90 bytes)",
+    )
+    parser.add_argument("--before", help="also time the fastxfen of this source tree, in turns")
     parser.add_argument("--input", help="time this PGN file instead of generating one")
     parser.add_argument("--one-core", action="store_true", help="pin fastxfen to one CPU (Linux)")
     parser.add_argument("--no-python-chess", action="store_true", help="time fastxfen only")
@@ -225,21 +340,15 @@ def main(argv=None) -> int:
             size = os.path.getsize(path)
         else:
             started = time.perf_counter()
-            size = write_pgn(path, parse_size(args.size), args.seed, args.fen_share)
+            size = write_pgn(path, parse_size(args.size), args.seed, args.fen_share, args.fen_dense)
             print(
                 f"generated {size / 1e6:,.0f} MB in {time.perf_counter() - started:.1f} s: {path}"
             )
         mb = size / 1e6
 
-        print("fastxfen pgn" + (" (one core)" if args.one_core else "") + ":")
-        times, cpu = time_fastxfen(path, out, args.extra, args.repeat, args.one_core)
-        median = statistics.median(times)
-        fast = mb / median
-        print(
-            f"  {mb:,.0f} MB: median {median:.2f} s, {fast:,.0f} MB/s; best {min(times):.2f} s, "
-            f"{mb / min(times):,.0f} MB/s ({args.repeat} runs, process start included); "
-            f"CPU time (user + system) median {statistics.median(cpu):.2f} s"
-        )
+        print("fastxfen pgn" + (" (one core)" if args.one_core else "") + ", in turns:")
+        times = time_turns(path, out, args.extra, args.repeat, args.one_core, args.before)
+        fast = report(times, mb)
         if args.no_python_chess:
             return 0
 

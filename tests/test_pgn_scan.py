@@ -2,7 +2,8 @@
 
 The scanner is compared with the PGN model (models/pgn.py), a line-by-line
 reading of the rules of docs/pgn.md, on hand-made and hypothesis-generated
-PGN-like texts; the assembler with a splice in Python.  Also: scanning from
+PGN-like texts; the output of a chunk (edit) with a game-by-game splice in
+Python.  Also: scanning from
 any game start gives the rest of a whole scan (what the chunking relies on),
 and neither function reads a byte past the buffer it is given."""
 
@@ -95,6 +96,21 @@ def test_edge_cases(text):
         for after_tag in (False, True):
             check(text, NAMES, inside, after_tag)
             check(text, None, inside, after_tag)
+
+
+def test_arrays_outlive_their_scan():
+    """A scan's arrays view memory that later scans reuse only once every
+    array of it is gone; they cannot be written to."""
+    text = b'[Event "a"]\n[FEN "x"]\n\n*\n' * 100
+    fen = _pgn.scan(text).fen
+    want = fen.copy()
+    for _ in range(10):
+        other = _pgn.scan(b'[Event "b"]\n[SetUp "1"]\n[FEN "yy"]\n' * 300, NAMES)
+        assert len(other.fen) == 300
+    assert (fen == want).all()
+    with pytest.raises(ValueError):
+        fen[0, 0] = 1
+    assert c_scan(text) == ref.scan(text)
 
 
 def test_variants_names_are_given():
@@ -262,8 +278,25 @@ def test_nothing_is_read_past_the_buffer(text):
     for inside in (False, True):
         got = ref.as_dict(_pgn.scan(view, NAMES, inside))
         assert got == ref.scan(text, NAMES, inside)
-    edits = np.array([0], np.int64), np.array([len(text)], np.int64)
-    assert _pgn.assemble(view, len(text), *edits, view, *edits) == text
+    scan = _pgn.scan(view, NAMES)
+    if len(scan.starts):
+        bad = np.unique(scan.fen[scan.fen[:, pgn.VALUE] < 0, pgn.GAME])
+        ends = np.arange(len(scan.fen), dtype=np.int64)
+        got = _pgn.edit(
+            view,
+            len(text),
+            scan.starts,
+            scan.fen,
+            scan.setup_games,
+            scan.odd_variant_games,
+            bad,
+            b"x" * len(ends),
+            ends + 1,
+            None,
+            "ignore",
+            len(scan.starts),
+        )
+        assert (got[0] or text).count(b"x") >= got[3]
     view.release()
     area.close()
 
@@ -274,52 +307,153 @@ def test_a_slice_is_read_to_its_end_only():
         assert c_scan(memoryview(text)[:end], NAMES) == ref.scan(text[:end], NAMES)
 
 
-# ----------------------------------------------------------------- assemble
+# ----------------------------------------------------------------- edit
+
+SETUP_TAG = b'[SetUp "1"]'
+HEADER_LINES = [
+    b'[Event "e"]',
+    b'[Site "s"]',
+    b'[SetUp "1"]',
+    b'[FEN "v"]',
+    b'[FEN  "w w" ] ',
+    b'[FEN "bad',
+    b'[Variant "Atomic"]',
+    b'[Variant "Chess"]',
+]
 
 
-def splice(text, limit, edits, rep):
-    out, at = [], 0
-    for start, end, a, b in edits:
-        out += [text[at:start], rep[a:b]]
-        at = end
-    return b"".join(out) + text[at:limit]
+@st.composite
+def games_like(draw):
+    """Games of header lines (FEN tags, most of them well formed) and
+    movetext, LF or CRLF, maybe after a preamble."""
+    text = draw(st.sampled_from([b"", b"% x\n", b"\n"]))
+    for _ in range(draw(st.integers(1, 6))):
+        end = draw(st.sampled_from([b"\n", b"\r\n"]))
+        lines = draw(st.lists(st.sampled_from(HEADER_LINES), min_size=1, max_size=4))
+        text += end.join(lines) + end + draw(st.sampled_from([b"", end + b"1. e4 *" + end]))
+    return text
 
 
-@settings(max_examples=examples(200))
-@given(st.binary(max_size=60), st.binary(max_size=20), st.data())
-def test_assemble_is_a_splice(text, rep, data):
-    limit = data.draw(st.integers(0, len(text)))
-    points = sorted(data.draw(st.lists(st.integers(0, limit), max_size=10)))
-    edits = []
-    for start, end in zip(points[0::2], points[1::2]):
-        a = data.draw(st.integers(0, len(rep)))
-        edits.append((start, end, a, data.draw(st.integers(a, len(rep)))))
-    columns = [np.array([e[i] for e in edits], np.int64) for i in range(4)]
-    got = _pgn.assemble(text, limit, columns[0], columns[1], rep, columns[2], columns[3])
-    assert got == splice(text, limit, edits, rep)
+def splice(text, cut, scan, failed, values, select, errors, stop):
+    """The output of edit, game by game: (text, kept games, written,
+    fen_tags, setups_added)."""
+    starts = scan["starts"]
+    ends = starts[1:] + [cut]
+    has_fen = {row[5] for row in scan["fen"]}
+    out = [text[: starts[0]]]
+    kept, written, tags, setups = [], 0, 0, 0
+    for g, start in enumerate(starts):
+        keep = (
+            select is None
+            or (select == "setup" and g in has_fen)
+            or (select == "standard" and g not in has_fen and g not in scan["odd_variant_games"])
+        )
+        kept.append(keep)
+        if g >= stop or not keep or (g in failed and errors == "coerce"):
+            continue
+        written += 1
+        if g in failed:
+            out.append(text[start : ends[g]])
+            continue
+        at = start
+        rows = [(k, row) for k, row in enumerate(scan["fen"]) if row[5] == g]
+        for i, (k, (tag, value, value_end, _, crlf, _, _)) in enumerate(rows):
+            if i == 0 and g not in scan["setup_games"]:
+                out += [text[at:tag], SETUP_TAG + (b"\r\n" if crlf else b"\n")]
+                at = tag
+                setups += 1
+            out += [text[at:value], values[k]]
+            at = value_end
+            tags += 1
+        out.append(text[at : ends[g]])
+    return b"".join(out), kept, written, tags, setups
 
 
-def test_assemble_checks_its_edits():
-    text, rep = b"0123456789", b"abc"
+@settings(max_examples=examples(1000))
+@given(
+    st.one_of(games_like(), pgn_like()),
+    st.sampled_from([None, "setup", "standard"]),
+    st.sampled_from(["raise", "coerce", "ignore"]),
+    st.data(),
+)
+def test_edit_is_a_splice_of_games(text, select, errors, data):
+    found = _pgn.scan(text, NAMES)
+    scan = ref.as_dict(found)
+    games = len(scan["starts"])
+    if not games:
+        return
+    cut = data.draw(st.sampled_from(scan["starts"][1:] + [len(text)]))
+    games = sum(s < cut for s in scan["starts"])
+    rows = [row for row in scan["fen"] if row[5] < games]
+    scan = dict(scan, starts=scan["starts"][:games], fen=rows)
+    failed = {row[5] for row in rows if row[1] < 0}
+    failed |= set(data.draw(st.lists(st.integers(0, games - 1), max_size=1)))
+    stop = data.draw(st.one_of(st.just(games), st.integers(0, games)))
+    values = [data.draw(st.binary(max_size=4)) for _ in rows]
+    rep_ends = np.cumsum([len(v) for v in values], dtype=np.int64)
+    got = _pgn.edit(
+        text,
+        cut,
+        found.starts[:games],
+        found.fen[: len(rows)],
+        found.setup_games,
+        found.odd_variant_games,
+        np.array(sorted(failed), np.int64),
+        b"".join(values),
+        rep_ends,
+        select,
+        errors,
+        stop,
+    )
+    want, kept, written, tags, setups = splice(
+        text, cut, scan, failed, values, select, errors, stop
+    )
+    limit = scan["starts"][stop] if stop < games else cut
+    assert (got[0] if got[0] is not None else text[:limit]) == want
+    assert [bool(f & _pgn.KEEP) for f in got[1]] == kept
+    assert got[2:] == (written, tags, setups)
 
-    def run(limit, start, end, a, b):
-        arrays = [np.array(v, np.int64) for v in (start, end, a, b)]
-        return _pgn.assemble(text, limit, arrays[0], arrays[1], rep, arrays[2], arrays[3])
 
-    assert run(10, [2, 5], [4, 5], [0, 1], [1, 3]) == b"01a4bc56789"
-    for bad in (
-        (11, [], [], [], []),
-        (-1, [], [], [], []),
-        (10, [4, 2], [5, 3], [0, 0], [0, 0]),  # out of order
-        (10, [2, 3], [4, 5], [0, 0], [0, 0]),  # overlapping
-        (10, [2], [1], [0], [0]),
-        (5, [2], [6], [0], [0]),
-        (10, [2], [3], [0], [4]),
-        (10, [2], [3], [2], [1]),
-        (10, [2], [3, 4], [0], [0]),
+def test_edit_checks_its_input():
+    text = b'[Event "a"]\n[FEN "x"]\n\n*\n[FEN "y"]\n'
+    found = _pgn.scan(text)
+    args = dict(
+        text=text,
+        cut=len(text),
+        starts=found.starts,
+        fen=found.fen,
+        setup_games=found.setup_games,
+        odd_variant_games=found.odd_variant_games,
+        failed_games=np.empty(0, np.int64),
+        rep=b"XY",
+        rep_ends=np.array([1, 2], np.int64),
+        select=None,
+        errors="coerce",
+        stop=2,
+    )
+
+    def run(**change):
+        return _pgn.edit(*dict(args, **change).values())
+
+    assert run()[0] == b'[Event "a"]\n[SetUp "1"]\n[FEN "X"]\n\n*\n[SetUp "1"]\n[FEN "Y"]\n'
+    assert run(select="standard", rep=None, rep_ends=None)[0] == b""
+    swapped = np.ascontiguousarray(found.fen[::-1])
+    for change in (
+        dict(cut=len(text) + 1),
+        dict(cut=5),
+        dict(stop=3),
+        dict(starts=found.starts[::-1].copy()),
+        dict(fen=swapped),
+        dict(rep_ends=np.array([1, 3], np.int64)),
+        dict(rep_ends=np.array([2, 1], np.int64)),
+        dict(rep_ends=np.array([1], np.int64)),
+        dict(rep_ends=None),
+        dict(setup_games=np.array([-1], np.int64)),
+        dict(failed_games=np.array([-1], np.int64)),
+        dict(fen=np.zeros((1, 3), np.int64)),
     ):
         with pytest.raises(ValueError):
-            run(*bad)
+            run(**change)
 
 
 def test_scan_releases_the_gil():

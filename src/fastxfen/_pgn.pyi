@@ -6,6 +6,7 @@ import numpy as np
 import numpy.typing as npt
 
 FEN_COLUMNS: tuple[str, ...]
+KEEP: int
 
 class Scan:
     n: int
@@ -26,12 +27,17 @@ def scan(
     inside: bool = ...,
     after_tag: bool = ...,
 ) -> Scan: ...
-def assemble(
+def edit(
     text: Any,
-    limit: int,
-    start: npt.NDArray[np.int64],
-    end: npt.NDArray[np.int64],
-    rep: Any,
-    rep_start: npt.NDArray[np.int64],
-    rep_end: npt.NDArray[np.int64],
-) -> bytes: ...
+    cut: int,
+    starts: npt.NDArray[np.int64],
+    fen: npt.NDArray[np.int64],
+    setup_games: npt.NDArray[np.int64],
+    odd_variant_games: npt.NDArray[np.int64],
+    failed_games: npt.NDArray[np.int64],
+    rep: Optional[Any],
+    rep_ends: Optional[npt.NDArray[Any]],
+    select: Optional[str],
+    errors: str,
+    stop: int,
+) -> tuple[Optional[bytes], npt.NDArray[np.uint8], int, int, int]: ...

@@ -56,7 +56,6 @@ STANDARD_VARIANTS = frozenset({"", "standard", "chess", "classical", "normal"})
 SELECTIONS = ("standard", "setup")
 
 _BOM = b"\xef\xbb\xbf"
-_SETUP = b'[SetUp "1"]'
 _FEN_HEAD = re.compile(rb"\[FEN[ \t]*")
 
 
@@ -207,59 +206,43 @@ class _Editor:
             result.pieces.append(memoryview(buf)[:cut])
             self.lines += _lines_before(scan, buf, cut)
             return result
-        ends = np.empty(games, np.int64)
-        ends[:-1] = starts[1:]
-        ends[-1] = cut
 
         fen = scan.fen[: np.searchsorted(scan.fen[:, GAME], games)]
-        has_fen = np.zeros(games, bool)
-        has_fen[fen[:, GAME]] = True
-        has_setup = np.zeros(games, bool)
-        has_setup[_before(scan.setup_games, games)] = True
-
-        if self.select is None:
-            keep = np.ones(games, bool)
-        elif self.select == "setup":
-            keep = has_fen
-        else:  # no FEN tag, no Variant tag naming another game
-            keep = ~has_fen
-            keep[_before(scan.odd_variant_games, games)] = False
-
-        # Value spans of the FEN tags of kept games.
-        fen = fen[keep[fen[:, GAME]]]
-        fen_at, fen_game, crlf = fen[:, AT], fen[:, GAME], fen[:, CRLF]
-        value_start, value_end = fen[:, VALUE], fen[:, VALUE_END]
-        nfen = len(fen)
-        simple = value_start >= 0  # the line reads [FEN "VALUE"]
+        # Every FEN tag is normalized but under select="standard", which
+        # keeps no game with one; a malformed tag line is a null row.
         failures: list = []  # (fen index, column in line, field, reason)
-        for k in np.flatnonzero(~simple).tolist():
-            failures.append((k,) + _malformed(bytes(buf[fen_at[k] : fen[k, CONTENT_END]])))
-        rows = np.flatnonzero(simple)
-        out = b""
-        out_ends = np.empty(0, np.int64)
-        if len(rows):
-            batch = _bulk.spans(buf, value_start[rows], value_end[rows])
-            out, out_ends, _ = batch.normalize(
+        rep = rep_ends = None
+        if len(fen) and self.select != "standard":
+            value_start, value_end = fen[:, VALUE], fen[:, VALUE_END]
+            malformed = value_start < 0
+            nulls = None
+            if malformed.any():
+                for k in np.flatnonzero(malformed).tolist():
+                    line = bytes(buf[fen[k, AT] : fen[k, CONTENT_END]])
+                    failures.append((k,) + _malformed(line))
+                nulls = malformed
+                value_start = np.where(malformed, 0, value_start)
+                value_end = np.where(malformed, 0, value_end)
+            batch = _bulk.spans(buf, value_start, value_end, nulls)
+            rep, rep_ends, _ = batch.normalize(
                 castling=self.castling,
                 en_passant=self.en_passant,
                 errors="coerce",
                 threads=_options.resolve_threads(
-                    self.threads, len(rows), _options.CHUNK_ROWS_PER_THREAD
+                    self.threads, len(fen), _options.CHUNK_ROWS_PER_THREAD
                 ),
                 terminators=False,
             )
-            for row, error in batch.rejections():
-                k = int(rows[row])
+            for k, error in batch.rejections():
                 failures.append(
-                    (k, int(value_start[k] - fen_at[k]) + error.column, error.field, error.reason)
+                    (k, int(value_start[k] - fen[k, AT]) + error.column, error.field, error.reason)
                 )
 
-        failed = np.zeros(games, bool)
         first_failure = {}
         if failures:
             failures.sort()
             for k, column, field, reason in failures:
-                g = int(fen_game[k])
+                g = int(fen[k, GAME])
                 if g not in first_failure:
                     first_failure[g] = PgnError(
                         stats.games + g + 1,
@@ -268,72 +251,48 @@ class _Editor:
                         field,
                         reason,
                     )
-            failed[list(first_failure)] = True
         stop_game = games
         if failures and self.errors == "raise":
             stop_game = min(first_failure)
             result.stop = first_failure[stop_game]
         limit = cut if stop_game == games else int(starts[stop_game])
-        in_range = np.arange(games) < stop_game
-        edited = keep & ~failed & in_range
-        drop = (~keep | (failed & (self.errors == "coerce"))) & in_range
-
-        # The edits, in order of position: (start, end) in buf replaced by
-        # (start, end) in the replacement text: FEN values (all of them,
-        # changed or not), SetUp tags before the first FEN tag of a game that
-        # has none, dropped games.
-        ks = np.flatnonzero(edited[fen_game] & simple)
-        out_starts = np.zeros(len(out_ends) + 1, np.int64)
-        out_starts[1:] = out_ends
-        slot = np.full(nfen, -1, np.int64)
-        slot[rows] = np.arange(len(rows))
-        first_fen = np.ones(nfen, bool)
-        first_fen[1:] = fen_game[1:] != fen_game[:-1]
-        add = np.flatnonzero(first_fen & edited[fen_game] & ~has_setup[fen_game])
-        setup_at = fen_at[add]
-        setup_a = len(out) + crlf[add] * (len(_SETUP) + 1)
-        setup_b = setup_a + len(_SETUP) + 1 + crlf[add]
-        gone = np.flatnonzero(drop)
-        none = np.zeros(len(gone), np.int64)
-        edit_start = np.concatenate([value_start[ks], setup_at, starts[gone]])
-        if len(edit_start):
-            edit_end = np.concatenate([value_end[ks], setup_at, ends[gone]])
-            rep_a = np.concatenate([out_starts[slot[ks]], setup_a, none])
-            rep_b = np.concatenate([out_starts[slot[ks] + 1], setup_b, none])
-            # Three sorted runs: a stable sort merges them in linear time.
-            order = np.argsort(edit_start, kind="stable")
-            replacement = b"".join((out, _SETUP, b"\n", _SETUP, b"\r\n"))
-            result.pieces.append(
-                _pgn.assemble(
-                    buf,
-                    limit,
-                    edit_start[order],
-                    edit_end[order],
-                    replacement,
-                    rep_a[order],
-                    rep_b[order],
-                )
-            )
+        out, flags, written, fen_tags, setups = _pgn.edit(
+            buf,
+            cut,
+            starts,
+            fen,
+            scan.setup_games,
+            scan.odd_variant_games,
+            np.array(sorted(first_failure), np.int64),
+            rep,
+            rep_ends,
+            self.select,
+            self.errors,
+            stop_game,
+        )
+        if out is not None:
+            result.pieces.append(out)
         elif limit:
             result.pieces.append(memoryview(buf)[:limit])
 
         for g, error in sorted(first_failure.items()):
             if g <= stop_game:
-                result.rejects.append((error, memoryview(buf)[int(starts[g]) : int(ends[g])]))
+                end = int(starts[g + 1]) if g + 1 < games else cut
+                result.rejects.append((error, memoryview(buf)[int(starts[g]) : end]))
 
         done = min(stop_game + 1, games)
         stats.games += done
-        stats.skipped += int((~keep[:done]).sum())
-        stats.rejected += int(failed[:done].sum())
-        stats.written += int((keep & ~drop & in_range).sum())
-        stats.fen_tags += len(ks)
-        stats.setups += len(add)
+        stats.skipped += done - int(np.count_nonzero(flags[:done] & _pgn.KEEP))
+        stats.rejected += sum(g < done for g in first_failure)
+        stats.written += written
+        stats.fen_tags += fen_tags
+        stats.setups += setups
         last = games - 1
         if result.stop is not None:
             result.last_fate = "reject" if stop_game == last else "drop"
-        elif not keep[last]:
+        elif not flags[last] & _pgn.KEEP:
             result.last_fate = "drop"
-        elif failed[last]:
+        elif last in first_failure:
             result.last_fate = "reject" if self.errors == "coerce" else "both"
         if result.stop is None:
             self.lines += _lines_before(scan, buf, cut)
