@@ -30,6 +30,7 @@ import numpy as np
 from fastxfen import _options
 from fastxfen.cli import signals
 from fastxfen.cli.compress import GzipMembers
+from fastxfen.cli.direct import DirectWriter
 from fastxfen.cli.dropbehind import DropBehind
 from fastxfen.cli.errors import CliError, Rejected
 
@@ -350,8 +351,9 @@ class Output:
     """A byte stream written to a file (compressed by its extension) or stdout;
     with ``background``, written from a thread of its own; with
     ``drop_behind``, a large file's pages are released from the page cache
-    behind the writer (``dropbehind``).  A .gz or .zst file is compressed by
-    ``threads`` threads (``compress``; zstd's own workers).
+    behind the writer (``dropbehind``), and a plain one is written past the
+    page cache once it is large (``direct``).  A .gz or .zst file is
+    compressed by ``threads`` threads (``compress``; zstd's own workers).
 
     A file is written under a temporary name in the folder of its final name
     (``.NAME.fastxfen-XXXXXXXX.tmp``) and renamed into place by ``publish``
@@ -370,11 +372,14 @@ class Output:
         self.kind = compression(path)
         self.background = None
         self.drop = None
+        self.direct = None  # the DirectWriter of a plain file
         self.temp = None  # the temporary name, until published or discarded
         self.target = None  # the final name
         self._open(path, level, threads)
         if drop_behind and not self.is_stdout:
             self.drop = DropBehind.attach(self.raw.fileno())
+            if self.drop is not None and self.kind is None and self.temp is not None:
+                self.direct = self.stream = DirectWriter(self.raw.fileno())
         if background:
             self.background = _Background(self._write)
 
@@ -455,7 +460,8 @@ class Output:
         try:
             self.stream.write(data)
             if self.drop is not None:
-                self.drop.wrote(self.raw.tell())
+                direct = self.direct
+                self.drop.wrote(direct.tell() if direct is not None else self.raw.tell())
         except BrokenPipeError:
             raise
         except _stream_errors() as exc:
