@@ -18,7 +18,9 @@ it times:
   - ``memcpy``: numpy copying a 256 MB buffer (one core);
   - ``copy``: the input copied to a file next to the output (8 MB reads and
     writes, then fsync, as the command publishes) in this process: what
-    reading and writing the bytes costs on this disk;
+    reading and writing the bytes costs on this disk; and the same with the
+    writes made with O_DIRECT, as the command makes them past 256 MB;
+  - process start: the command on an empty input;
   - ``kernel``: the library normalizing the first 256 MB of the input, held
     in memory, in chunks of 8 MB with 2 threads (a child process per build):
     the command's work without its input and output;
@@ -39,7 +41,9 @@ rounds, with the lowest and highest.  Not part of the test suite.  Usage::
 from __future__ import annotations
 
 import argparse
+import fcntl
 import gzip
+import mmap
 import os
 import random
 import resource
@@ -160,17 +164,26 @@ def memcpy_seconds(size: int = 256 << 20) -> float:
     return time.perf_counter() - started
 
 
-def copy_seconds(path: str, out: str) -> float:
-    """Read ``path`` and write it to ``out`` with fsync, as the command does."""
-    buf = bytearray(CHUNK)
+def copy_seconds(path: str, out: str, direct: bool = False) -> float:
+    """Read ``path`` and write it to ``out`` with fsync, as the command does;
+    with ``direct``, whole 4 KiB blocks written with O_DIRECT (Linux) from a
+    page-aligned buffer, the last partial one through the page cache."""
+    buf = mmap.mmap(-1, CHUNK)
     view = memoryview(buf)
     started = time.perf_counter()
     with open(path, "rb", buffering=0) as f, open(out, "wb", buffering=0) as g:
-        while n := f.readinto(buf):
+        flags = fcntl.fcntl(g.fileno(), fcntl.F_GETFL)
+        if direct:
+            fcntl.fcntl(g.fileno(), fcntl.F_SETFL, flags | os.O_DIRECT)
+        while n := f.readinto(view):
+            if n % 4096 and direct:  # the last block
+                fcntl.fcntl(g.fileno(), fcntl.F_SETFL, flags)
             g.write(view[:n])
         os.fsync(g.fileno())
     seconds = time.perf_counter() - started
     os.remove(out)
+    view.release()
+    buf.close()
     return seconds
 
 
@@ -350,12 +363,17 @@ def main(argv=None) -> int:
                 order.reverse()
             timed("memcpy", memcpy_seconds())
             timed("copy", copy_seconds(paths["plain"], os.path.join(folder, "copy.fen")))
+            copy_out = os.path.join(folder, "copy.fen")
+            timed("direct copy", copy_seconds(paths["plain"], copy_out, direct=True))
             for kind in ("gz", "zst"):
                 if kind in paths:
                     timed(f"decompress {kind}", inflate_seconds(paths[kind]))
                 if f"{kind}-out" in cases:
                     timed(f"compress {kind}", deflate_seconds(head, kind))
             for build, src in order:
+                empty = os.path.join(folder, "empty.fen")
+                open(empty, "wb").close()
+                timed(f"start {build}", command_seconds(src, empty, empty + ".out", [])[0])
                 kernel_mb, seconds = kernel_seconds(src, paths["plain"])
                 timed(f"kernel {build}", seconds)
                 for case in cases:
@@ -369,6 +387,7 @@ def main(argv=None) -> int:
         print("limits (one core unless said):")
         memcpy = summary("memcpy", (256 << 20) / 1e6, times["memcpy"])
         copy = summary("copy + fsync (same disk)", mb, times["copy"])
+        direct = summary("same, O_DIRECT writes", mb, times["direct copy"])
         kernel = {
             b: summary(f"kernel, 2 threads ({b})", kernel_mb / 1e6, times[f"kernel {b}"])
             for b in builds
@@ -385,6 +404,9 @@ def main(argv=None) -> int:
                     len(head) / 1e6,
                     times[f"compress {kind}"],
                 )
+        for b in builds:
+            start = sorted(times[f"start {b}"])
+            print(f"  process start, empty input ({b}) {statistics.median(start):.2f} s")
         print("fastxfen normalize IN -o OUT --threads 2 (process start included):")
         for case in cases:
             source, _ = case_paths(case, paths, folder)
@@ -398,7 +420,11 @@ def main(argv=None) -> int:
             after = got["after"]
             ratios = [f"{after / kernel['after']:.2f} of the kernel"]
             if case == "plain":
-                ratios += [f"{after / copy:.2f} of copy", f"{after / memcpy:.3f} of memcpy"]
+                ratios += [
+                    f"{after / copy:.2f} of copy",
+                    f"{after / direct:.2f} of direct copy",
+                    f"{after / memcpy:.3f} of memcpy",
+                ]
             else:
                 what = "decompression" if case.endswith("in") else "one-core compression"
                 ratios.append(f"{after / bound[case]:.2f} of {what}")
