@@ -19,7 +19,7 @@ it times:
   - ``copy``: the input copied to a file next to the output (8 MB reads and
     writes, then fsync, as the command publishes) in this process: what
     reading and writing the bytes costs on this disk; and the same with the
-    writes made with O_DIRECT, as the command makes them past 256 MB;
+    writes made with O_DIRECT, as the command makes them;
   - process start: the command on an empty input;
   - ``kernel``: the library normalizing the first 256 MB of the input, held
     in memory, in chunks of 8 MB with 2 threads (a child process per build):

@@ -352,7 +352,7 @@ class Output:
     with ``background``, written from a thread of its own; with
     ``drop_behind``, a large file's pages are released from the page cache
     behind the writer (``dropbehind``), and a plain one is written past the
-    page cache once it is large (``direct``).  A .gz or .zst file is
+    page cache (``direct``).  A .gz or .zst file is
     compressed by ``threads`` threads (``compress``; zstd's own workers).
 
     A file is written under a temporary name in the folder of its final name
