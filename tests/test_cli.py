@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import time
+import zlib
 
 import numpy as np
 import pytest
@@ -19,7 +20,7 @@ from support.compressed import decompress
 
 import fastxfen as fx
 from fastxfen import cli
-from fastxfen.cli import chunks
+from fastxfen.cli import chunks, compress
 from fastxfen.cli.io import Input
 
 GOOD = [
@@ -474,6 +475,64 @@ def test_compressed_files(tmp_path, ext):
     back = tmp_path / "back.fen"
     assert run(["decode", npy, "-o", back, "--errors", "coerce", "-q", "--chunk-size", "300"]) == 1
     assert back.read_bytes() == fx.normalize(data, errors="coerce")
+
+
+def _gzip_members(data: bytes) -> list:
+    """The texts of the members of a gzip stream."""
+    texts = []
+    while data:
+        member = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        texts.append(member.decompress(data))
+        assert member.eof
+        data = member.unused_data
+    return texts
+
+
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_gz_output_in_members(tmp_path, monkeypatch, threads):
+    monkeypatch.setattr(compress, "MEMBER", 1000)
+    data = ("\n".join(GOOD * 200) + "\n").encode()
+    src = write(tmp_path / "in.fen", data)
+    out = tmp_path / "o.fen.gz"
+    argv = ["normalize", src, "-o", out, "--threads", threads, "--chunk-size", "3000", "-q"]
+    assert run(argv) == 0
+    members = _gzip_members(out.read_bytes())
+    assert b"".join(members) == fx.normalize(data)
+    assert len(members) == -(-len(b"".join(members)) // 1000)
+    assert all(len(text) == 1000 for text in members[:-1])
+    assert gzip.decompress(out.read_bytes()) == fx.normalize(data)
+
+
+def test_gz_members_of_any_writes(monkeypatch):
+    monkeypatch.setattr(compress, "MEMBER", 1024)
+    text = bytes(range(256)) * 40
+    for sizes in ([len(text)], [1] * 50 + [len(text) - 50], [1000, 24, 9216], [3000] * 4):
+        raw = io.BytesIO()
+        stream = compress.GzipMembers(raw, 6, 2)
+        at = 0
+        for size in sizes:
+            assert stream.write(memoryview(text)[at : at + size]) == len(text[at : at + size])
+            at += size
+        stream.close()
+        members = _gzip_members(raw.getvalue())
+        assert b"".join(members) == text[:at]
+        assert [len(m) for m in members[:-1]] == [1024] * (len(members) - 1)
+    empty = io.BytesIO()
+    compress.GzipMembers(empty, 6, 2).close()
+    assert gzip.decompress(empty.getvalue()) == b""
+
+
+def test_zst_output_by_threads_is_one_frame(tmp_path):
+    zstandard = pytest.importorskip("zstandard")
+    data = ("\n".join(GOOD * 3000) + "\n").encode()
+    src = write(tmp_path / "in.fen", data)
+    for threads in ("1", "2"):
+        out = tmp_path / f"o{threads}.fen.zst"
+        assert run(["normalize", src, "-o", out, "--threads", threads, "-q"]) == 0
+        packed = out.read_bytes()
+        # a reader that stops after the first frame gets everything
+        reader = zstandard.ZstdDecompressor().stream_reader(io.BytesIO(packed))
+        assert reader.read() == fx.normalize(data)
 
 
 def test_zst_without_zstandard(tmp_path, monkeypatch, capsys):

@@ -8,7 +8,7 @@ import pytest
 
 import fastxfen as fx
 from fastxfen import cli
-from fastxfen.cli import dropbehind
+from fastxfen.cli import direct, dropbehind
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "posix_fadvise"), reason="no posix_fadvise on this system"
@@ -174,3 +174,109 @@ def test_pgn_command_output(tmp_path, advice, small, attached, keep):
     else:
         (drop,) = attached
         assert drop._written == out.stat().st_size
+
+
+# ------------------------------------------------------------- direct writes
+
+needs_direct = pytest.mark.skipif(not direct._DIRECT, reason="no O_DIRECT on this system")
+
+
+@pytest.fixture
+def setfl(monkeypatch):
+    """The flags of every F_SETFL fcntl call direct makes, passed on."""
+    calls = []
+    real = direct.fcntl.fcntl
+
+    def spy(fd, cmd, arg=0):
+        if cmd == direct.fcntl.F_SETFL:
+            calls.append(arg)
+        return real(fd, cmd, arg)
+
+    monkeypatch.setattr(direct.fcntl, "fcntl", spy)
+    return calls
+
+
+@pytest.fixture
+def blocks(monkeypatch):
+    """A 3-block buffer."""
+    monkeypatch.setattr(direct, "SIZE", 3 * direct.ALIGN)
+
+
+@needs_direct
+def test_direct_writes_of_any_sizes(tmp_path, blocks, setfl):
+    data = bytes(range(251)) * 200  # about 12 blocks, not a whole number
+    for sizes in ([len(data)], [1, 4095, 4097, 3 * 4096, len(data)], [1000] * 60):
+        path = tmp_path / "out"
+        with open(path, "wb") as f:
+            writer = direct.DirectWriter(f.fileno())
+            at = 0
+            for size in sizes:
+                piece = data[at : at + size]
+                assert writer.write(piece) == len(piece)
+                at += len(piece)
+                assert writer.tell() == at
+            writer.close()
+        assert path.read_bytes() == data[:at]
+        assert setfl[0] & direct._DIRECT and not setfl[-1] & direct._DIRECT
+        setfl.clear()
+
+
+@needs_direct
+def test_a_file_under_one_buffer_goes_through_the_page_cache(tmp_path, monkeypatch, setfl):
+    monkeypatch.setattr(direct, "SIZE", 2 * direct.ALIGN)
+    with open(tmp_path / "out", "wb") as f:
+        writer = direct.DirectWriter(f.fileno())
+        writer.write(b"x" * (2 * direct.ALIGN - 1))
+        writer.close()
+    assert setfl == []
+    assert (tmp_path / "out").read_bytes() == b"x" * (2 * direct.ALIGN - 1)
+
+
+@needs_direct
+@pytest.mark.parametrize("refusal", ["fcntl", "write"])
+def test_a_refused_direct_write_is_an_ordinary_one(tmp_path, monkeypatch, blocks, refusal):
+    """A filesystem that refuses O_DIRECT, or a direct write, gets the same
+    bytes written through the page cache."""
+    real_fcntl, real_write = direct.fcntl.fcntl, os.write
+    refused = []
+
+    def fcntl(fd, cmd, arg=0):
+        if refusal == "fcntl" and cmd == direct.fcntl.F_SETFL and arg & direct._DIRECT:
+            refused.append(cmd)
+            raise OSError(22, "Invalid argument")
+        return real_fcntl(fd, cmd, arg)
+
+    def write(fd, data):
+        if refusal == "write" and real_fcntl(fd, direct.fcntl.F_GETFL) & direct._DIRECT:
+            refused.append(fd)
+            raise OSError(22, "Invalid argument")
+        return real_write(fd, data)
+
+    monkeypatch.setattr(direct.fcntl, "fcntl", fcntl)
+    monkeypatch.setattr(direct.os, "write", write)
+    data = bytes(range(256)) * 100
+    with open(tmp_path / "out", "wb") as f:
+        writer = direct.DirectWriter(f.fileno())
+        writer.write(data)
+        writer.close()
+    assert refused
+    assert (tmp_path / "out").read_bytes() == data
+
+
+@needs_direct
+@pytest.mark.parametrize("command", ["normalize", "encode"])
+def test_command_line_writes_large_outputs_direct(tmp_path, blocks, setfl, command):
+    data = ("\n".join(ROWS * 300) + "\n").encode()  # about 45 KB
+    src, out = tmp_path / "in.fen", tmp_path / "out"
+    src.write_bytes(data)
+    argv = [command, str(src), "-o", str(out), "--errors", "coerce", "-q", "--chunk-size", "5K"]
+    assert cli.main(argv) == 1
+    if command == "normalize":
+        assert out.read_bytes() == fx.normalize(data, errors="coerce")
+    else:  # the .npy header, rewritten at the end after the direct writes
+        np = pytest.importorskip("numpy")
+        assert (np.load(out) == fx.encode(data, errors="coerce")).all()
+    assert any(flags & direct._DIRECT for flags in setfl)
+    setfl.clear()
+    assert cli.main(argv + ["--keep-cache"]) == 1
+    assert setfl == []

@@ -27,7 +27,10 @@ import zlib
 
 import numpy as np
 
+from fastxfen import _options
 from fastxfen.cli import signals
+from fastxfen.cli.compress import GzipMembers
+from fastxfen.cli.direct import DirectWriter
 from fastxfen.cli.dropbehind import DropBehind
 from fastxfen.cli.errors import CliError, Rejected
 
@@ -348,7 +351,9 @@ class Output:
     """A byte stream written to a file (compressed by its extension) or stdout;
     with ``background``, written from a thread of its own; with
     ``drop_behind``, a large file's pages are released from the page cache
-    behind the writer (``dropbehind``).
+    behind the writer (``dropbehind``), and a plain one is written past the
+    page cache (``direct``).  A .gz or .zst file is
+    compressed by ``threads`` threads (``compress``; zstd's own workers).
 
     A file is written under a temporary name in the folder of its final name
     (``.NAME.fastxfen-XXXXXXXX.tmp``) and renamed into place by ``publish``
@@ -357,20 +362,28 @@ class Output:
     device, a named pipe) is written in place."""
 
     def __init__(
-        self, path: str | None, background: bool = False, level=None, drop_behind: bool = False
+        self,
+        path: str | None,
+        background: bool = False,
+        level=None,
+        drop_behind: bool = False,
+        threads: int = 1,
     ) -> None:
         self.kind = compression(path)
         self.background = None
         self.drop = None
+        self.direct = None  # the DirectWriter of a plain file
         self.temp = None  # the temporary name, until published or discarded
         self.target = None  # the final name
-        self._open(path, level)
+        self._open(path, level, threads)
         if drop_behind and not self.is_stdout:
             self.drop = DropBehind.attach(self.raw.fileno())
+            if self.drop is not None and self.kind is None and self.temp is not None:
+                self.direct = self.stream = DirectWriter(self.raw.fileno())
         if background:
             self.background = _Background(self._write)
 
-    def _open(self, path: str | None, level) -> None:
+    def _open(self, path: str | None, level, threads: int) -> None:
         if is_stdio(path):
             self.name = "<stdout>"
             self.raw = self.stream = sys.stdout.buffer
@@ -397,16 +410,16 @@ class Output:
         if self.kind is None:
             self.stream = self.raw
         elif self.kind == "gzip":
-            self.stream = gzip.GzipFile(
-                fileobj=self.raw, mode="wb", compresslevel=6 if level is None else level
-            )
+            self.stream = GzipMembers(self.raw, 6 if level is None else level, threads)
         elif self.kind == "bzip2":
             self.stream = bz2.BZ2File(self.raw, "wb", compresslevel=9 if level is None else level)
         elif self.kind == "xz":
             self.stream = lzma.LZMAFile(self.raw, "wb", preset=level)
         else:
             self.stream = zstd.ZstdCompressor(
-                level=3 if level is None else level, write_checksum=True
+                level=3 if level is None else level,
+                write_checksum=True,
+                threads=threads if threads > 1 else 0,  # 1 would be one worker
             ).stream_writer(self.raw, closefd=False)
 
     def _temporary(self, st):
@@ -447,7 +460,8 @@ class Output:
         try:
             self.stream.write(data)
             if self.drop is not None:
-                self.drop.wrote(self.raw.tell())
+                direct = self.direct
+                self.drop.wrote(direct.tell() if direct is not None else self.raw.tell())
         except BrokenPipeError:
             raise
         except _stream_errors() as exc:
@@ -781,7 +795,15 @@ def open_outputs(args, stack, binary: bool):
                 f"and {top}, not {level}"
             )
     publication = stack.enter_context(Publication())
+    # --threads also sets the threads compressing OUT (by default every CPU)
+    threads = _options.threads(getattr(args, "threads", None)) or _options.cpu_count()
     output = publication.add(
-        Output(args.output, background=True, level=level, drop_behind=not args.keep_cache)
+        Output(
+            args.output,
+            background=True,
+            level=level,
+            drop_behind=not args.keep_cache,
+            threads=threads,
+        )
     )
     return output, publication.add(Output(rejects)) if rejects else None
