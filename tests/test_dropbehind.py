@@ -8,7 +8,7 @@ import pytest
 
 import fastxfen as fx
 from fastxfen import cli
-from fastxfen.cli import direct, dropbehind
+from fastxfen.cli import direct, dropbehind, io
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "posix_fadvise"), reason="no posix_fadvise on this system"
@@ -265,11 +265,16 @@ def test_a_refused_direct_write_is_an_ordinary_one(tmp_path, monkeypatch, blocks
 
 @needs_direct
 @pytest.mark.parametrize("command", ["normalize", "encode"])
-def test_command_line_writes_large_outputs_direct(tmp_path, blocks, setfl, command):
+def test_command_line_writes_large_outputs_direct(tmp_path, blocks, setfl, monkeypatch, command):
     data = ("\n".join(ROWS * 300) + "\n").encode()  # about 45 KB
     src, out = tmp_path / "in.fen", tmp_path / "out"
     src.write_bytes(data)
     argv = [command, str(src), "-o", str(out), "--errors", "coerce", "-q", "--chunk-size", "5K"]
+    # an input under DROP_START: the output is written through the page cache
+    assert cli.main(argv) == 1
+    assert setfl == []
+    # one of DROP_START bytes or more: direct from the first byte
+    monkeypatch.setattr(io, "DROP_START", len(data))
     assert cli.main(argv) == 1
     if command == "normalize":
         assert out.read_bytes() == fx.normalize(data, errors="coerce")

@@ -31,6 +31,7 @@ from fastxfen import _options
 from fastxfen.cli import signals
 from fastxfen.cli.compress import GzipMembers
 from fastxfen.cli.direct import DirectWriter
+from fastxfen.cli.dropbehind import START as DROP_START
 from fastxfen.cli.dropbehind import DropBehind
 from fastxfen.cli.errors import CliError, Rejected
 
@@ -351,8 +352,8 @@ class Output:
     """A byte stream written to a file (compressed by its extension) or stdout;
     with ``background``, written from a thread of its own; with
     ``drop_behind``, a large file's pages are released from the page cache
-    behind the writer (``dropbehind``), and a plain one is written past the
-    page cache (``direct``).  A .gz or .zst file is
+    behind the writer (``dropbehind``); with ``direct`` too, a plain one is
+    written past the page cache (``direct``).  A .gz or .zst file is
     compressed by ``threads`` threads (``compress``; zstd's own workers).
 
     A file is written under a temporary name in the folder of its final name
@@ -368,6 +369,7 @@ class Output:
         level=None,
         drop_behind: bool = False,
         threads: int = 1,
+        direct: bool = False,
     ) -> None:
         self.kind = compression(path)
         self.background = None
@@ -378,7 +380,7 @@ class Output:
         self._open(path, level, threads)
         if drop_behind and not self.is_stdout:
             self.drop = DropBehind.attach(self.raw.fileno())
-            if self.drop is not None and self.kind is None and self.temp is not None:
+            if direct and self.drop is not None and self.kind is None and self.temp is not None:
                 self.direct = self.stream = DirectWriter(self.raw.fileno())
         if background:
             self.background = _Background(self._write)
@@ -763,6 +765,19 @@ def close_at_end(stack: contextlib.ExitStack, writer, output) -> None:
     stack.push(close)
 
 
+def _large_input(path) -> bool:
+    """Whether the input is a file of at least DROP_START bytes, so the
+    output is expected to be large: only then is a plain one written past the
+    page cache from its first byte (a smaller output stays cached for what
+    reads it next; stdin's size is not known)."""
+    if is_stdio(path):
+        return False
+    try:
+        return os.stat(path).st_size >= DROP_START
+    except OSError:
+        return False
+
+
 def open_outputs(args, stack, binary: bool):
     """The command's output and its --rejects file (an Output, or None),
     published or removed together when ``stack`` closes (Publication), once
@@ -804,6 +819,7 @@ def open_outputs(args, stack, binary: bool):
             level=level,
             drop_behind=not args.keep_cache,
             threads=threads,
+            direct=_large_input(args.input),
         )
     )
     return output, publication.add(Output(rejects)) if rejects else None
