@@ -18,9 +18,10 @@ Sections:
   (the ``src`` folder of another build), each round runs this build's and
   that build's cases in turns, in two worker processes, and the table adds
   after / before.
-* ``first``: each case in a fresh process on ``--first-rows`` rows: the
-  first call (into fresh output memory) against the median of the next
-  calls, on one core.  The ``out=`` cases write into memory in use (a
+* ``first``: each case in ``--first-processes`` fresh processes on
+  ``--first-rows`` rows: the first call (into fresh output memory) against
+  the median of the next calls, on one core; the median over the processes
+  and its range.  The ``out=`` cases write into memory in use (a
   loop's buffer after its first round).
 
 ``--clock cpu`` (the default) times the one-core and first-call sections in
@@ -236,8 +237,12 @@ def first_worker(args) -> None:
 def first_calls(args) -> None:
     names = list(cases(inputs(1000, 1)))
     skip = {"list of str", "numpy U"} if args.first_rows > 1_000_000 else set()
-    print(f"## First call against steady calls (fresh process per case, core {args.core})\n")
-    print("| path | rows | first, M/s | steady, M/s (median of 4) | steady / first |")
+    k = args.first_processes
+    print(f"## First call against steady calls ({k} fresh processes per case, core {args.core})\n")
+    print(
+        "| path | rows | first, M/s (median) | steady, M/s (median) "
+        "| steady / first (median, range over processes) |"
+    )
     print("| --- | ---: | ---: | ---: | ---: |")
     for name in names:
         if name in skip:
@@ -256,15 +261,21 @@ def first_calls(args) -> None:
             "--clock",
             args.clock,
         ]
-        got = json.loads(
-            subprocess.run(cmd, capture_output=True, text=True, check=True)
-            .stdout.strip()
-            .splitlines()[-1]
-        )
-        n, steady = got["n"], statistics.median(got["steady"])
+        runs = [
+            json.loads(
+                subprocess.run(cmd, capture_output=True, text=True, check=True)
+                .stdout.strip()
+                .splitlines()[-1]
+            )
+            for _ in range(k)
+        ]
+        n = runs[0]["n"]
+        first = statistics.median(run["first"] for run in runs)
+        steady = statistics.median(t for run in runs for t in run["steady"])
+        ratios = sorted(run["first"] / statistics.median(run["steady"]) for run in runs)
         print(
-            f"| {name} | {n:,} | {n / got['first'] / 1e6:,.2f} | {n / steady / 1e6:,.2f} "
-            f"| {got['first'] / steady:.2f} |"
+            f"| {name} | {n:,} | {n / first / 1e6:,.2f} | {n / steady / 1e6:,.2f} "
+            f"| {statistics.median(ratios):.2f} ({ratios[0]:.2f}-{ratios[-1]:.2f}) |"
         )
     print()
 
@@ -305,6 +316,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--core", type=int, default=0)
     parser.add_argument("--first-rows", type=int, default=2_000_000)
+    parser.add_argument(
+        "--first-processes", type=int, default=3, help="fresh processes per first-call case"
+    )
     parser.add_argument("--before", help="the src folder of a build to compare with")
     parser.add_argument("--sections", default="one,first,threads")
     parser.add_argument("--clock", choices=["cpu", "wall"], default="cpu")
