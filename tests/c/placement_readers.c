@@ -94,6 +94,30 @@ static void mutate(uint8_t *row, size_t *len, size_t cap)
     }
 }
 
+#if defined(FX_AVX512) || defined(FX_AVX2)
+/* A vector placement reader (AVX-512, AVX2) on text[start:len) against the
+ * exact reader's answer (exact_end, exact_width, grid: rank 8 first): the
+ * same end and board when it accepts (counted in *accepted), and it must
+ * accept every valid 8-wide field of up to 64 bytes. */
+static int vector_reader_agrees(size_t (*reader)(const uint8_t *, size_t, size_t, uint8_t *),
+                                const uint8_t *text, size_t start, size_t len, size_t exact_end,
+                                int exact_width, const uint8_t *grid, long *accepted)
+{
+    uint8_t board[FX_MAX_SQUARES];
+    memset(board, 0xEE, sizeof board);
+    size_t end = reader(text, start, len, board);
+    if (end == FAST_FAIL)  /* every valid 8-wide field of up to 64 bytes is its */
+        return !(exact_end != (size_t)-1 && exact_width == 8 && exact_end - start <= 64);
+    ++*accepted;
+    int same = exact_end == end && exact_width == 8;
+    for (int k = 0; same && k < FX_HEIGHT; k++)  /* board: rank 1 first */
+        same = memcmp(board + (FX_HEIGHT - 1 - k) * 8, grid + k * FX_MAX_WIDTH, 8) == 0;
+    for (int k = 64; same && k < FX_MAX_SQUARES; k++)
+        same = board[k] == 0;
+    return same;
+}
+#endif
+
 int main(int argc, char **argv)
 {
     long rows = argc > 1 ? atol(argv[1]) : 1000000;
@@ -142,38 +166,14 @@ int main(int argc, char **argv)
             declined++;
         }
 #ifdef FX_AVX512
-        if (same && fx_avx512_enabled) {
-            uint8_t board[FX_MAX_SQUARES];
-            memset(board, 0xEE, sizeof board);
-            size_t wide_end = fx_placement512(text, start, len, board);
-            if (wide_end != FAST_FAIL) {
-                accepted512++;
-                same = exact_end == wide_end && exact_width == 8;
-                for (int k = 0; same && k < FX_HEIGHT; k++)  /* board: rank 1 first */
-                    same = memcmp(board + (FX_HEIGHT - 1 - k) * 8, grid + k * FX_MAX_WIDTH, 8) == 0;
-                for (int k = 64; same && k < FX_MAX_SQUARES; k++)
-                    same = board[k] == 0;
-            } else if (exact_end != (size_t)-1 && exact_width == 8 && exact_end - start <= 64) {
-                same = 0;  /* every valid 8-wide field of up to 64 bytes is this reader's */
-            }
-        }
+        if (same && fx_avx512_enabled)
+            same = vector_reader_agrees(fx_placement512, text, start, len, exact_end,
+                                        exact_width, grid, &accepted512);
 #endif
 #ifdef FX_AVX2
-        if (same && avx2) {
-            uint8_t board[FX_MAX_SQUARES];
-            memset(board, 0xEE, sizeof board);
-            size_t wide_end = fx_placement_avx2(text, start, len, board);
-            if (wide_end != FAST_FAIL) {
-                accepted_avx2++;
-                same = exact_end == wide_end && exact_width == 8;
-                for (int k = 0; same && k < FX_HEIGHT; k++)  /* board: rank 1 first */
-                    same = memcmp(board + (FX_HEIGHT - 1 - k) * 8, grid + k * FX_MAX_WIDTH, 8) == 0;
-                for (int k = 64; same && k < FX_MAX_SQUARES; k++)
-                    same = board[k] == 0;
-            } else if (exact_end != (size_t)-1 && exact_width == 8 && exact_end - start <= 64) {
-                same = 0;  /* every valid 8-wide field of up to 64 bytes is this reader's */
-            }
-        }
+        if (same && avx2)
+            same = vector_reader_agrees(fx_placement_avx2, text, start, len, exact_end,
+                                        exact_width, grid, &accepted_avx2);
 #endif
         if (!same) {
             if (mismatches++ < 5) {
