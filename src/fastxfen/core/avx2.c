@@ -1,6 +1,8 @@
-/* The AVX2 placement reader (avx2.h).  The ranks are put one to a qword
- * (eight short copies guided by the slash positions), then four ranks at a
- * time are decoded in one 256-bit register with no per-byte loop:
+/* The AVX2 placement reader and writer (avx2.h).
+ *
+ * The reader: the ranks are put one to a qword (eight short copies guided
+ * by the slash positions), then four ranks at a time are decoded in one
+ * 256-bit register with no per-byte loop:
  *
  * - each byte is classified with in-lane byte shuffles: its low five bits
  *   index two 16-entry tables of white piece codes, bit 0x20 makes it
@@ -11,7 +13,10 @@
  * - a bit per first square, summed across the qword, marks where each byte
  *   starts; a prefix sum of those marks over the eight squares tells, for
  *   every square, which byte covers it, and one more shuffle moves each
- *   piece's code there (a digit's code is 0: its squares stay empty). */
+ *   piece's code there (a digit's code is 0: its squares stay empty).
+ *
+ * The writer (write_ranks) takes each rank's text from the writer's
+ * occupancy table and puts the letters of its pieces in with shuffles. */
 #include "avx2.h"
 
 #ifdef FX_AVX2
