@@ -4,6 +4,7 @@ while a compressed output is written, never drawn over input typed at the
 terminal), and --fields."""
 
 import os
+import platform
 import re
 import select
 import subprocess
@@ -196,3 +197,24 @@ def test_bar_drawn_for_a_file_input(tmp_path):
     )
     assert status == 0
     assert "B/s" in drawn or "B [" in drawn
+
+
+@pytest.mark.skipif(
+    not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc",
+    reason="glibc's mallopt",
+)
+def test_command_line_keeps_freed_buffers_on_glibc(monkeypatch):
+    from fastxfen.cli import heap
+
+    assert heap.reuse_freed_blocks()
+    calls = []
+    monkeypatch.setattr(heap, "reuse_freed_blocks", lambda: calls.append(1))
+    assert cli.main(["validate", "--help"]) == 0
+    assert calls == [1]  # every run of the command line sets it first
+
+
+def test_heap_thresholds_are_left_alone_off_linux(monkeypatch):
+    from fastxfen.cli import heap
+
+    monkeypatch.setattr(heap.sys, "platform", "darwin")
+    assert heap.reuse_freed_blocks() is False

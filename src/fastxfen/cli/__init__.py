@@ -5,7 +5,8 @@ JSON Lines) streamed in chunks, so that memory stays bounded.
 The package is cut by role: ``args`` parses the command line, ``io`` opens
 the inputs and outputs, ``chunks`` cuts the input into the pieces converted
 one at a time, ``tables`` reads and writes the table formats, ``unique``
-keeps the first occurrence of each position, ``report`` tells the user
+keeps the first occurrence of each position, ``heap`` keeps freed buffers
+for the next chunks (glibc), ``report`` tells the user
 (progress, rejects file, summary, exit status), ``formats`` converts records
 to the rows of encode's and decode's --format, and ``commands`` holds one
 module per command.  The library (fastxfen.*) never imports this package.
@@ -13,6 +14,7 @@ module per command.  The library (fastxfen.*) never imports this package.
 
 from __future__ import annotations
 
+from fastxfen.cli import heap
 from fastxfen.cli.args import run_argv
 from fastxfen.cli.commands import dask, decode, dedupe, encode, normalize, pgn, validate
 
@@ -38,4 +40,5 @@ COMMANDS = {
 
 def main(argv=None) -> int:
     """Run the command line ``argv`` (default: sys.argv[1:]); return the exit status."""
+    heap.reuse_freed_blocks()
     return run_argv(argv, COMMANDS)
