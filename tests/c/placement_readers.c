@@ -116,6 +116,27 @@ static int vector_reader_agrees(size_t (*reader)(const uint8_t *, size_t, size_t
         same = board[k] == 0;
     return same;
 }
+/* The vector placement writer `writer` against the table-driven one
+ * (fx_vector_writer NULL) on `rows` random 8-wide boards, one in eight with
+ * A and C codes (which the AVX2 writer leaves to the other); each
+ * difference counted in *mismatches.  Returns the boards written. */
+static long writer_agrees(fx_placement_writer writer, long rows, long *mismatches)
+{
+    for (long r = 0; r < rows; r++) {
+        fx_pos pos;
+        random_board(8, r % 8 == 0, &pos);
+        uint8_t vector[FX_MAX_OUTPUT], table[FX_MAX_OUTPUT];
+        fx_vector_writer = writer;
+        size_t a = fx_write(&pos, FX_CASTLING_XFEN, FX_EP_FEN, 4, NULL, 0, vector);
+        fx_vector_writer = NULL;
+        size_t b = fx_write(&pos, FX_CASTLING_XFEN, FX_EP_FEN, 4, NULL, 0, table);
+        if ((a != b || memcmp(vector, table, a) != 0) && (*mismatches)++ < 5) {
+            fwrite(table, 1, b, stdout);
+            printf("  <- a vector writer wrote %.*s\n", (int)a, (const char *)vector);
+        }
+    }
+    return rows;
+}
 #endif
 
 int main(int argc, char **argv)
@@ -124,6 +145,11 @@ int main(int argc, char **argv)
     state = argc > 2 ? strtoull(argv[2], NULL, 10) | 1 : 88172645463325252ull;
     long accepted = 0, declined = 0, mismatches = 0, accepted512 = 0, accepted_avx2 = 0;
     fx_init_tables();
+#ifdef FX_AVX512
+    int avx512 = fx_avx512_init();
+#else
+    int avx512 = 0;
+#endif
 #ifdef FX_AVX2
     int avx2 = fx_avx2_init();  /* tried on every row, whatever read_board would choose */
 #else
@@ -166,7 +192,7 @@ int main(int argc, char **argv)
             declined++;
         }
 #ifdef FX_AVX512
-        if (same && fx_avx512_enabled)
+        if (same && avx512)
             same = vector_reader_agrees(fx_placement512, text, start, len, exact_end,
                                         exact_width, grid, &accepted512);
 #endif
@@ -184,52 +210,16 @@ int main(int argc, char **argv)
         }
         free(text);
     }
-    long written512 = 0;
+    long written512 = 0, written_avx2 = 0;
 #ifdef FX_AVX512
-    /* the writers: the same text of each random 8-wide board, the scalar
-     * writer's chosen by turning the flag off */
-    int avx512 = fx_avx512_enabled;
-    for (long r = 0; avx512 && r < rows; r++) {
-        fx_pos pos;
-        random_board(8, r % 8 == 0, &pos);
-        uint8_t wide[FX_MAX_OUTPUT], narrow[FX_MAX_OUTPUT];
-        size_t a = fx_write(&pos, FX_CASTLING_XFEN, FX_EP_FEN, 4, NULL, 0, wide);
-        fx_avx512_enabled = 0;
-        size_t b = fx_write(&pos, FX_CASTLING_XFEN, FX_EP_FEN, 4, NULL, 0, narrow);
-        fx_avx512_enabled = 1;
-        written512++;
-        if (a != b || memcmp(wide, narrow, a) != 0) {
-            if (mismatches++ < 5) {
-                fwrite(narrow, 1, b, stdout);
-                printf("  <- the AVX-512 writer wrote %.*s\n", (int)a, (const char *)wide);
-            }
-        }
-    }
-#else
-    int avx512 = 0;
+    if (avx512)
+        written512 = writer_agrees(fx_write_placement512, rows, &mismatches);
 #endif
-    long written_avx2 = 0;
 #ifdef FX_AVX2
-    /* the same for the AVX2 writer */
-    fx_avx512_enabled = 0;
-    for (long r = 0; avx2 && r < rows; r++) {
-        fx_pos pos;
-        random_board(8, r % 8 == 0, &pos);  /* with A and C: the other writer's */
-        uint8_t vector[FX_MAX_OUTPUT], scalar[FX_MAX_OUTPUT];
-        fx_avx2_enabled = 1;
-        size_t a = fx_write(&pos, FX_CASTLING_XFEN, FX_EP_FEN, 4, NULL, 0, vector);
-        fx_avx2_enabled = 0;
-        size_t b = fx_write(&pos, FX_CASTLING_XFEN, FX_EP_FEN, 4, NULL, 0, scalar);
-        written_avx2++;
-        if (a != b || memcmp(vector, scalar, a) != 0) {
-            if (mismatches++ < 5) {
-                fwrite(scalar, 1, b, stdout);
-                printf("  <- the AVX2 writer wrote %.*s\n", (int)a, (const char *)vector);
-            }
-        }
-    }
-    fx_avx512_enabled = avx512;
+    if (avx2)
+        written_avx2 = writer_agrees(fx_write_placement_avx2, rows, &mismatches);
 #endif
+    fx_init_parse_tables();  /* back to this CPU's choice */
     printf("rows %ld accepted %ld declined %ld avx512 %d accepted512 %ld written512 %ld "
            "avx2 %d accepted_avx2 %ld written_avx2 %ld mismatches %ld\n",
            rows, accepted, declined, avx512, accepted512, written512, avx2, accepted_avx2,

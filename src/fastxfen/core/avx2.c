@@ -30,8 +30,6 @@
 #define TARGET __attribute__((target("avx2,popcnt,bmi")))
 #define FAIL ((size_t)-1)
 
-int fx_avx2_enabled;
-
 int fx_avx2_init(void)
 {
     if (getenv("FASTXFEN_NO_AVX2"))

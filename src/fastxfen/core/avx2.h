@@ -26,9 +26,6 @@ size_t fx_placement_avx2(const uint8_t *s, size_t i, size_t end, uint8_t board[8
  * untouched) when a square holds a code above FX_BK (no 8-wide board
  * does: the other writer then writes it). */
 size_t fx_write_placement_avx2(const uint8_t board[64], uint8_t *out);
-
-/* Whether fx_avx2_init found the CPU able (set by fx_init_parse_tables). */
-extern int fx_avx2_enabled;
 #endif
 
 #endif

@@ -21,9 +21,6 @@ int fx_avx512_init(void);
  * name any error), and board may have been written. */
 size_t fx_placement512(const uint8_t *s, size_t i, size_t end, uint8_t board[80]);
 
-/* Whether fx_avx512_init found the CPU able (set by fx_init_parse_tables). */
-extern int fx_avx512_enabled;
-
 /* The placement text of an 8-wide board (fx_pos's board, a1 first), written
  * at out, which must have 100 bytes of room; returns its length. */
 size_t fx_write_placement512(const uint8_t board[64], uint8_t *out);

@@ -132,9 +132,8 @@ static uint64_t blanks16(const uint8_t *p)
 static uint8_t letter_code[256];
 #endif
 
-#ifdef FX_AVX512
-int fx_avx512_enabled;  /* the CPU runs the AVX-512 reader and writer */
-#endif
+fx_placement_reader fx_vector_reader;
+fx_placement_writer fx_vector_writer;
 
 /* Per byte of a castling field, for quick_castling: a flag's bit in its
  * color's set (fx_flag_bit), white in bits 0-15 and black in bits 16-31;
@@ -157,11 +156,19 @@ static void init_castling_bits(void)
 void fx_init_parse_tables(void)
 {
     init_castling_bits();
+    fx_vector_reader = NULL;
+    fx_vector_writer = NULL;
 #ifdef FX_AVX512
-    fx_avx512_enabled = fx_avx512_init();
+    if (fx_avx512_init()) {
+        fx_vector_reader = fx_placement512;
+        fx_vector_writer = fx_write_placement512;
+    }
 #endif
 #ifdef FX_AVX2  /* where the AVX-512 reader runs it reads every row this one would */
-    fx_avx2_enabled = !fx_avx512_enabled && fx_avx2_init();
+    if (!fx_vector_reader && fx_avx2_init()) {
+        fx_vector_reader = fx_placement_avx2;
+        fx_vector_writer = fx_write_placement_avx2;
+    }
 #endif
 #ifdef FX_SSE2
     for (int c = 0; c < 256; c++)
@@ -521,19 +528,10 @@ static int read_board(const uint8_t *s, size_t *at, size_t end, fx_pos *pos,
     uint8_t fast[GRID_BYTES];
     size_t j = FAST_FAIL;
     int in_place = 0;  /* the reader wrote pos->board itself */
-#ifdef FX_AVX512
-    if (fx_avx512_enabled && (j = fx_placement512(s, i, end, pos->board)) != FAST_FAIL) {
+    if (fx_vector_reader && (j = fx_vector_reader(s, i, end, pos->board)) != FAST_FAIL) {
         width = 8;
         in_place = 1;
     }
-#endif
-#ifdef FX_AVX2
-    if (!in_place && fx_avx2_enabled
-        && (j = fx_placement_avx2(s, i, end, pos->board)) != FAST_FAIL) {
-        width = 8;
-        in_place = 1;
-    }
-#endif
     if (!in_place)
         j = fast_placement(s, i, end, fast, &width);
     if (in_place) {

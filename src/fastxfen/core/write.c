@@ -1,8 +1,6 @@
 /* The writer: an fx_pos into canonical text. */
 #include <string.h>
 
-#include "avx2.h"
-#include "avx512.h"
 #include "tables.h"
 
 uint8_t fx_rank_text[256][8];
@@ -81,15 +79,9 @@ static uint8_t *write_rank(const uint8_t *rank, int width, uint8_t *o)
 static uint8_t *write_placement(const fx_pos *pos, uint8_t *o)
 {
     int w = pos->width;
-#ifdef FX_AVX512
-    if (w == 8 && fx_avx512_enabled)
-        return o + fx_write_placement512(pos->board, o);
-#endif
-#ifdef FX_AVX2
     size_t n;
-    if (w == 8 && fx_avx2_enabled && (n = fx_write_placement_avx2(pos->board, o)))
+    if (w == 8 && fx_vector_writer && (n = fx_vector_writer(pos->board, o)))
         return o + n;
-#endif
     for (int r = FX_HEIGHT - 1; r >= 0; r--) {
         const uint8_t *rank = pos->board + r * w;
         o = w == 8 ? write_rank8(rank, o) : write_rank(rank, w, o);
