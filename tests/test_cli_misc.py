@@ -18,7 +18,8 @@ import pytest
 
 import fastxfen as fx
 from fastxfen import cli
-from fastxfen.cli.report import PacedOutput, Progress
+from fastxfen.cli.display import Bar
+from fastxfen.files.progress import PacedOutput, Progress
 
 ROOT = Path(__file__).resolve().parent.parent
 FOUR = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3"
@@ -107,8 +108,9 @@ class _Compressed:
 
 
 def test_compressed_output_moves_the_bar_as_it_is_written():
-    progress = Progress(False)
-    progress.bar = _Bar()
+    bar = Bar()
+    bar.bar = _Bar()  # tqdm's part
+    progress = Progress(bar)
     progress.to(1000)
     output = _Compressed()
     assert isinstance(progress.paced(output), PacedOutput)
@@ -117,8 +119,8 @@ def test_compressed_output_moves_the_bar_as_it_is_written():
     progress.paced(output).write(chunk)
     assert b"".join(output.data) == chunk
     assert len(output.data) == 4
-    assert progress.bar.updates[0] == 1000
-    assert len(progress.bar.updates) == 5
+    assert bar.bar.updates[0] == 1000
+    assert len(bar.bar.updates) == 5
     assert progress.at == 5000
 
 

@@ -6,23 +6,31 @@ call, so a distributed result equals the single-process result row for row.
 Arrow-backed string columns (``string[pyarrow]``, ``pd.ArrowDtype``) are read
 through Arrow without making Python strings.
 
+Sharded files go one task per file to the file engine (fastxfen.files) on
+the workers, with the values the call was given (``normalize_files``,
+``run_files``).
+
 Dask is imported only when one of these functions runs; without it they
 raise ImportError naming ``pip install fastxfen[dask]``.  See docs/dask.md.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional
+import copy
+import os
+from typing import Any, Callable, Iterable, List, Optional
 
 import numpy as np
 
-from fastxfen import _bulk, _options
+from fastxfen import _bulk, _options, files
 from fastxfen._api import Fields
 from fastxfen._api import encode as _encode
 from fastxfen._api import normalize as _normalize
 from fastxfen._api import validate as _validate
 from fastxfen._optional import require_dask as _require
 from fastxfen._records import record_dtype
+from fastxfen.files.report import FAILED
+from fastxfen.files.text_chunks import DEFAULT_CHUNK
 
 __all__ = [
     "encode_bag",
@@ -31,26 +39,16 @@ __all__ = [
     "encode_series",
     "normalize_bag",
     "normalize_column",
-    "normalize_file",  # noqa: F822 (module __getattr__)
-    "normalize_files",  # noqa: F822 (module __getattr__)
+    "normalize_file",
+    "normalize_files",
     "normalize_lines",
     "normalize_series",
+    "run_files",
     "validate_bag",
     "validate_column",
     "validate_lines",
     "validate_series",
 ]
-
-
-def __getattr__(name: str):
-    """``normalize_file`` and ``normalize_files`` run the ``fastxfen
-    normalize`` command on Dask workers, so they live with the command line
-    (fastxfen.cli.commands.dask) and are looked up there when first used."""
-    if name in ("normalize_file", "normalize_files"):
-        from fastxfen.cli.commands import dask as command
-
-        return getattr(command, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _threads(threads: Optional[int]) -> int:
@@ -422,3 +420,165 @@ def encode_column(
         for part in series.to_delayed()
     ]
     return _records_array(parts, width)
+
+
+# ------------------------------------------------------------------ sharded files
+
+
+def normalize_file(
+    source: str, target: str, task: files.Normalize, settings: files.Settings
+) -> dict:
+    """One file normalized by the file engine in this process, as a task on
+    a worker does: ``files.run(task, source, target, settings)``.  Returns
+    {"input", "output", "status", "messages"}: the exit status the command
+    line would give and the lines it would print on stderr."""
+    try:
+        result = files.run(task, source, target, settings)
+    except files.RunError as exc:
+        status, messages = FAILED, f"fastxfen: error: {exc}\n"
+    else:
+        status, messages = result.status, result.closing()
+    return {"input": source, "output": target, "status": status, "messages": messages}
+
+
+def _shards(inputs: Iterable[str]) -> List[str]:
+    """Input files; a directory stands for the regular files in it, sorted."""
+    found = []
+    for path in inputs:
+        if os.path.isdir(path):
+            found += sorted(
+                os.path.join(path, name)
+                for name in os.listdir(path)
+                if os.path.isfile(os.path.join(path, name)) and not name.startswith(".")
+            )
+        else:
+            found.append(path)
+    return found
+
+
+def normalize_files(
+    inputs: Iterable[str],
+    outdir: str,
+    *,
+    client: Any = None,
+    scheduler: Optional[str] = None,
+    rejects_dir: Optional[str] = None,
+    castling: str = "xfen",
+    en_passant: str = "xfen",
+    errors: str = "raise",
+    epd: bool = False,
+    fields: Fields = 6,
+    threads: Optional[int] = None,
+    chunk_size: Optional[int] = None,
+    level: Optional[int] = None,
+    on_result: Optional[Callable[[dict], None]] = None,
+) -> List[dict]:
+    """Normalize each input file (a directory: each file in it) as one Dask
+    task, writing ``outdir/<name>`` (compressed by its extension, like the
+    command line) and, with ``rejects_dir``, ``rejects_dir/<name>``.
+
+    ``client`` is a ``distributed.Client``, else one is made for
+    ``scheduler`` (an address), else the task runs on Dask's default
+    scheduler.  The paths must be the same for the workers (a shared file
+    system).  Returns, in input order, one dict per file: input, output,
+    status (the command's exit status) and messages (its stderr).  The
+    options are checked once, here, and sent to the workers as values
+    (``run_files``); ``fields`` is 6, 4 or "same"."""
+    task = files.Normalize(castling=castling, en_passant=en_passant, fields=fields, epd=epd)
+    settings = files.Settings(
+        errors=errors,
+        threads=threads,
+        chunk_size=DEFAULT_CHUNK if chunk_size is None else chunk_size,
+        level=level,
+    )
+    return run_files(
+        inputs,
+        outdir,
+        task,
+        settings,
+        rejects_dir=rejects_dir,
+        client=client,
+        scheduler=scheduler,
+        on_result=on_result,
+    )
+
+
+def run_files(
+    inputs: Iterable[str],
+    outdir: str,
+    task: files.Normalize,
+    settings: files.Settings,
+    *,
+    rejects_dir: Optional[str] = None,
+    client: Any = None,
+    scheduler: Optional[str] = None,
+    on_result: Optional[Callable[[dict], None]] = None,
+) -> List[dict]:
+    """``normalize_files`` with its options as values: ``task`` and
+    ``settings`` go to each worker as they are (the rejects file of each
+    input set to ``rejects_dir/<name>``)."""
+    sources = [os.path.abspath(path) for path in _shards(inputs)]
+    outdir = os.path.abspath(outdir)
+    names = [os.path.basename(path) for path in sources]
+    if len(set(names)) != len(names):
+        name = next(name for k, name in enumerate(names) if name in names[:k])
+        raise ValueError(f"two inputs are named {name}: their outputs would clash")
+    if rejects_dir is not None:
+        rejects_dir = os.path.abspath(rejects_dir)
+        if rejects_dir == outdir:
+            raise ValueError("the rejects directory is also the output directory")
+    for directory in (outdir, rejects_dir):
+        if directory is not None:
+            os.makedirs(directory, exist_ok=True)
+    jobs = []
+    for source, name in zip(sources, names):
+        target = os.path.join(outdir, name)
+        if os.path.exists(target) and os.path.samefile(source, target):
+            raise ValueError(f"the output {target} is also the input")
+        rejects = None if rejects_dir is None else os.path.join(rejects_dir, name)
+        jobs.append((source, target, task, _with_rejects(settings, rejects)))
+    if not jobs:
+        return []
+    if client is None and scheduler is not None:
+        distributed = _require("distributed")
+        with distributed.Client(scheduler) as own:
+            return _run_tasks(own, jobs, on_result)
+    return _run_tasks(client, jobs, on_result)
+
+
+def _with_rejects(settings: files.Settings, rejects: Optional[str]) -> files.Settings:
+    """``settings`` with another rejects file (nothing checked again)."""
+    settings = copy.copy(settings)
+    object.__setattr__(settings, "rejects", rejects)
+    return settings
+
+
+def _run_tasks(client, jobs: list, on_result) -> List[dict]:
+    results: List[Optional[dict]] = [None] * len(jobs)
+    if client is None:
+        dask = _require("dask")
+        task = dask.delayed(normalize_file, pure=False)
+        computed = dask.compute(*[task(*job) for job in jobs])
+        for k, result in enumerate(computed):
+            results[k] = result
+            if on_result is not None:
+                on_result(result)
+        return results
+    distributed = _require("distributed")
+    futures = [client.submit(normalize_file, *job, pure=False) for job in jobs]
+    index = {future.key: k for k, future in enumerate(futures)}
+    for future in distributed.as_completed(futures):
+        k = index[future.key]
+        try:
+            result = future.result()
+        except Exception as exc:  # the task failed on its worker
+            result = {
+                "input": jobs[k][0],
+                "output": jobs[k][1],
+                "status": FAILED,
+                "messages": f"fastxfen: error: {type(exc).__name__}: {exc}\n",
+            }
+        results[k] = result
+        if on_result is not None:
+            on_result(result)
+    return results

@@ -1,6 +1,7 @@
-"""normalize, validate, encode and dedupe on a table (cli.tables): the
-column of positions converted one record batch at a time, every other
-column passed through, rows numbered from 1 over the whole table."""
+"""normalize, validate, encode and dedupe over a table (tables,
+table_formats): the column of positions converted one record batch at a
+time, every other column passed through, rows numbered from 1 over the
+whole table."""
 
 from __future__ import annotations
 
@@ -10,13 +11,12 @@ import numpy as np
 
 import fastxfen as fx
 from fastxfen._errors import FenError
-from fastxfen.cli import formats, tables
-from fastxfen.cli.args import make, threads_for
-from fastxfen.cli.commands.text import _for_the_command_line, check_text_options, run_text
-from fastxfen.cli.errors import Rejected
-from fastxfen.cli.io import NpyWriter, StreamWriter, close_at_end, open_outputs
-from fastxfen.cli.report import Progress, Stats, bar_wanted, finish
-from fastxfen.cli.unique import Unique
+from fastxfen.files import table_formats, tables
+from fastxfen.files.binary_formats import merge
+from fastxfen.files.errors import Rejected
+from fastxfen.files.publication import close_at_end, open_outputs
+from fastxfen.files.text_jobs import for_the_command_line
+from fastxfen.files.unique import Unique
 
 _MISSING = "missing value"
 
@@ -25,29 +25,85 @@ def _mask(array) -> np.ndarray:
     return array.to_numpy(zero_copy_only=False).astype(bool, copy=False)
 
 
+class RejectsTable:
+    """The rejects file of a table input: one row per rejected row (its
+    1-based row number, the column, field and reason of the error, and the
+    value as read), as a table of the format the file's name says (CSV for
+    a name that says none)."""
+
+    def __init__(self, output, column_type) -> None:
+        self.output = output
+        if output is None:
+            return
+        pa = tables.require_pyarrow()
+        self.schema = pa.schema(
+            [
+                ("row", pa.int64()),
+                ("column", pa.int64()),
+                ("field", pa.string()),
+                ("reason", pa.string()),
+                ("value", column_type),
+            ]
+        )
+        kind = table_formats.format_by_name(output.name) or "csv"
+        self.writer = table_formats.FORMATS[kind].writer(output, self.schema)
+
+    def add(self, rows: list) -> None:
+        """rows: (row number, FenError, original value) of rejected rows."""
+        if self.output is None or not rows:
+            return
+        pa = tables.require_pyarrow()
+        numbers, errors, values = zip(*rows)
+        self.writer.write(
+            pa.RecordBatch.from_arrays(
+                [
+                    pa.array(numbers, pa.int64()),
+                    pa.array([e.column for e in errors], pa.int64()),
+                    pa.array([e.field for e in errors], pa.string()),
+                    pa.array([e.reason for e in errors], pa.string()),
+                    pa.array(values, self.schema.field("value").type),
+                ],
+                schema=self.schema,
+            )
+        )
+
+    def close(self) -> None:
+        if self.output is not None:
+            self.writer.close()
+
+    def abandon(self) -> None:
+        if self.output is not None:
+            self.writer.abandon()
+
+
 class TableJob:
-    """One command over the batches of a table.  ``convert(text, batch)``
+    """One task over the batches of a table.  ``convert(text, batch)``
     gives (output, rejected rows as (row, FenError)); ``emit(output, upto)``
     writes the output of the first ``upto`` rows.  ``output`` is where the
-    command writes (binary rows when ``binary``)."""
+    task writes (binary rows when ``binary``)."""
 
     binary = False
 
-    def __init__(self, args, reader: tables.TableReader, stats: Stats, stack, progress) -> None:
-        self.args = args
-        self.stats = stats
+    def __init__(self, run, reader: tables.TableReader, stack) -> None:
+        self.task = run.task
+        self.settings = run.settings
+        self.stats = run.stats
+        self.reader = reader
         self.schema = reader.schema
-        self.index = tables.find_column(reader.schema, getattr(args, "column", None))
+        self.index = tables.find_column(reader.schema, run.settings.column)
         field = reader.schema.field(self.index)
         self.name = field.name
         self.text_type = tables.text_type(field.type, self.name)
-        self.errors = getattr(args, "errors", None)
-        output, rejects = open_outputs(args, stack, binary=self.binary)
-        self.output = progress.paced(output)
-        self.rejects = tables.RejectsTable(rejects, self.text_type)
+        self.errors = run.stats.errors
+        output, rejects = open_outputs(reader.path, run.target, run.settings, stack, self.binary)
+        self.output = run.progress.paced(output)
+        self.rejects = RejectsTable(rejects, self.text_type)
         if rejects is not None:
             close_at_end(stack, self.rejects, rejects)
-        self.unique = Unique(args, stats) if getattr(args, "unique", False) else None
+        self.unique = None
+
+    def threads(self, text) -> int:
+        return self.settings.chunk_threads(len(text))
 
     def text(self, batch):
         column = batch.column(self.index)
@@ -88,16 +144,14 @@ class TableJob:
             except FenError as e:
                 error = FenError(int(row), e.column, e.field, e.reason)
                 error.code = e.code
-                out.append((int(row), _for_the_command_line(error)))
+                out.append((int(row), for_the_command_line(error)))
         return out
 
     def keep(self, text, failed: np.ndarray, pass_failed: bool) -> np.ndarray:
-        """--unique: the rows to write (missing values always, rejected rows
+        """unique: the rows to write (missing values always, rejected rows
         when ``pass_failed``)."""
-        a = self.args
-        records = fx.encode(
-            text, width=10, errors="coerce", threads=threads_for(a, len(text)), epd=a.epd
-        )
+        epd = self.task.epd
+        records = fx.encode(text, width=10, errors="coerce", threads=self.threads(text), epd=epd)
         kept = _mask(text.is_null())
         if pass_failed:
             kept[failed] = True
@@ -106,18 +160,16 @@ class TableJob:
 
 class TableOutput(TableJob):
     """A job whose output is a table: the input's, with the column replaced
-    (or a new one added after it)."""
+    (or a new one added after it) by the field ``out_field(job)``."""
 
     to_column = None  # the new column's name, if one is added
 
-    def __init__(self, args, reader, stats, stack, progress, out_field) -> None:
-        super().__init__(args, reader, stats, stack, progress)
+    def __init__(self, run, reader, stack, out_field) -> None:
+        super().__init__(run, reader, stack)
         self.out_schema = tables.with_column(
             self.schema, self.index, out_field(self), self.to_column
         )
-        kind = tables.output_format(args, reader.kind)
-        self.writer = tables.TableWriter(self.output, kind, self.out_schema)
-        close_at_end(stack, self.writer, self.output)
+        self.writer = _table_writer(run, reader, stack, self.output, self.out_schema)
 
     def write(self, batch, column, mask: np.ndarray | None, upto: int) -> None:
         pa = tables.require_pyarrow()
@@ -129,26 +181,37 @@ class TableOutput(TableJob):
         self.writer.write(out)
 
 
+def _table_writer(run, reader, stack, output, schema):
+    """The writer of the output table (of the output's format, else the
+    input's), closed at the end of the run."""
+    kind = table_formats.output_format(run.target, run.settings.output_format, reader.kind)
+    writer = table_formats.table_writer(output, kind, schema)
+    close_at_end(stack, writer, output)
+    return writer
+
+
 class NormalizeTable(TableOutput):
-    def __init__(self, args, reader, stats, stack, progress) -> None:
-        self.to_column = args.to_column
+    def __init__(self, run, reader, stack) -> None:
+        self.to_column = run.task.to_column
         pa = tables.require_pyarrow()
 
         def field(job):
             return pa.field(job.to_column or job.name, job.text_type)
 
-        super().__init__(args, reader, stats, stack, progress, field)
+        super().__init__(run, reader, stack, field)
+        task = self.task
+        if task.unique:
+            self.unique = Unique(task.counters, task.en_passant, self.stats)
 
     def options(self) -> dict:
-        a = self.args
-        return dict(castling=a.castling, en_passant=a.en_passant, epd=a.epd, fields=a.fields)
+        task = self.task
+        return dict(
+            castling=task.castling, en_passant=task.en_passant, epd=task.epd, fields=task.fields
+        )
 
     def convert(self, text, batch):
         pa = tables.require_pyarrow()
-        a = self.args
-        result = fx.normalize(
-            text, errors="coerce", threads=threads_for(a, len(text)), **self.options()
-        )
+        result = fx.normalize(text, errors="coerce", threads=self.threads(text), **self.options())
         failed = self.failed(result, text)
         if len(failed) and self.errors == "ignore":
             flags = np.zeros(len(text), bool)
@@ -168,23 +231,19 @@ class NormalizeTable(TableOutput):
 class DedupeTable(TableOutput):
     """The rows holding the first occurrence of their position, unchanged."""
 
-    def __init__(self, args, reader, stats, stack, progress) -> None:
-        super().__init__(
-            args, reader, stats, stack, progress, lambda job: job.schema.field(job.index)
-        )
-        self.unique = Unique(args, stats)
+    def __init__(self, run, reader, stack) -> None:
+        super().__init__(run, reader, stack, lambda job: job.schema.field(job.index))
+        self.unique = Unique(self.task.counters, self.task.en_passant, self.stats)
 
     def convert(self, text, batch):
-        a = self.args
-        records = fx.encode(
-            text, width=10, errors="coerce", threads=threads_for(a, len(text)), epd=a.epd
-        )
+        epd = self.task.epd
+        records = fx.encode(text, width=10, errors="coerce", threads=self.threads(text), epd=epd)
         failed = np.flatnonzero((records["width"] == 0) & _mask(text.is_valid()))
         kept = _mask(text.is_null())
         if self.errors == "ignore":
             kept[failed] = True
         mask = self.unique.keep(records, kept)
-        failures = self.reasons(text, failed, lambda v: fx.encode(v, width=10, epd=a.epd))
+        failures = self.reasons(text, failed, lambda v: fx.encode(v, width=10, epd=epd))
         return (batch, mask), failures
 
     def emit(self, output, upto):
@@ -193,31 +252,29 @@ class DedupeTable(TableOutput):
 
 
 class ValidateTable(TableJob):
-    """Messages as for text, or (--reasons-column) the table with a column
+    """Messages as for text, or (``reasons_column``) the table with a column
     of reasons after the positions, null for a good row."""
 
-    def __init__(self, args, reader, stats, stack, progress) -> None:
-        super().__init__(args, reader, stats, stack, progress)
+    def __init__(self, run, reader, stack) -> None:
+        super().__init__(run, reader, stack)
         pa = tables.require_pyarrow()
-        self.to_column = args.reasons_column
+        self.to_column = run.task.reasons_column
         self.writer = None
         self.first = 0
         if self.to_column is not None:
             field = pa.field(self.to_column, pa.string())
             self.out_schema = tables.with_column(self.schema, self.index, field, self.to_column)
-            kind = tables.output_format(args, reader.kind)
-            self.writer = tables.TableWriter(self.output, kind, self.out_schema)
-            close_at_end(stack, self.writer, self.output)
+            self.writer = _table_writer(run, reader, stack, self.output, self.out_schema)
 
     def batch(self, batch, first):
         self.first = first
         super().batch(batch, first)
 
     def convert(self, text, batch):
-        a = self.args
-        result = fx.normalize(text, errors="coerce", threads=threads_for(a, len(text)), epd=a.epd)
+        epd = self.task.epd
+        result = fx.normalize(text, errors="coerce", threads=self.threads(text), epd=epd)
         failed = self.failed(result, text)
-        failures = self.reasons(text, failed, lambda v: fx.normalize(v, epd=a.epd))
+        failures = self.reasons(text, failed, lambda v: fx.normalize(v, epd=epd))
         return (batch, failures), failures
 
     def emit(self, output, upto):
@@ -238,31 +295,23 @@ class ValidateTable(TableJob):
 
 
 class EncodeTable(TableJob):
-    """The column's positions as the rows of an encode --format."""
+    """The column's positions as the rows of a binary format."""
 
     binary = True
 
-    def __init__(self, args, reader, stats, stack, progress) -> None:
-        super().__init__(args, reader, stats, stack, progress)
-        output = self.output
-        self.encoder = make(formats.encoder, args)
-        stats.coerced_as = self.encoder.coerced_as
-        if args.format == "lichess":
-            self.writer = StreamWriter(output)
-        else:
-            self.writer = NpyWriter(output, self.encoder.dtype, self.encoder.row_shape)
-        close_at_end(stack, self.writer, output)
+    def __init__(self, run, reader, stack) -> None:
+        super().__init__(run, reader, stack)
+        self.encoder = run.encoder
+        self.writer = self.task.format.writer(self.output, self.encoder)
+        close_at_end(stack, self.writer, self.output)
 
     def convert(self, text, batch):
-        a = self.args
-        width = self.encoder.width
-        records = fx.encode(
-            text, width=width, errors="coerce", threads=threads_for(a, len(text)), epd=a.epd
-        )
+        width, epd = self.encoder.width, self.task.epd
+        records = fx.encode(text, width=width, errors="coerce", threads=self.threads(text), epd=epd)
         failed = np.flatnonzero(records["width"] == 0)
-        failures = self.reasons(text, failed, lambda v: fx.encode(v, width=width, epd=a.epd))
+        failures = self.reasons(text, failed, lambda v: fx.encode(v, width=width, epd=epd))
         rows, later = self.encoder.convert(records)
-        return rows, formats.merge(failures, later)
+        return rows, merge(failures, later)
 
     def emit(self, rows, upto):
         self.writer.write(self.encoder.cut(rows, upto))
@@ -277,34 +326,21 @@ JOBS = {
 }
 
 
-def run_table(args, kind: str) -> int:
-    """Run ``args.command`` over a table input of format ``kind``; return the
-    exit status."""
-    stats = Stats(args.command)
-    stopped = None
+def run_table(run, kind: str):
+    """Run ``run.task`` over a table input of format ``kind``; return its
+    stats."""
     try:
         with contextlib.ExitStack() as stack:
-            reader = tables.TableReader(args, kind, stack)
-            progress = Progress(bar_wanted(args), reader.total, reader.unit)
-            stack.callback(progress.close)
-            job = JOBS[args.command](args, reader, stats, stack, progress)
+            table = table_formats.FORMATS[kind]
+            reader = tables.TableReader(run.source, table, run.settings.chunk_size, stack)
+            run.progress.start(reader.total, reader.unit)
+            job = JOBS[run.task.command](run, reader, stack)
             first = 0
             for batch in reader.batches():
-                progress.aim(reader.position())
+                run.progress.aim(reader.position())
                 job.batch(batch, first)
                 first += batch.num_rows
-                progress.to(reader.position())
+                run.progress.to(reader.position())
     except Rejected as exc:  # nothing was published
-        stopped = exc
-        stats.read = exc.number
-    return finish(args, stats, stopped, "row")
-
-
-def run_rows(args, text_job, output_kind: str) -> int:
-    """Run a row command: over a table input, or over text lines with
-    ``text_job`` writing ``output_kind``; return the exit status."""
-    kind = tables.input_format(args)
-    if kind != "text":
-        return run_table(args, kind)
-    check_text_options(args)
-    return run_text(args, text_job, output_kind)
+        run.stats.stop(exc)
+    return run.stats

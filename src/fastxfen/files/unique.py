@@ -1,7 +1,7 @@
 """The first occurrence of each position, chunk after chunk: ``dedupe`` and
-``normalize --unique``.  Sameness is fastxfen.Deduper's (docs/keys.md):
+normalize's ``unique``.  Sameness is fastxfen.Deduper's (docs/keys.md):
 placement, side to move, castling rights and en-passant target, the move
-counters too with ``--counters``; keys only find candidates, positions are
+counters too with ``counters``; keys only find candidates, positions are
 compared whole, so no two positions are merged by a key collision."""
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ class Unique:
     """The positions seen so far (a Deduper's table); the duplicates dropped
     are counted in ``stats.duplicates``."""
 
-    def __init__(self, args, stats) -> None:
-        self.table = _keys.Table(bool(args.counters), args.en_passant or "xfen")
+    def __init__(self, counters: bool, en_passant: str, stats) -> None:
+        self.table = _keys.Table(counters, en_passant)
         self.stats = stats
         stats.duplicates = 0
 

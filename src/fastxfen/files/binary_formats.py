@@ -1,0 +1,442 @@
+"""The binary formats that ``encode`` writes and ``decode`` reads: how a
+chunk of records becomes the rows of a file and back.  Each format is a
+value (a frozen dataclass holding its options, checked when it is made)
+that makes its Encoder and Decoder and says how its rows are laid out in a
+file: ``.npy`` (npy) or a framed stream (lichess_frames).  Every row that
+cannot be converted is reported as a FenError whose index is its row in the
+chunk.
+
+| format | file | one row |
+| --- | --- | --- |
+| npy | .npy of records | a POSITION_DTYPE (or _10x8) record |
+| stockfish | .npy, uint8 (N, 24) | Stockfish's 24-byte position |
+| planes | .npy, (N, C, 8, W) | a plane tensor (export.to_planes) |
+| lichess | framed stream | a length byte, then the lichess binary FEN |
+| zobrist | .npy, uint64 (N,) | the position's Zobrist key (encode only) |
+
+A new binary format: a dataclass here with ``encoder``/``decoder``, added
+to ``FORMATS``.  See docs/cli.md.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from typing import ClassVar
+
+import numpy as np
+
+from fastxfen import _export, _options
+from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8, record_dtype
+from fastxfen.files import lichess_frames, npy
+from fastxfen.keys import zobrist
+
+_STOCKFISH = _export.STOCKFISH_SIZE
+
+
+def merge(first: list, later: list) -> list:
+    """Failures (row, FenError) of two steps, one per row, the first step's
+    error kept for a row both reject; in row order."""
+    rows = {row for row, _ in first}
+    return sorted(first + [(e.index, e) for e in later if e.index not in rows], key=_row)
+
+
+def _row(item) -> int:
+    return item[0]
+
+
+def extras(text: str | None) -> tuple:
+    """The names of extra planes in a comma-separated list; ValueError for
+    an unknown or repeated one."""
+    if not text:
+        return ()
+    names = tuple(name.strip() for name in text.split(","))
+    _options.plane_extras(names, np.dtype(np.float32))  # names and repeats; dtype checked later
+    return names
+
+
+# ------------------------------------------------------------------ converters
+
+
+class Encoder:
+    """Records -> one format's rows.  ``width`` is the record width the text
+    is read at; ``convert`` gives (rows, failures); ``cut(rows, k)`` the first
+    k rows as bytes to write; ``null`` one rejected row."""
+
+    width = 10
+    row_shape: tuple = ()
+    dtype: np.dtype
+    coerced_as = "rows of zeros"
+
+    def convert(self, records: np.ndarray) -> tuple:
+        raise NotImplementedError
+
+    def cut(self, rows, upto: int):
+        return rows[:upto]
+
+    def null(self):
+        return np.zeros((1, *self.row_shape), self.dtype)
+
+
+class Decoder:
+    """One format's rows -> records.  ``check(dtype, shape)`` says what is
+    wrong with a .npy file for this format (None: nothing); ``convert`` gives
+    (records, failures); ``original(rows, i)`` row i's bytes for the rejects."""
+
+    def check(self, dtype, shape) -> str | None:
+        raise NotImplementedError
+
+    def layout(self, shape) -> tuple:
+        """(rows, shape of one row) of a .npy array of this shape."""
+        return shape[0], tuple(shape[1:])
+
+    def convert(self, rows) -> tuple:
+        raise NotImplementedError
+
+    def original(self, rows, i: int) -> bytes:
+        return np.ascontiguousarray(rows[i : i + 1]).tobytes()
+
+
+class _RecordEncoder(Encoder):
+    coerced_as = "null records"
+
+    def __init__(self, width: int) -> None:
+        self.width = width
+        self.dtype = record_dtype(width)
+
+    def convert(self, records):
+        return records, []
+
+
+class _RecordDecoder(Decoder):
+    def check(self, dtype, shape):
+        if dtype != POSITION_DTYPE and dtype != POSITION_DTYPE_10x8:
+            return (
+                f"holds {dtype}, not fastxfen position records "
+                "(POSITION_DTYPE or POSITION_DTYPE_10x8)"
+            )
+        return None
+
+    def layout(self, shape):
+        return math.prod(shape), ()
+
+    def convert(self, rows):
+        return rows, []
+
+
+class _StockfishEncoder(Encoder):
+    row_shape = (_STOCKFISH,)
+    dtype = np.dtype(np.uint8)
+
+    def __init__(self, en_passant: str) -> None:
+        self.en_passant = en_passant
+
+    def convert(self, records):
+        out = np.empty((len(records), _STOCKFISH), np.uint8)
+        failures: list = []
+        _export.stockfish_pack(
+            records,
+            trusted=True,
+            en_passant=self.en_passant,
+            errors="coerce",
+            out=out,
+            failures=failures,
+        )
+        return out, failures
+
+
+class _StockfishDecoder(Decoder):
+    def check(self, dtype, shape):
+        if dtype != np.uint8 or len(shape) != 2 or shape[1] != _STOCKFISH:
+            return (
+                f"holds {dtype} of shape {shape}, not Stockfish positions "
+                f"(uint8 of shape (N, {_STOCKFISH}))"
+            )
+        return None
+
+    def convert(self, rows):
+        failures: list = []
+        defaults = _export.Defaults(len(rows))
+        records = _export.stockfish_unpack(
+            np.ascontiguousarray(rows), defaults, errors="coerce", failures=failures
+        )
+        return records, failures
+
+
+class _PlanesEncoder(Encoder):
+    def __init__(self, spec: Planes) -> None:
+        self.dtype = spec.dtype
+        self.names = spec.extra
+        self.planes_width = spec.width
+        self.flip = spec.perspective == "side_to_move"
+        self.en_passant = spec.en_passant
+        count = _export.plane_count(self.planes_width, self.names)
+        self.row_shape = (count, 8, self.planes_width)
+        other = 10 if self.planes_width == 8 else 8
+        self.hint = f" (--width {other} takes {other}-wide positions)"
+
+    def convert(self, records):
+        out = np.empty((len(records), *self.row_shape), self.dtype)
+        failures: list = []
+        _export.planes(
+            records,
+            trusted=True,
+            width=self.planes_width,
+            flip=self.flip,
+            dtype=self.dtype,
+            en_passant=self.en_passant,
+            extra=self.names,
+            errors="coerce",
+            out=out,
+            failures=failures,
+            hint=self.hint,
+        )
+        return out, failures
+
+
+class _PlanesDecoder(Decoder):
+    def __init__(self, spec: Planes) -> None:
+        self.flip = spec.perspective == "side_to_move"
+        self.names = spec.extra
+
+    def check(self, dtype, shape):
+        try:
+            dt = _options.plane_dtype(dtype)
+            _options.plane_extras(self.names, dt)
+        except ValueError as exc:
+            return f"holds {dtype}: {exc}"
+        if len(shape) != 4 or shape[2] != 8 or shape[3] not in (8, 10):
+            return f"holds an array of shape {shape}, not planes (N, C, 8, 8) or (N, C, 8, 10)"
+        count = _export.plane_count(shape[3], self.names)
+        if shape[1] != count:
+            return (
+                f"holds {shape[1]} planes per position, but {shape[3]}-wide planes with "
+                f"--extra {','.join(self.names) or '(none)'} are {count}"
+            )
+        return None
+
+    def convert(self, rows):
+        failures: list = []
+        rows = np.ascontiguousarray(rows)
+        defaults = _export.Defaults(len(rows))
+        records = _export.from_planes(
+            rows,
+            defaults,
+            width=rows.shape[3],
+            flip=self.flip,
+            extra=self.names,
+            errors="coerce",
+            failures=failures,
+        )
+        return records, failures
+
+
+class _LichessEncoder(Encoder):
+    """Rows are (framed bytes, end of each row's frame)."""
+
+    coerced_as = "null values"
+
+    def __init__(self, en_passant: str) -> None:
+        self.en_passant = en_passant
+
+    def convert(self, records):
+        failures: list = []
+        data, offsets, valid = _export.lichess_pack(
+            records, trusted=True, en_passant=self.en_passant, errors="coerce", failures=failures
+        )
+        return lichess_frames.frame(data, offsets, valid), failures
+
+    def cut(self, rows, upto):
+        framed, ends = rows
+        return framed[: ends[upto - 1]] if upto else framed[:0]
+
+    def null(self):
+        return bytes([lichess_frames.FRAME_NULL])
+
+
+class _LichessDecoder(Decoder):
+    def convert(self, rows: lichess_frames.LichessChunk):
+        failures: list = []
+        records = _export.lichess_unpack(
+            rows.data, rows.starts, rows.ends, rows.nulls, errors="coerce", failures=failures
+        )
+        return records, failures
+
+    def original(self, rows, i):
+        """The value's frame: its length byte (0xFF for a null) and bytes."""
+        return bytes(rows.data[rows.starts[i] - 1 : rows.ends[i]])
+
+
+class _ZobristEncoder(Encoder):
+    """Rows are the positions' Zobrist keys (fastxfen.zobrist); a null
+    record's key is 0."""
+
+    dtype = np.dtype(np.uint64)
+    coerced_as = "zero keys"
+
+    def convert(self, records):
+        return zobrist(records), []
+
+
+# ------------------------------------------------------------------ formats
+
+
+class BinaryFormat:
+    """A binary format and its options.  ``encoder()`` and ``decoder()``
+    make its converters, once ``check_encoding`` or ``check_decoding`` has
+    found that the options go together;
+    ``writer`` and ``chunks`` lay its rows out in a file: a .npy array by
+    default."""
+
+    name: ClassVar[str]
+    decodes: ClassVar[bool] = True
+
+    def check_encoding(self) -> None:
+        """ValueError for options that do not go together in encode."""
+
+    def check_decoding(self) -> None:
+        """ValueError for options that do not go together in decode."""
+
+    def encoder(self) -> Encoder:
+        raise NotImplementedError
+
+    def decoder(self) -> Decoder:
+        raise NotImplementedError
+
+    def writer(self, output, encoder: Encoder):
+        """What the rows go through to the output."""
+        return npy.NpyWriter(output, encoder.dtype, encoder.row_shape)
+
+    def chunks(self, source, decoder: Decoder, chunk_size: int, progress):
+        """The rows of the input, a chunk at a time."""
+        return npy.npy_chunks(source, decoder, chunk_size, progress)
+
+
+@dataclasses.dataclass(frozen=True)
+class Records(BinaryFormat):
+    """npy: fastxfen's position records, 8 (80 bytes) or 10 (96 bytes) wide."""
+
+    name: ClassVar[str] = "npy"
+    width: int = 8
+
+    def __post_init__(self) -> None:
+        _options.width(self.width)
+
+    def encoder(self):
+        return _RecordEncoder(self.width)
+
+    def decoder(self):
+        return _RecordDecoder()
+
+
+@dataclasses.dataclass(frozen=True)
+class Stockfish(BinaryFormat):
+    """stockfish: Stockfish's 24-byte position, ``en_passant`` the target
+    stored."""
+
+    name: ClassVar[str] = "stockfish"
+    en_passant: str = "fen"
+
+    def __post_init__(self) -> None:
+        _options.en_passant(self.en_passant)
+
+    def encoder(self):
+        return _StockfishEncoder(self.en_passant)
+
+    def decoder(self):
+        return _StockfishDecoder()
+
+
+@dataclasses.dataclass(frozen=True)
+class Planes(BinaryFormat):
+    """planes: plane tensors (N, C, 8, width) of ``dtype`` with the
+    ``extra`` planes, from ``perspective``.  A decoder takes the width and
+    dtype from the file."""
+
+    name: ClassVar[str] = "planes"
+    width: int = 8
+    en_passant: str = "fen"
+    extra: tuple = ()
+    perspective: str = "white"
+    dtype: object = "uint8"
+
+    def __post_init__(self) -> None:
+        _options.width(self.width)
+        _options.en_passant(self.en_passant)
+        _options.perspective(self.perspective)
+        try:
+            dtype = np.dtype(self.dtype)
+        except TypeError:
+            raise ValueError(f"--dtype {self.dtype!r} is no numpy dtype") from None
+        object.__setattr__(self, "dtype", _options.plane_dtype(dtype))
+        extra = _options.plane_extras(self.extra, np.dtype(np.float32))
+        object.__setattr__(self, "extra", extra)
+
+    def check_encoding(self):
+        _options.plane_extras(self.extra, self.dtype)
+
+    def check_decoding(self):
+        if self.perspective == "side_to_move" and "turn" not in self.extra:
+            raise ValueError(
+                "--perspective side_to_move needs a 'turn' plane (--extra turn,...) to "
+                "know which positions are mirrored"
+            )
+
+    def encoder(self):
+        return _PlanesEncoder(self)
+
+    def decoder(self):
+        return _PlanesDecoder(self)
+
+
+@dataclasses.dataclass(frozen=True)
+class Lichess(BinaryFormat):
+    """lichess: lichess binary FEN values, each after a length byte."""
+
+    name: ClassVar[str] = "lichess"
+    en_passant: str = "fen"
+
+    def __post_init__(self) -> None:
+        _options.en_passant(self.en_passant)
+
+    def encoder(self):
+        return _LichessEncoder(self.en_passant)
+
+    def decoder(self):
+        return _LichessDecoder()
+
+    def writer(self, output, encoder):
+        return lichess_frames.StreamWriter(output)
+
+    def chunks(self, source, decoder, chunk_size, progress):
+        return lichess_frames.frame_chunks(source, chunk_size, progress)
+
+
+@dataclasses.dataclass(frozen=True)
+class Zobrist(BinaryFormat):
+    """zobrist: each position's uint64 key (encode only)."""
+
+    name: ClassVar[str] = "zobrist"
+    decodes: ClassVar[bool] = False
+
+    def encoder(self):
+        return _ZobristEncoder()
+
+
+#: Every binary format by name, in the order the command line lists them.
+FORMATS = {kind.name: kind for kind in (Records, Lichess, Stockfish, Planes, Zobrist)}
+
+
+def names(decoding: bool = False) -> tuple:
+    """The names of the formats that encode writes (or decode reads)."""
+    return tuple(name for name, kind in FORMATS.items() if kind.decodes or not decoding)
+
+
+def options_of(name: str) -> tuple:
+    """The options format ``name`` takes."""
+    return tuple(field.name for field in dataclasses.fields(FORMATS[name]))
+
+
+def taking(option: str) -> tuple:
+    """The names of the formats that take ``option``."""
+    return tuple(name for name in FORMATS if option in options_of(name))

@@ -1,0 +1,80 @@
+"""How a run over files goes, apart from what it does to each row: one
+frozen value, checked when it is made."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Optional
+
+from fastxfen import _options
+from fastxfen.files.progress import Report
+from fastxfen.files.text_chunks import DEFAULT_CHUNK, MAX_LINE
+
+
+def check_chunk_size(value) -> int:
+    """Bytes read at a time: an int from 1 to MAX_LINE (16 MiB)."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_LINE:
+        raise ValueError(
+            f"the chunk size must be between 1 byte and {MAX_LINE >> 20}M, not {value!r}"
+        )
+    return value
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """The settings of one run.
+
+    - ``errors``: what a rejected row does, "raise", "coerce" or "ignore"
+      (None: the task's default, "raise"; validate takes none);
+    - ``rejects``: a file for the rejected rows (None: none; "-": stdout);
+    - ``threads``: None (automatic: one per 16,384 rows of a chunk) or an
+      int of at least 1, capped to the CPUs; also the threads compressing a
+      .gz or .zst output (None: every CPU);
+    - ``chunk_size``: bytes read at a time, 1 to 16 MiB (default 8 MiB);
+    - ``level``: the compression level of a compressed output (None: the
+      codec's usual one);
+    - ``keep_cache``: leave a large output in the page cache as written;
+    - ``input_format`` / ``output_format``: "text" or a table format name
+      (None: by the file's extension); ``column``: a table's column of
+      positions (None: the one named fen or epd);
+    - ``progress``: called with (position, total, unit) as the run goes
+      (progress.Report); ``notice``: called with a message for the user
+      (the input is a terminal)."""
+
+    errors: Optional[str] = None
+    rejects: Optional[str] = None
+    threads: Optional[int] = None
+    chunk_size: int = DEFAULT_CHUNK
+    level: Optional[int] = None
+    keep_cache: bool = False
+    input_format: Optional[str] = None
+    output_format: Optional[str] = None
+    column: Optional[str] = None
+    progress: Optional[Report] = dataclasses.field(default=None, compare=False)
+    notice: Optional[Callable[[str], None]] = dataclasses.field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.errors is not None:
+            _options.errors(self.errors)
+        # checked here, capped to the CPUs where the run goes (a Dask worker's)
+        _options.threads(self.threads)
+        check_chunk_size(self.chunk_size)
+        if self.level is not None and (
+            isinstance(self.level, bool) or not isinstance(self.level, int)
+        ):
+            raise ValueError(f"level must be an int or None, not {self.level!r}")
+
+    def chunk_threads(self, rows: int) -> int:
+        """The threads for a chunk of ``rows`` rows: ``threads``, else one per
+        CHUNK_ROWS_PER_THREAD rows (the library's own automatic choice splits
+        only much larger batches than a chunk holds)."""
+        return _options.resolve_threads(self.threads, rows, _options.CHUNK_ROWS_PER_THREAD)
+
+    def kernel_threads(self) -> int:
+        """``threads`` as the bulk kernels take it: 0 for automatic."""
+        return 0 if self.threads is None else min(self.threads, _options.cpu_count())
+
+    def compress_threads(self) -> int:
+        """The threads compressing a .gz or .zst output: ``threads``, else
+        every CPU."""
+        return min(self.threads or _options.cpu_count(), _options.cpu_count())
