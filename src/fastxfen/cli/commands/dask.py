@@ -7,7 +7,6 @@ from __future__ import annotations
 import os
 import sys
 
-from fastxfen import dask as fxd
 from fastxfen._optional import require_dask
 from fastxfen.cli import values
 from fastxfen.cli.commands import normalize
@@ -47,6 +46,7 @@ def run(args) -> int:
     task = normalize.task(args)
     settings = values.settings(args, notices=False)
     distributed = require_dask("distributed")
+    from fastxfen import dask as fxd  # (not imported by the other commands)
 
     def report(result):
         if args.quiet and result["status"] != EXIT_FAILED:
