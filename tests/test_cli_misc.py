@@ -83,7 +83,7 @@ def test_decode_refuses_fields_same(tmp_path, capsys):
     records = tmp_path / "r.npy"
     np.save(records, fx.encode(ROWS))
     assert run("decode", records, "-o", tmp_path / "o.fen", "--fields", "same") == 2
-    assert "records keep no count of fields" in capsys.readouterr().err
+    assert "records have no such count" in capsys.readouterr().err
 
 
 class _Bar:
@@ -220,3 +220,27 @@ def test_heap_thresholds_are_left_alone_off_linux(monkeypatch):
 
     monkeypatch.setattr(heap.sys, "platform", "darwin")
     assert heap.reuse_freed_blocks() is False
+
+
+@pytest.mark.parametrize(
+    "argv, library",
+    [
+        (["normalize", "--castling", "kqkq"], lambda: fx.normalize(FOUR, castling="kqkq")),
+        (["normalize", "--en-passant", "all"], lambda: fx.normalize(FOUR, en_passant="all")),
+        (["normalize", "--errors", "skip"], lambda: fx.normalize(FOUR, errors="skip")),
+        (["normalize", "--fields", "5"], lambda: fx.normalize(FOUR, fields=5)),
+        (["decode", "--fields", "same"], lambda: fx.decode(fx.encode([FOUR]), fields="same")),
+        (["encode", "--errors", "ignore"], lambda: fx.encode(FOUR, errors="ignore")),
+        (["encode", "--width", "9"], lambda: fx.encode(FOUR, width=9)),
+        (["validate", "--threads", "0"], lambda: fx.validate([FOUR], threads=0)),
+        (["decode", "--perspective", "black"], lambda: fx.to_planes([FOUR], perspective="black")),
+        (["encode", "--extra", "turn,nope"], lambda: fx.to_planes([FOUR], extra=("turn", "nope"))),
+    ],
+)
+def test_a_bad_option_gets_the_library_message(capsys, argv, library):
+    """One message per mistake: the command line's is the library's."""
+    with pytest.raises(ValueError) as raised:
+        library()
+    assert run(*argv) == 2
+    err = capsys.readouterr().err
+    assert f"error: argument {argv[1]}: {raised.value}\n" in err

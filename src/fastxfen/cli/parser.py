@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from fastxfen import __version__, _options
+from fastxfen import __version__, _options, pgn
 from fastxfen.cli import values
 from fastxfen.cli.help_texts import EPILOG, FORMATS_HELP, ROWS_HELP, TABLES_HELP, para
 from fastxfen.export import PLANE_EXTRAS
@@ -181,7 +181,8 @@ def _last(p) -> None:
 def _modes(p) -> None:
     p.add_argument(
         "--castling",
-        choices=_options.CASTLING,
+        type=values.castling,
+        metavar=values.choices(_options.CASTLING),
         default="xfen",
         help="castling field style: 'xfen' writes KQkq, using a rook's file letter "
         "only where K or Q would name another rook; 'shredder' always writes rook "
@@ -189,7 +190,8 @@ def _modes(p) -> None:
     )
     p.add_argument(
         "--en-passant",
-        choices=_options.EN_PASSANT,
+        type=values.en_passant,
+        metavar=values.choices(_options.EN_PASSANT),
         default="xfen",
         help="which valid en-passant targets to keep: 'fen' every one, 'xfen' only "
         "when a pawn can capture, 'legal' only when such a capture is legal "
@@ -197,8 +199,14 @@ def _modes(p) -> None:
     )
 
 
-def _errors(p, choices: tuple, help_text: str) -> None:
-    p.add_argument("--errors", choices=choices, default="raise", help=help_text)
+def _errors(p, records: bool, help_text: str) -> None:
+    p.add_argument(
+        "--errors",
+        type=values.record_errors if records else values.errors,
+        metavar=values.choices(_options.RECORD_ERRORS if records else _options.ERRORS),
+        default="raise",
+        help=help_text,
+    )
 
 
 def _format(p, encode: bool = False) -> None:
@@ -214,6 +222,7 @@ def _planes(p, decode: bool = False) -> None:
     again = " (give the values the planes were written with)" if decode else ""
     p.add_argument(
         "--extra",
+        type=values.extras,
         metavar="NAME[,NAME...]",
         help="planes: extra planes after the piece planes, in this order: "
         + ", ".join(PLANE_EXTRAS)
@@ -221,7 +230,8 @@ def _planes(p, decode: bool = False) -> None:
     )
     p.add_argument(
         "--perspective",
-        choices=_options.PERSPECTIVES,
+        type=values.perspective,
+        metavar=values.choices(_options.PERSPECTIVES),
         help="planes: 'white' the board as it stands; 'side_to_move' mirrored and "
         "colors swapped when black is to move (default: white)" + again,
     )
@@ -244,7 +254,7 @@ def _normalize(commands) -> None:
     _modes(p)
     _errors(
         p,
-        _options.ERRORS,
+        False,
         "what to do with a row that cannot be read: 'raise' stops at the first "
         "one (exit status 2); 'coerce' writes an empty line in its place; 'ignore' "
         "copies it unchanged; with coerce or ignore the exit status is 1 if any row "
@@ -313,15 +323,16 @@ def _encode(commands) -> None:
     _format(p, encode=True)
     p.add_argument(
         "--width",
-        type=int,
-        choices=_options.WIDTHS,
+        type=values.width,
+        metavar=values.choices(_options.WIDTHS),
         help="npy: 8 gives 80-byte records and rejects 10-wide rows, 10 gives 96-byte "
         "records holding 8x8 and 10x8 positions; planes: the board width, 8 (12 piece "
         "planes) or 10 (16 piece planes), rows of the other width rejected (default: 8)",
     )
     p.add_argument(
         "--en-passant",
-        choices=_options.EN_PASSANT,
+        type=values.en_passant,
+        metavar=values.choices(_options.EN_PASSANT),
         help="lichess, stockfish, planes: which valid en-passant target to store (the "
         "'en_passant' plane): 'fen' every one, 'xfen' only when a pawn can capture, "
         "'legal' only when such a capture is legal (default: fen, lossless)",
@@ -329,13 +340,14 @@ def _encode(commands) -> None:
     _planes(p)
     p.add_argument(
         "--dtype",
+        type=values.dtype,
         metavar="DTYPE",
         help="planes: the element type, a numpy name: bool, uint8, int8, ..., float16, "
         "float32, float64 (default: uint8)",
     )
     _errors(
         p,
-        _options.RECORD_ERRORS,
+        True,
         "'raise' stops at the first row that cannot be read or stored (exit status "
         "2); 'coerce' writes a null row in its place (npy: the null record of width 0; "
         "stockfish, planes: zeros; lichess: the byte 255), and the exit status is 1 if "
@@ -364,7 +376,7 @@ def _decode(commands) -> None:
     _planes(p, decode=True)
     _errors(
         p,
-        _options.RECORD_ERRORS,
+        True,
         "'raise' stops at the first row that cannot be read (exit status 2); "
         "'coerce' writes an empty line in its place (the null rows of 'encode --errors "
         "coerce' cannot be read), and the exit status is 1 if any row was rejected "
@@ -391,7 +403,8 @@ def _dedupe(commands) -> None:
     _common(p, _TEXT_INPUT, "where to write the rows kept (default: stdout)")
     p.add_argument(
         "--en-passant",
-        choices=_options.EN_PASSANT,
+        type=values.en_passant,
+        metavar=values.choices(_options.EN_PASSANT),
         default="xfen",
         help="which en-passant targets count in the sameness: 'fen' every valid one, "
         "'xfen' only when a pawn can capture, 'legal' only when such a capture is "
@@ -399,7 +412,7 @@ def _dedupe(commands) -> None:
     )
     _errors(
         p,
-        _options.ERRORS,
+        False,
         "what to do with a row that cannot be read: 'raise' stops at the first "
         "one (exit status 2); 'coerce' drops it; 'ignore' writes it unchanged; with "
         "coerce or ignore the exit status is 1 if any row was rejected (default: raise)",
@@ -444,14 +457,15 @@ def _pgn(commands) -> None:
     _modes(p)
     _errors(
         p,
-        _options.ERRORS,
+        False,
         "what to do with a game whose FEN tag cannot be read: 'raise' stops there "
         "(exit status 2); 'coerce' drops the game; 'ignore' copies it unchanged; with "
         "coerce or ignore the exit status is 1 if any game was rejected (default: raise)",
     )
     p.add_argument(
         "--select",
-        choices=("standard", "setup"),
+        type=values.select,
+        metavar=values.choices(pgn.SELECTIONS),
         help="keep only the games without a FEN tag (and without a Variant tag naming "
         "another game than chess): 'standard'; or only those with one: 'setup'",
     )

@@ -7,54 +7,79 @@ from __future__ import annotations
 
 import argparse
 
-from fastxfen import files
+from fastxfen import _options, files, pgn
 from fastxfen.cli import display
 from fastxfen.files import binary_formats
 from fastxfen.files.errors import RunError
-from fastxfen.files.text_chunks import MAX_LINE
+from fastxfen.files.settings import check_chunk_size
 
 
-def size(text: str) -> int:
-    """--chunk-size: a number of bytes, suffix K or M."""
+def _checked(check, name: str):
+    """A ``type=`` function: the library's ``check`` of one option, its
+    ValueError (the library's message) a usage error of argparse."""
+
+    def parse(text: str):
+        try:
+            return check(text)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    parse.__name__ = name
+    return parse
+
+
+def _number(text: str):
+    """``text`` as an int if it is one, else as it is (for the message)."""
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def _size(text: str):
+    """A number of bytes, suffix K or M."""
     units = {"k": 1 << 10, "m": 1 << 20}
     scale = units.get(text[-1:].lower(), 1)
     number = text[:-1] if scale != 1 else text
     try:
         value = int(number) * scale
     except ValueError:
-        raise argparse.ArgumentTypeError(f"not a size: {text!r} (try 8M)") from None
-    if not 1 <= value <= MAX_LINE:
-        raise argparse.ArgumentTypeError(
-            f"must be between 1 byte and {MAX_LINE >> 20}M, not {text}"
-        )
+        raise ValueError(f"not a size: {text!r} (try 8M)") from None
+    return check_chunk_size(value)
+
+
+def _fields(text: str):
+    return _options.fields(text if text == "same" else _number(text))
+
+
+def _record_fields(text: str):
+    return _options.record_fields(text if text == "same" else _number(text))
+
+
+def _threads(text: str):
+    value = _number(text)
+    _options.threads(value)  # checked here; capped where the work runs
     return value
 
 
-def fields(text: str):
-    """--fields: 6, 4 or same."""
-    if text == "same":
-        return text
-    if text in ("4", "6"):
-        return int(text)
-    raise argparse.ArgumentTypeError(f"expected 6, 4 or same, not {text!r}")
+size = _checked(_size, "size")
+fields = _checked(_fields, "fields")
+record_fields = _checked(_record_fields, "record_fields")
+threads = _checked(_threads, "threads")
+width = _checked(lambda text: _options.width(_number(text)), "width")
+castling = _checked(_options.castling, "castling")
+en_passant = _checked(_options.en_passant, "en_passant")
+errors = _checked(_options.errors, "errors")
+record_errors = _checked(_options.record_errors, "record_errors")
+perspective = _checked(_options.perspective, "perspective")
+select = _checked(lambda text: _options.choice("select", text, pgn.SELECTIONS), "select")
+extras = _checked(binary_formats.extras, "extras")
+dtype = _checked(binary_formats.plane_dtype, "dtype")
 
 
-def record_fields(text: str) -> int:
-    """decode's --fields: 6 or 4."""
-    if text == "same":
-        raise argparse.ArgumentTypeError("6 or 4: records keep no count of fields to keep")
-    return fields(text)
-
-
-def threads(text: str) -> int:
-    """--threads: a positive number."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive number, not {text!r}")
-    return value
+def choices(values: tuple) -> str:
+    """The metavar of an option with these values, as argparse writes choices."""
+    return "{" + ",".join(str(value) for value in values) + "}"
 
 
 def build(factory, *args, **kwargs):
@@ -103,6 +128,4 @@ def binary_format(args, options: tuple) -> binary_formats.BinaryFormat:
             kinds = binary_formats.taking(option)
             raise RunError(f"{flag} applies to --format {' or '.join(kinds)} only")
         given[option] = value
-    if "extra" in given:
-        given["extra"] = build(binary_formats.extras, given["extra"])
     return build(binary_formats.FORMATS[name], **given)

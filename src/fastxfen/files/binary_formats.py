@@ -55,6 +55,15 @@ def extras(text: str | None) -> tuple:
     return names
 
 
+def plane_dtype(value) -> np.dtype:
+    """The element type of planes: a numpy dtype or its name, checked."""
+    try:
+        dtype = np.dtype(value)
+    except TypeError:
+        raise ValueError(f"--dtype {value!r} is no numpy dtype") from None
+    return _options.plane_dtype(dtype)
+
+
 # ------------------------------------------------------------------ converters
 
 
@@ -364,11 +373,7 @@ class Planes(BinaryFormat):
         _options.width(self.width)
         _options.en_passant(self.en_passant)
         _options.perspective(self.perspective)
-        try:
-            dtype = np.dtype(self.dtype)
-        except TypeError:
-            raise ValueError(f"--dtype {self.dtype!r} is no numpy dtype") from None
-        object.__setattr__(self, "dtype", _options.plane_dtype(dtype))
+        object.__setattr__(self, "dtype", plane_dtype(self.dtype))
         extra = _options.plane_extras(self.extra, np.dtype(np.float32))
         object.__setattr__(self, "extra", extra)
 

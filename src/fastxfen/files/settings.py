@@ -13,9 +13,11 @@ from fastxfen.files.text_chunks import DEFAULT_CHUNK, MAX_LINE
 
 def check_chunk_size(value) -> int:
     """Bytes read at a time: an int from 1 to MAX_LINE (16 MiB)."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_LINE:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"the chunk size must be an int of bytes, not {value!r}")
+    if not 1 <= value <= MAX_LINE:
         raise ValueError(
-            f"the chunk size must be between 1 byte and {MAX_LINE >> 20}M, not {value!r}"
+            f"the chunk size must be between 1 byte and {MAX_LINE >> 20}M, not {value:,} bytes"
         )
     return value
 
