@@ -19,6 +19,7 @@ from fastxfen._columns import (
 )
 from fastxfen._errors import FenError
 from fastxfen._frames import is_series, on_series
+from fastxfen._options import ErrorsMode, Threads
 from fastxfen._records import record_dtype
 from fastxfen._types import (
     BUFFERS,
@@ -49,15 +50,15 @@ def _rows(fens: Any) -> list[Any]:
     return fens if isinstance(fens, list) else list(fens)
 
 
-def _list_batch(rows: list[Any], threads: Optional[int], epd: bool) -> Any:
+def _list_batch(rows: list[Any], threads: Threads, epd: bool) -> Any:
     """A GIL-free batch for a list long enough to split over the threads
     asked for (its ASCII str rows read where they are), or None to go row
     by row.  threads=None goes row by row: gathering the rows and building
     the strings out take the GIL, and on two cores they cost about what the
     second thread saves."""
-    if epd or threads is None or len(rows) < 2 * _bulk.MIN_ROWS_PER_THREAD:
+    if epd or threads.asked is None or len(rows) < 2 * _bulk.MIN_ROWS_PER_THREAD:
         return None
-    if _bulk.jobs_for(len(rows), _options.kernel_threads(threads)) < 2:
+    if _bulk.jobs_for(len(rows), threads.kernel) < 2:
         return None
     return _bulk.strings(rows)
 
@@ -85,16 +86,14 @@ def _one_row(fn: Callable[..., Any], rows: list[Any], **options: Any) -> Callabl
     return one
 
 
-def _batches(
-    fens: Any, epd: bool, threads: Optional[int], count: bool = True
-) -> Optional[list[Any]]:
+def _batches(fens: Any, epd: bool, threads: Threads, count: bool = True) -> Optional[list[Any]]:
     """Inputs read by the GIL-free kernels: one batch per buffer, numpy
     ``S``/``U`` array or Arrow chunk; None for every other input.  (EPD
     operations may hold any text, which the kernels' ASCII view of a ``U``
     array cannot carry: such arrays go row by row.)  A buffer's lines are
     counted up front unless count is False (normalize counts them itself)."""
     if isinstance(fens, BUFFERS):
-        return [_bulk.lines(fens, threads=_options.kernel_threads(threads), count=count)]
+        return [_bulk.lines(fens, threads=threads.kernel, count=count)]
     if isinstance(fens, np.ndarray) and fens.dtype.kind in ("SU" if not epd else "S"):
         return [numpy_batch(fens)]
     if is_arrow(fens):
@@ -276,58 +275,34 @@ def normalize(
     >>> fx.normalize(b"8/8/8/8/8/8/8/8 w - -\\n")
     b'8/8/8/8/8/8/8/8 w - - 0 1\\n'
     """
-    _options.castling(castling)
-    _options.en_passant(en_passant)
-    _options.errors(errors)
-    _options.fields(fields)
-    threads = _options.threads(threads)
+    text = _options.text_options(castling, en_passant, fields, epd)
+    mode = _options.errors(errors)
+    asked = _options.threads_of(threads)
     if out is not None:
         _check_text_out(fens, out)
     if isinstance(fens, str):
-        return _codec.normalize_rows(
-            [fens], castling=castling, en_passant=en_passant, errors=errors, epd=epd, fields=fields
-        )[0]
+        return _codec.normalize_rows([fens], text=text, errors=mode)[0]
     if is_series(fens):
         options = dict(
             castling=castling, en_passant=en_passant, errors=errors, epd=epd, fields=fields
         )
         return on_series(normalize, fens, "text", threads=threads, **options)
-    batches = _batches(fens, epd, threads, count=False)
+    batches = _batches(fens, text.epd, asked, count=False)
     if batches is None:
         rows = _rows(fens)
-        batch = _list_batch(rows, threads, epd)
+        batch = _list_batch(rows, asked, text.epd)
         if batch is None:
-            texts_out = _codec.normalize_rows(
-                rows,
-                castling=castling,
-                en_passant=en_passant,
-                errors=errors,
-                epd=epd,
-                fields=fields,
-            )
+            texts_out = _codec.normalize_rows(rows, text=text, errors=mode)
         else:
-            kernel = "coerce" if errors == "raise" else errors
+            kernel = ErrorsMode.COERCE if mode is ErrorsMode.RAISE else mode
             data, ends, failed = batch.normalize(
-                castling=castling,
-                en_passant=en_passant,
-                errors=kernel,
-                threads=_options.kernel_threads(threads),
-                terminators=False,
-                fields=fields,
+                text, kernel, threads=asked.kernel, terminators=False
             )
-            one = _one_row(
-                _codec.normalize_rows,
-                rows,
-                castling=castling,
-                en_passant=en_passant,
-                errors=errors,
-                epd=False,
-                fields=fields,
-            )
-            if errors == "raise":
+            one = _one_row(_codec.normalize_rows, rows, text=text, errors=mode)
+            if mode is ErrorsMode.RAISE:
                 _check_rows(batch, failed, one)
             texts_out = _bulk.rows_from(
-                rows, data, ends, failed, ignore=errors == "ignore", one=one
+                rows, data, ends, failed, ignore=mode is ErrorsMode.IGNORE, one=one
             )
         if not isinstance(fens, np.ndarray):
             return texts_out
@@ -344,16 +319,13 @@ def normalize(
 
     def run(batch: Any, offsets: Any = None, buffer: bool = False, into: Any = None) -> Any:
         return batch.normalize(
-            castling=castling,
-            en_passant=en_passant,
-            errors=errors,
-            threads=_options.kernel_threads(threads),
+            text,
+            mode,
+            threads=asked.kernel,
             terminators=buffer,
-            epd=epd,
             ends=not buffer,
             offsets=offsets,
             into=into,
-            fields=fields,
         )
 
     if isinstance(fens, BUFFERS):
@@ -368,11 +340,11 @@ def normalize(
         batch = batches[0]
         result = run(batch, into=text_scratch(batch.output_bound()))
         try:
-            return numpy_result(fens, result, errors, _options.kernel_threads(threads), out)
+            return numpy_result(fens, result, mode, asked.kernel, out)
         finally:
             if isinstance(result[0], memoryview):
                 result[0].release()
-    return arrow_result(fens, run, errors)
+    return arrow_result(fens, run, mode)
 
 
 def _check_text_out(fens: Any, out: Any) -> None:
@@ -459,11 +431,11 @@ def encode(
     >>> fx.decode(records, castling="shredder")
     ['4k3/8/8/8/8/8/8/R3K2R w HA - 0 1']
     """
-    _options.width(width)
-    _options.record_errors(errors)
-    threads = _options.threads(threads)
+    records = _options.record_options(width, epd)
+    mode = _options.record_errors(errors)
+    asked = _options.threads_of(threads)
     if isinstance(fens, str):
-        return _records_into(out, _codec.encode_rows([fens], width=width, errors=errors, epd=epd))
+        return _records_into(out, _codec.encode_rows([fens], records=records, errors=mode))
     if is_series(fens):
         return _records_into(
             out,
@@ -473,22 +445,19 @@ def encode(
         )
     if out is not None and isinstance(fens, np.ndarray) and np.may_share_memory(fens, out):
         raise ValueError("out must not share memory with the input")
-    batches = _batches(fens, epd, threads)
+    batches = _batches(fens, records.epd, asked)
     if batches is None:
         rows = _rows(fens)
-        batch = _list_batch(rows, threads, epd)
+        batch = _list_batch(rows, asked, records.epd)
         if batch is None:
-            return _records_into(out, _codec.encode_rows(rows, width=width, errors=errors, epd=epd))
-        records = batch.encode(
-            width=width, errors="coerce", threads=_options.kernel_threads(threads), out=out
-        )
-        one = _one_row(_codec.encode_rows, rows, width=width, errors=errors)
-        if errors == "raise":
+            return _records_into(out, _codec.encode_rows(rows, records=records, errors=mode))
+        result = batch.encode(records, ErrorsMode.COERCE, threads=asked.kernel, out=out)
+        one = _one_row(_codec.encode_rows, rows, records=records, errors=mode)
+        if mode is ErrorsMode.RAISE:
             _check_rows(batch, batch.rejected_rows(), one)
         for i in batch.slow:
-            records[i] = one(i)
-        return records
-    kernel_threads = _options.kernel_threads(threads)
+            result[i] = one(i)
+        return result
     if out is not None:  # each batch writes its rows' slice of out
         n = sum(batch.n for batch in batches)
         if not isinstance(out, np.ndarray) or out.shape != (n,):
@@ -497,13 +466,10 @@ def encode(
         at = 0
         for batch in batches:
             part = out[at : at + batch.n]
-            batch.encode(width=width, errors=errors, threads=kernel_threads, epd=epd, out=part)
+            batch.encode(records, mode, threads=asked.kernel, out=part)
             at += batch.n
         return out
-    parts = [
-        batch.encode(width=width, errors=errors, threads=kernel_threads, epd=epd)
-        for batch in batches
-    ]
+    parts = [batch.encode(records, mode, threads=asked.kernel) for batch in batches]
     if len(parts) == 1:
         return parts[0]
     return np.concatenate(parts) if parts else np.empty(0, record_dtype(width))
@@ -634,43 +600,30 @@ def decode(
     >>> fx.decode(records, output="bytes", fields=4)
     b'4k3/8/8/8/8/8/8/R3K2R w KQ -\\n'
     """
-    _options.castling(castling)
-    _options.en_passant(en_passant)
-    _options.record_errors(errors)
+    text = _options.record_text_options(castling, en_passant, fields)
+    mode = _options.record_errors(errors)
     _options.output(output)
-    _options.record_fields(fields)
-    threads_asked = _options.kernel_threads(threads)
+    kernel_threads = _options.threads_of(threads).kernel
     if output == "list":
-        return _codec.decode_records(
-            records, castling=castling, en_passant=en_passant, errors=errors, fields=fields
-        )
+        return _codec.decode_records(records, text=text, errors=mode)
     flat = np.ascontiguousarray(np.asarray(records).reshape(-1))
     batch = _bulk.records(flat)
     if output == "bytes":
         return batch.decode(
-            castling=castling,
-            en_passant=en_passant,
-            errors=errors,
-            threads=threads_asked,
-            terminators=True,
-            ends=False,
-            fields=fields,
-            missing=True,
+            text, mode, threads=kernel_threads, terminators=True, ends=False, missing=True
         )[0]
     wide = batch.output_bound() > np.iinfo(np.int32).max
     offsets = np.int64 if wide else np.int32
     result = batch.decode(
-        castling=castling,
-        en_passant=en_passant,
-        errors=errors,
-        threads=threads_asked,
+        text,
+        mode,
+        threads=kernel_threads,
         terminators=False,
         ends=True,
         offsets=offsets,
-        fields=fields,
         missing=True,
     )
-    return arrow_text(result, errors, _null_records(flat))
+    return arrow_text(result, mode, _null_records(flat))
 
 
 def _null_records(flat: np.ndarray) -> Optional[np.ndarray]:
@@ -733,20 +686,19 @@ def validate(fens: Texts, *, threads: Optional[int] = None, epd: bool = False) -
     >>> print(fx.validate("4k3/8/8/8/8/8/8/4K3 w - - 0 1"))
     None
     """
-    threads = _options.threads(threads)
+    asked = _options.threads_of(threads)
     if isinstance(fens, str):
         return _codec.validate_rows([fens], epd=epd)[0]
     if is_series(fens):
         return on_series(validate, fens, "messages", threads=threads, epd=epd)
-    batches = _batches(fens, epd, threads)
+    batches = _batches(fens, epd, asked)
     if batches is None:
         rows = _rows(fens)
-        batch = _list_batch(rows, threads, epd)
+        batch = _list_batch(rows, asked, epd)
         if batch is None:
             return _codec.validate_rows(rows, epd=epd)
-        out = batch.validate(threads=_options.kernel_threads(threads))
+        out = batch.validate(threads=asked.kernel)
         for i in batch.slow:
             out[i] = _codec.validate_rows([rows[i]])[0]
         return out
-    kernel_threads = _options.kernel_threads(threads)
-    return [m for batch in batches for m in batch.validate(threads=kernel_threads, epd=epd)]
+    return [m for batch in batches for m in batch.validate(threads=asked.kernel, epd=epd)]

@@ -28,8 +28,7 @@ from libc.string cimport memchr, memcmp, memcpy, memset
 cimport cython
 cimport numpy as cnp
 
-from fastxfen._codec cimport (COERCE, RAISE, _castling_mode, _ep_mode, _error, _errors_mode,
-                              _fields_mode, _record_errors, _record_fields)
+from fastxfen._codec cimport COERCE, RAISE, _error, _opts, _text_opts
 from fastxfen._core cimport *
 
 import os
@@ -38,7 +37,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 import numpy as np
 
-from fastxfen._options import ROWS_PER_THREAD, cpu_count, resolve_threads
+from fastxfen._options import (ROWS_PER_THREAD, RecordOptions, TextOptions, cpu_count,
+                               record_errors, resolve_threads)
+from fastxfen._options import errors as errors_mode
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
 
 cdef extern from "advise.h" nogil:
@@ -327,15 +328,15 @@ cdef class Batch:
     cdef list jobs
     cdef Py_ssize_t taken       # jobs taken by the workers of a run (with the GIL held)
 
-    cdef void _jobs(self, int task, int errors, castling, ep, bint epd) except *:
-        """The jobs: one per piece, or CHUNK_ROWS rows each."""
+    cdef void _jobs(self, fx_batch_opts opts) except *:
+        """The jobs, each to do ``opts``: one per piece, or CHUNK_ROWS rows each."""
         cdef Job job
         cdef int64_t k, parts
         cdef const int64_t[::1] cuts
         cdef const int64_t[::1] firsts
-        if self.records != NULL and task != FX_NORMALIZE:
+        if self.records != NULL and opts.task != FX_NORMALIZE:
             raise TypeError("a batch of records can only be decoded")
-        if self.pieces is not None and self.pieces[1] is None and (task != FX_NORMALIZE
+        if self.pieces is not None and self.pieces[1] is None and (opts.task != FX_NORMALIZE
                                                                   or self.n >= 0):
             # rows numbered from the counts: an uncounted batch (or one whose
             # rows a normalize counted in its jobs) is counted first
@@ -350,6 +351,7 @@ cdef class Batch:
         self.jobs = []
         for k in range(parts):
             job = Job()
+            job.opts = opts
             job.bad_row = -1
             job.data, job.starts, job.ends = self.data, self.starts, self.ends
             job.nulls = self.nulls
@@ -375,10 +377,6 @@ cdef class Batch:
                 job.offsets, job.wide_offsets = self.offsets, self.wide_offsets
                 job.data_size = self.data_size
                 job.lo, job.hi = self.n * k // parts, self.n * (k + 1) // parts
-            job.opts.task, job.opts.errors, job.opts.epd = task, errors, epd
-            if castling is not None:
-                job.opts.castling = _castling_mode(castling)
-                job.opts.ep = _ep_mode(ep)
             self.jobs.append(job)
 
     cdef void _count_lines(self, int threads):
@@ -476,36 +474,45 @@ cdef class Batch:
                     return out
         return out
 
-    def normalize(self, *, castling, en_passant, errors, threads, bint terminators,
-                  bint epd=False, bint ends=True, offsets=None, bytearray into=None,
-                  fields=6):
-        """Normalized text of every row: (data, ends, failed rows).  ends are
-        int64 row ends; None with ends=False; with offsets=np.int32 or
-        np.int64, Arrow offsets of that type (n + 1, from 0).  Each job's text
-        is copied into the result as soon as the jobs before it are.  With
-        `into`, the text is written into that bytearray (grown if it is too
-        small) and data is a memoryview of it: a caller reusing one buffer
-        spares the page faults of fresh memory.  `fields`: 4, 6 or "same"
-        (EPD rows always get their four position fields)."""
-        return self._write_text(_errors_mode(errors), castling, en_passant, threads,
-                                terminators, epd, ends, offsets, into, _fields_mode(fields))
+    def normalize(self, text=None, errors=None, *, int threads, bint terminators,
+                  bint ends=True, offsets=None, bytearray into=None, **strings):
+        """Normalized text of every row, as ``text`` (a TextOptions) says,
+        bad rows as the ErrorsMode ``errors`` says: (data, ends, failed
+        rows).  ends are int64 row ends; None with ends=False; with
+        offsets=np.int32 or np.int64, Arrow offsets of that type (n + 1,
+        from 0).  Each job's text is copied into the result as soon as the
+        jobs before it are.  With `into`, the text is written into that
+        bytearray (grown if it is too small) and data is a memoryview of
+        it: a caller reusing one buffer spares the page faults of fresh
+        memory.  EPD rows always get their four position fields.
 
-    def decode(self, *, castling, en_passant, errors, threads, bint terminators,
-               bint ends=True, offsets=None, fields=6, bint missing=False):
+        ``strings``: the options as strings (castling=, en_passant=, epd=,
+        fields=, with errors= a string), as the command line still passes
+        them, in place of the values."""
+        if text is None:
+            text, errors = TextOptions(**strings), errors_mode(errors)
+        return self._write_text(_text_opts(text, errors), threads, terminators, ends, offsets,
+                                into)
+
+    def decode(self, text=None, errors=None, *, int threads, bint terminators,
+               bint ends=True, offsets=None, bint missing=False, **strings):
         """The text of every record of a ``records`` batch, as normalize
-        gives it; errors "raise" or "coerce" (a failed record writes no
-        text); fields 4 or 6.  With `missing`, a null record is a missing
-        value: no text, whatever errors says, and not among the failed rows."""
+        gives it; ``text`` a TextOptions of records (fields 4 or 6), errors
+        RAISE or COERCE (a failed record writes no text).  With `missing`,
+        a null record is a missing value: no text, whatever errors says, and
+        not among the failed rows.  ``strings`` as for normalize."""
+        if text is None:
+            text, errors = TextOptions.of_records(**strings), record_errors(errors)
         self.missing = missing
-        return self._write_text(_record_errors(errors), castling, en_passant, threads,
-                                terminators, False, ends, offsets, None, _record_fields(fields))
+        return self._write_text(_text_opts(text, errors), threads, terminators, ends, offsets,
+                                None)
 
     cpdef int64_t output_bound(self):
         """Bytes the text of the batch may take."""
         return _output_bound(self)
 
-    cdef _write_text(self, int mode, castling, en_passant, threads, bint terminators,
-                     bint epd, bint ends, offsets, bytearray into, int fields):
+    cdef _write_text(self, fx_batch_opts opts, int threads, bint terminators, bint ends,
+                     offsets, bytearray into):
         cdef Job job
         cdef Worker worker
         cdef int64_t k
@@ -517,7 +524,8 @@ cdef class Batch:
         cdef uint8_t *result
         if self.n < 0 and (ends or offsets is not None):  # the row ends need the rows
             self._count_lines(threads)
-        self._jobs(FX_NORMALIZE, mode, castling, en_passant, epd)
+        opts.terminators = terminators
+        self._jobs(opts)
         if into is not None:
             if len(into) < bound:  # in place: no copy of a zeroed buffer
                 PyByteArray_Resize(into, bound)
@@ -542,8 +550,6 @@ cdef class Batch:
         try:
             for k in range(len(self.jobs)):
                 job = self.jobs[k]
-                job.opts.terminators = terminators
-                job.opts.fields = fields
                 job.out_ends = ends_at + job.lo * width if ends_at != NULL else NULL
                 job.out.ends32 = width == 4
                 job.turn = PyThread_allocate_lock()
@@ -564,9 +570,9 @@ cdef class Batch:
             raise RuntimeError("fastxfen: normalized text outgrew its bound (a bug)")
         if width == 4 and placed > 0x7FFFFFFF:
             raise OverflowError("output exceeds 2 GiB: use a large_string column")
-        if mode == RAISE:
+        if opts.errors == RAISE:
             self.raise_first()
-        failed = self._rejected_rows() if mode != RAISE else []
+        failed = self._rejected_rows() if opts.errors != RAISE else []
         if into is not None:
             return memoryview(into)[:placed], row_ends, failed
         # cut the result to its size, in place where the allocator allows
@@ -578,35 +584,40 @@ cdef class Batch:
         Py_DECREF(data)
         return data, row_ends, failed
 
-    def encode(self, *, int width, errors, threads, bint epd=False, out=None):
-        """Records of every row; failed rows get the null record.  With
+    def encode(self, records=None, errors=None, *, int threads, out=None, **strings):
+        """Records of every row, as ``records`` (a RecordOptions) says;
+        failed rows get the null record; errors RAISE or COERCE.  With
         `out` (a writeable C-contiguous array of n records of the width's
-        dtype, checked by the caller), they are written there."""
-        cdef int mode = _record_errors(errors)
+        dtype, checked by the caller), they are written there.  ``strings``:
+        width=, epd= and errors= as strings, as the command line still
+        passes them."""
+        if records is None:
+            records, errors = RecordOptions(**strings), record_errors(errors)
+        cdef fx_batch_opts opts = _opts(FX_ENCODE, errors, records.epd)
         cdef Job job
-        self._jobs(FX_ENCODE, mode, None, None, epd)  # counts the rows of an uncounted batch
-        dtype = POSITION_DTYPE_10x8 if width == 10 else POSITION_DTYPE
+        opts.wide = records.wide
+        self._jobs(opts)  # counts the rows of an uncounted batch
+        dtype = POSITION_DTYPE_10x8 if opts.wide else POSITION_DTYPE
         if out is None:
-            records = np.empty(self.n, dtype)
+            result = np.empty(self.n, dtype)
         elif (out.dtype != dtype or out.shape != (self.n,) or not out.flags.c_contiguous
               or not out.flags.writeable):
-            name = "POSITION_DTYPE_10x8" if width == 10 else "POSITION_DTYPE"
+            name = "POSITION_DTYPE_10x8" if opts.wide else "POSITION_DTYPE"
             raise ValueError(f"out must be a writeable C-contiguous array of shape "
                              f"({self.n},) and dtype fastxfen.{name}")
         else:
-            records = out
+            result = out
         for job in self.jobs:
-            job.records = <char *>cnp.PyArray_DATA(records)
-            job.itemsize = records.itemsize
-            job.opts.wide = width == 10
+            job.records = <char *>cnp.PyArray_DATA(result)
+            job.itemsize = result.itemsize
         self._run(self._workers(threads))
-        if mode == RAISE:
+        if opts.errors == RAISE:
             self.raise_first()
-        return records
+        return result
 
-    def validate(self, *, threads, bint epd=False):
+    def validate(self, *, int threads, bint epd=False):
         """None or the message of every row."""
-        self._jobs(FX_VALIDATE, COERCE, None, None, epd)
+        self._jobs(_opts(FX_VALIDATE, COERCE, epd))
         self._run(self._workers(threads))
         out = [None] * self.n
         for row, failure in self._rejections(False):

@@ -16,6 +16,7 @@ from fastxfen import _export, _options
 from fastxfen._api import encode
 from fastxfen._columns import arrow_offsets, is_arrow
 from fastxfen._optional import require_arrow
+from fastxfen._options import PlaneOptions
 from fastxfen._records import POSITION_DTYPE, is_records
 from fastxfen._types import (
     BUFFERS,
@@ -44,8 +45,6 @@ __all__ = [
 #: each adds.
 PLANE_EXTRAS = dict(_export.EXTRA_PLANES)
 
-#: Whether planes are mirrored (and colors swapped) for black to move.
-_FLIPS = {"white": False, "side_to_move": True}
 #: One value for every row, or one per row.
 PerRow = Union[int, Sequence[int], npt.NDArray[np.integer[Any]]]
 _U32 = 4294967295
@@ -207,11 +206,11 @@ def to_bitboards(
     >>> boards.shape, hex(int(boards[0, 3]))  # white rooks on a1 and h1
     ((1, 12), '0x81')
     """
-    _options.record_errors(errors)
+    mode = _options.record_errors(errors)
     threads = _options.threads(threads)
-    recs, trusted = _as_records(x, errors, threads)
+    recs, trusted = _as_records(x, mode, threads)
     out = _output(out, (len(recs), 12), np.dtype(np.uint64))
-    return _export.bitboards(recs, trusted=trusted, errors=errors, out=out)
+    return _export.bitboards(recs, trusted=trusted, errors=mode, out=out)
 
 
 def from_bitboards(
@@ -273,7 +272,7 @@ def from_bitboards(
     >>> fx.decode(fx.from_bitboards(boards, castling="KQ"))
     ['4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1']
     """
-    _options.record_errors(errors)
+    mode = _options.record_errors(errors)
     bb = np.asarray(bitboards)
     if bb.dtype.kind not in "iu" or bb.dtype.itemsize != 8:
         raise TypeError(f"bitboards must be 64-bit integers, not {bb.dtype}")
@@ -281,7 +280,7 @@ def from_bitboards(
         raise ValueError(f"bitboards must have shape (N, 12), not {bb.shape}")
     bb = np.ascontiguousarray(bb.reshape(-1, 12), bb.dtype.newbyteorder("=")).view(np.uint64)
     defaults = _defaults(len(bb), 8, turn, castling, en_passant, halfmove, fullmove)
-    return _export.from_bitboards(bb, defaults, errors=errors)
+    return _export.from_bitboards(bb, defaults, errors=mode)
 
 
 # ---------------------------------------------------------------- planes
@@ -352,27 +351,12 @@ def to_planes(
     >>> planes.shape, int(planes[0, 3, 0, 0]), int(planes[0, 12].min())
     ((1, 13, 8, 8), 1, 1)
     """
-    _options.record_errors(errors)
-    dt = _options.plane_dtype(dtype)
-    flip = _FLIPS[_options.perspective(perspective)]
-    names = _options.plane_extras(extra, dt)
-    _options.width(width)
-    _options.en_passant(en_passant)
+    mode = _options.record_errors(errors)
+    spec = PlaneOptions(dtype, perspective, extra, width, en_passant)
     threads = _options.threads(threads)
-    recs, trusted = _as_records(x, errors, threads)
-    shape = (len(recs), _export.plane_count(width, names), 8, width)
-    out = _output(out, shape, dt)
-    return _export.planes(
-        recs,
-        trusted=trusted,
-        width=width,
-        flip=flip,
-        dtype=dt,
-        en_passant=en_passant,
-        extra=names,
-        errors=errors,
-        out=out,
-    )
+    recs, trusted = _as_records(x, mode, threads)
+    out = _output(out, (len(recs), spec.planes, 8, spec.width), spec.dtype)
+    return _export.planes(recs, spec, trusted=trusted, errors=mode, out=out)
 
 
 def from_planes(
@@ -429,22 +413,20 @@ def from_planes(
     >>> fx.decode(fx.from_planes(planes, extra=("turn", "castling")))
     ['4k3/8/8/8/8/8/8/R3K2R b KQ - 0 1']
     """
-    _options.record_errors(errors)
+    mode = _options.record_errors(errors)
     arr = np.asarray(planes)
-    flip = _FLIPS[_options.perspective(perspective)]
     if not arr.dtype.isnative:
         arr = arr.astype(arr.dtype.newbyteorder("="))
-    dt = _options.plane_dtype(arr.dtype)
-    names = _options.plane_extras(extra, dt)
     if arr.ndim == 3:
         arr = arr[None]
     if arr.ndim != 4 or arr.shape[2] != 8 or arr.shape[3] not in (8, 10):
         raise ValueError(f"planes must have shape (N, C, 8, 8) or (N, C, 8, 10), not {arr.shape}")
-    width = arr.shape[3]
-    expected = _export.plane_count(width, names)
-    if arr.shape[1] != expected:
+    spec = PlaneOptions(arr.dtype, perspective, extra, arr.shape[3])
+    names, width = spec.extra, spec.width
+    if arr.shape[1] != spec.planes:
         raise ValueError(
-            f"{arr.shape[1]} planes, but a {width}-wide tensor with extra={names!r} has {expected}"
+            f"{arr.shape[1]} planes, but a {width}-wide tensor with extra={names!r} has "
+            f"{spec.planes}"
         )
     given = {
         "turn": ("turn",),
@@ -458,9 +440,7 @@ def from_planes(
         if plane is not None and values[key] is not None:
             raise ValueError(f"{key} is read from the {plane!r} plane; do not pass {key}=")
     defaults = _defaults(len(arr), width, turn, castling, en_passant, halfmove, fullmove)
-    return _export.from_planes(
-        np.ascontiguousarray(arr), defaults, width=width, flip=flip, extra=names, errors=errors
-    )
+    return _export.from_planes(np.ascontiguousarray(arr), defaults, spec, errors=mode)
 
 
 # ---------------------------------------------------------------- binary formats
@@ -675,21 +655,17 @@ def pack(
     >>> fx.pack(["4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"], format="stockfish").shape
     (1, 24)
     """
-    _options.record_errors(errors)
+    mode = _options.record_errors(errors)
     fmt = _options.pack_format(format)
-    _options.en_passant(en_passant)
+    ep = _options.en_passant(en_passant)
     threads = _options.threads(threads)
-    recs, trusted = _as_records(x, errors, threads)
+    recs, trusted = _as_records(x, mode, threads)
     if fmt == "stockfish":
         out = _output(out, (len(recs), _export.STOCKFISH_SIZE), np.dtype(np.uint8))
-        return _export.stockfish_pack(
-            recs, trusted=trusted, en_passant=en_passant, errors=errors, out=out
-        )
+        return _export.stockfish_pack(recs, trusted=trusted, en_passant=ep, errors=mode, out=out)
     if out is not None:
         raise ValueError("out= is only for format='stockfish' (a fixed-size array)")
-    data, offsets, valid = _export.lichess_pack(
-        recs, trusted=trusted, en_passant=en_passant, errors=errors
-    )
+    data, offsets, valid = _export.lichess_pack(recs, trusted=trusted, en_passant=ep, errors=mode)
     return BinaryColumn(data, offsets, valid)
 
 
@@ -854,12 +830,12 @@ def unpack(
     >>> fx.decode(fx.unpack(column))
     ['4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1']
     """
-    _options.record_errors(errors)
+    mode = _options.record_errors(errors)
     fmt = _options.pack_format(format)
     if fmt == "stockfish":
         rows = _stockfish_rows(data)
         defaults = _defaults(len(rows), 8, halfmove=halfmove, fullmove=fullmove)
-        return _export.stockfish_unpack(rows, defaults, errors=errors)
+        return _export.stockfish_unpack(rows, defaults, errors=mode)
     if halfmove is not None or fullmove is not None:
         raise ValueError(
             "the lichess format stores its own counters; "
@@ -869,7 +845,7 @@ def unpack(
     for raw, starts, ends, nulls in _lichess_rows(data):
         try:
             parts.append(
-                _export.lichess_unpack(raw, starts, ends, nulls, errors=errors, first_row=done)
+                _export.lichess_unpack(raw, starts, ends, nulls, errors=mode, first_row=done)
             )
         except Exception as exc:  # renumber rows of later Arrow chunks
             if done and hasattr(exc, "index"):

@@ -16,6 +16,7 @@ from fastxfen import _keys, _options
 from fastxfen._api import encode
 from fastxfen._columns import is_arrow
 from fastxfen._errors import FenError
+from fastxfen._options import ErrorsMode, KeyOptions
 from fastxfen._records import is_records
 from fastxfen._types import BUFFERS, EnPassant, Positions
 from fastxfen._types import RecordErrors as KeyErrors
@@ -38,18 +39,18 @@ def _rows_with_missing(x: Any) -> Optional[list[Any]]:
 CHUNK_ROWS = 1 << 20
 
 
-def _renumbered(fn: Callable[..., Any], start: int, *args: Any) -> Any:
-    """fn(*args), a FenError's row moved on by start rows."""
+def _renumbered(start: int, fn: Callable[..., Any], *args: Any, **options: Any) -> Any:
+    """fn(*args, **options), a FenError's row moved on by start rows."""
     try:
-        return fn(*args)
+        return fn(*args, **options)
     except FenError as e:
         raise FenError(e.index + start, e.column, e.field, e.reason) from None
 
 
-def _text_records(x: Any, errors: KeyErrors, threads: Optional[int]) -> np.ndarray:
+def _text_records(x: Any, errors: ErrorsMode, threads: Optional[int]) -> np.ndarray:
     """Records of one chunk of text rows; missing values (None, Arrow nulls)
     give null records, also under errors="raise"."""
-    rows = _rows_with_missing(x) if errors == "raise" else None
+    rows = _rows_with_missing(x) if errors is ErrorsMode.RAISE else None
     if rows is None:
         return encode(x, width=10, errors=errors, threads=threads)
     recs = encode(rows, width=10, errors="coerce", threads=threads)
@@ -63,7 +64,7 @@ def _text_records(x: Any, errors: KeyErrors, threads: Optional[int]) -> np.ndarr
 
 
 def _records(
-    x: Any, errors: KeyErrors, threads: Optional[int]
+    x: Any, errors: ErrorsMode, threads: Optional[int]
 ) -> tuple[Iterator[tuple[int, np.ndarray, bool]], Any]:
     """The records of x, chunk by chunk: (first row, flat contiguous records,
     whether they come fresh from the reader, so checked already); and the
@@ -85,7 +86,7 @@ def _records(
                 if is_arrow(rows)
                 else rows[start : start + CHUNK_ROWS]
             )
-            yield start, _renumbered(_text_records, start, part, errors, threads), True
+            yield start, _renumbered(start, _text_records, part, errors, threads), True
 
     return chunks(), shape
 
@@ -144,12 +145,15 @@ def zobrist(fens: Positions, *, errors: KeyErrors = "raise", threads: Optional[i
     >>> keys.dtype, bool(keys[0] == keys[1])
     (dtype('uint64'), True)
     """
-    _options.record_errors(errors)
+    mode = _options.record_errors(errors)
     if isinstance(fens, str):
         recs = encode(fens, width=10, errors=errors)
-        return int(_keys.zobrist(recs, True, errors)[0])
-    chunks, shape = _records(fens, errors, threads)
-    parts = [_renumbered(_keys.zobrist, *chunk, errors) for chunk in chunks]
+        return int(_keys.zobrist(recs, trusted=True, errors=mode)[0])
+    chunks, shape = _records(fens, mode, threads)
+    parts = [
+        _renumbered(start, _keys.zobrist, recs, trusted=trusted, errors=mode)
+        for start, recs, trusted in chunks
+    ]
     keys = parts[0] if len(parts) == 1 else np.concatenate(parts)
     if shape == ():
         return int(keys[0])
@@ -200,8 +204,7 @@ class Deduper:
     """
 
     def __init__(self, *, counters: bool = False, en_passant: EnPassant = "xfen") -> None:
-        _options.en_passant(en_passant)
-        self._table = _keys.Table(bool(counters), en_passant)
+        self._table = _keys.Table(KeyOptions(counters, en_passant))
         self._rows = 0
 
     def add(
@@ -212,13 +215,15 @@ class Deduper:
         with ``errors="coerce"``, bad rows hold no position: False.  A bad row
         otherwise raises ``FenError``, numbered from the first row ever
         added; the rows before it are then in the set."""
-        _options.record_errors(errors)
+        mode = _options.record_errors(errors)
         if isinstance(fens, str):
             fens = [fens]
         masks = []
         try:
-            for start, recs, trusted in _records(fens, errors, threads)[0]:
-                masks.append(_renumbered(self._table.add, start, recs, trusted, errors))
+            for start, recs, trusted in _records(fens, mode, threads)[0]:
+                masks.append(
+                    _renumbered(start, self._table.add, recs, trusted=trusted, errors=mode)
+                )
         except FenError as e:
             raise FenError(e.index + self._rows, e.column, e.field, e.reason) from None
         self._rows += sum(len(mask) for mask in masks)

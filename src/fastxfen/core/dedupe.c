@@ -176,14 +176,14 @@ static int insert(fx_dedupe *d, const fx_pos *pos)
     return 1;
 }
 
-int64_t fx_dedupe_add(fx_dedupe *d, const uint8_t *base, size_t stride, int wide,
-                      int trusted, size_t n, int coerce, uint8_t *first, fx_error *err)
+int64_t fx_dedupe_add(fx_dedupe *d, const fx_key_records *recs, size_t n, uint8_t *first,
+                      fx_error *err)
 {
     fx_pos pos;
     for (size_t i = 0; i < n; i++) {
-        int got = fx_load_any(base + i * stride, wide, trusted, &pos, err);
+        int got = fx_load_any(recs, i, &pos, err);
         first[i] = 0;
-        if (got < 0 && !coerce)
+        if (got < 0 && !recs->coerce)
             return (int64_t)i;
         if (got <= 0)
             continue;

@@ -32,18 +32,26 @@ void fx_zobrist_init(void);
  * one.  A null record (width 0) gives 0. */
 uint64_t fx_zobrist(const fx_pos *pos);
 
-/* Load record i of n (stride bytes apart, the wide or 8x8 layout) into *pos:
- * trusted records come straight from the reader and are only copied, others
+/* The records a key kernel reads, and what it does with a refused one. */
+typedef struct {
+    const uint8_t *base;  /* record i is at base + i * stride */
+    size_t stride;
+    int wide;             /* the 96-byte layout (else the 80-byte 8x8 one) */
+    int trusted;          /* straight from the reader: only copied, not checked */
+    int coerce;           /* a refused record holds no position and the batch
+                             goes on (else the batch stops there) */
+} fx_key_records;
+
+/* Load record i of recs into *pos: trusted records are only copied, others
  * are checked (fx_load_record).  Returns 1 for a position, 0 for the null
  * record (every byte 0), -1 for a refused record (*err filled), such as a
  * record of width 0 with another byte set. */
-int fx_load_any(const uint8_t *rec, int wide, int trusted, fx_pos *pos, fx_error *err);
+int fx_load_any(const fx_key_records *recs, size_t i, fx_pos *pos, fx_error *err);
 
 /* Keys of n records into out.  A null record gives 0; a refused record
- * gives 0 and, unless coerce, stops the batch.  Returns -1 when every row
- * is done, else the index of the refused row. */
-int64_t fx_zobrist_batch(const uint8_t *base, size_t stride, int wide, int trusted,
-                         size_t n, int coerce, uint64_t *out, fx_error *err);
+ * gives 0 and, unless recs->coerce, stops the batch.  Returns -1 when every
+ * row is done, else the index of the refused row. */
+int64_t fx_zobrist_batch(const fx_key_records *recs, size_t n, uint64_t *out, fx_error *err);
 
 /* The set of distinct positions seen so far: an open-addressing table of
  * (key, reference) slots and an arena of packed positions, compared byte for
@@ -75,10 +83,10 @@ size_t fx_dedupe_bytes(const fx_dedupe *d);
 
 /* Add n records; first[i] = 1 when row i is a position not seen before
  * (in this call or an earlier one), else 0; null rows, and refused rows
- * under coerce, get 0.  Returns -1 when every row is done, -2 when memory
- * ran out, else the index of a refused row (!coerce).  Either way the rows
- * before the one it stopped at are in the set. */
-int64_t fx_dedupe_add(fx_dedupe *d, const uint8_t *base, size_t stride, int wide,
-                      int trusted, size_t n, int coerce, uint8_t *first, fx_error *err);
+ * under recs->coerce, get 0.  Returns -1 when every row is done, -2 when
+ * memory ran out, else the index of a refused row (!coerce).  Either way
+ * the rows before the one it stopped at are in the set. */
+int64_t fx_dedupe_add(fx_dedupe *d, const fx_key_records *recs, size_t n, uint8_t *first,
+                      fx_error *err);
 
 #endif
