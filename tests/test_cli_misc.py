@@ -234,7 +234,10 @@ def test_heap_thresholds_are_left_alone_off_linux(monkeypatch):
         (["encode", "--width", "9"], lambda: fx.encode(FOUR, width=9)),
         (["validate", "--threads", "0"], lambda: fx.validate([FOUR], threads=0)),
         (["decode", "--perspective", "black"], lambda: fx.to_planes([FOUR], perspective="black")),
-        (["encode", "--extra", "turn,nope"], lambda: fx.to_planes([FOUR], extra=("turn", "nope"))),
+        (
+            ["encode", "--format", "planes", "--extra", "turn,nope"],
+            lambda: fx.to_planes([FOUR], extra=("turn", "nope")),
+        ),
     ],
 )
 def test_a_bad_option_gets_the_library_message(capsys, argv, library):
@@ -243,4 +246,4 @@ def test_a_bad_option_gets_the_library_message(capsys, argv, library):
         library()
     assert run(*argv) == 2
     err = capsys.readouterr().err
-    assert f"error: argument {argv[1]}: {raised.value}\n" in err
+    assert err.count(f": {raised.value}\n") == 1 and "error: " in err

@@ -47,11 +47,12 @@ def source(tmp_path):
         (lambda: files.Decode(format=files.Zobrist()), "a binary format decode reads"),
         (lambda: files.Encode(format="npy"), "must be a binary format"),
         (lambda: files.Records(width=9), "width must be 8 or 10"),
-        (lambda: files.Planes(dtype="nonsense"), "is no numpy dtype"),
+        (lambda: files.Planes(dtype="complex64"), "planes need a bool, integer or float"),
+        (lambda: files.Encode(format=files.Planes(dtype=None)), "encode writes need a dtype"),
         (lambda: files.Planes(extra=("turn", "turn")), "named twice"),
         (lambda: files.Encode(format=files.Planes(extra="halfmove_scaled")), "needs a float"),
         (lambda: files.Decode(format=files.Planes(perspective="side_to_move")), "'turn' plane"),
-        (lambda: files.Pgn(select="all"), "select must be one of"),
+        (lambda: files.Pgn(select="all"), "select must be None, .standard. or .setup."),
     ],
 )
 def test_values_are_checked_when_made(make, message):

@@ -24,10 +24,9 @@ import numpy as np
 
 from fastxfen import _bulk, _options, files
 from fastxfen._api import Fields
-from fastxfen._api import encode as _encode
-from fastxfen._api import normalize as _normalize
-from fastxfen._api import validate as _validate
+from fastxfen._columns import arrow_batches, arrow_result
 from fastxfen._optional import require_dask as _require
+from fastxfen._options import ErrorsMode, Threads
 from fastxfen._records import record_dtype
 from fastxfen.files.report import FAILED
 from fastxfen.files.text_chunks import DEFAULT_CHUNK
@@ -51,30 +50,28 @@ __all__ = [
 ]
 
 
-def _threads(threads: Optional[int]) -> int:
-    """The threads of one partition: ``threads`` checked and capped (see
-    fastxfen._options), or one, since Dask runs the partitions in parallel."""
-    asked = _options.threads(threads)
-    return 1 if asked is None else asked
+#: The threads of one partition by default: Dask already runs one task per
+#: worker thread.
+ONE_THREAD = Threads(1)
 
 
-def _check(
-    castling: str = "xfen",
-    en_passant: str = "xfen",
-    errors: str = "raise",
-    threads: Optional[int] = None,
-    width: int = 8,
-    records: bool = False,
-    fields: Fields = 6,
-) -> None:
-    """The options of a call checked before any task is made or run;
-    ``records``: errors of a function giving records."""
-    _options.castling(castling)
-    _options.en_passant(en_passant)
-    _options.fields(fields)
-    (_options.record_errors if records else _options.errors)(errors)
-    _options.threads(threads)
-    _options.width(width)
+def _threads(threads: Any) -> Threads:
+    """The threads of one partition: ``threads`` checked (capped to the CPUs
+    where the partition runs), or one."""
+    value = _options.threads_of(threads)
+    return ONE_THREAD if value.asked is None else value
+
+
+def _text(castling: Any, en_passant: Any, errors: Any, threads: Any, epd: Any, fields: Any):
+    """The values of a normalize call: (TextOptions, ErrorsMode, Threads)."""
+    text = _options.text_options(castling, en_passant, fields, epd)
+    return text, _options.errors(errors), _threads(threads)
+
+
+def _records(width: Any, errors: Any, threads: Any, epd: Any):
+    """The values of an encode call: (RecordOptions, ErrorsMode, Threads)."""
+    records = _options.record_options(width, epd)
+    return records, _options.record_errors(errors), _threads(threads)
 
 
 # ------------------------------------------------------------------ partitions: lines
@@ -112,23 +109,18 @@ def normalize_lines(
     writes them.  A coerced line is empty (its terminator kept); an ignored
     one unchanged.  Columns in errors are byte offsets into the UTF-8 line,
     and ``FenError.index`` is the row within the partition."""
-    _check(castling=castling, en_passant=en_passant, errors=errors, threads=threads, fields=fields)
+    return _normalized_lines(lines, *_text(castling, en_passant, errors, threads, epd, fields))
+
+
+def _normalized_lines(lines: Iterable[Any], text, errors: ErrorsMode, threads: Threads) -> list:
     batch, kind, lines = _lines_batch(lines)
-    data, ends, failed = batch.normalize(
-        castling=castling,
-        en_passant=en_passant,
-        errors=errors,
-        threads=_threads(threads),
-        terminators=True,
-        epd=epd,
-        fields=fields,
-    )
+    data, ends, failed = batch.normalize(text, errors, threads=threads.kernel, terminators=True)
     starts = np.empty_like(ends)
     if len(ends):
         starts[0] = 0
         starts[1:] = ends[:-1]
     pieces = [data[a:b] for a, b in zip(starts.tolist(), ends.tolist())]
-    if errors == "coerce":  # a coerced line is its terminator alone, if any
+    if errors is ErrorsMode.COERCE:  # a coerced line is its terminator alone, if any
         for row in failed:
             line = lines[row]
             pieces[row] = pieces[row][:0] + (
@@ -152,18 +144,24 @@ def encode_lines(
     epd: bool = False,
 ) -> np.ndarray:
     """Records (``record_dtype(width)``) of the lines of one partition."""
-    _check(errors=errors, threads=threads, width=width, records=True)
+    return _encoded_lines(lines, *_records(width, errors, threads, epd))
+
+
+def _encoded_lines(lines: Iterable[Any], records, errors: ErrorsMode, threads: Threads):
     batch, _, _ = _lines_batch(lines)
-    return batch.encode(width=width, errors=errors, threads=_threads(threads), epd=epd)
+    return batch.encode(records, errors, threads=threads.kernel)
 
 
 def validate_lines(
     lines: Iterable[Any], *, threads: Optional[int] = None, epd: bool = False
 ) -> list:
     """``None`` or ``"column C (field): reason"`` per line of one partition."""
-    _check(threads=threads)
+    return _validated_lines(lines, bool(epd), _threads(threads))
+
+
+def _validated_lines(lines: Iterable[Any], epd: bool, threads: Threads) -> list:
     batch, _, _ = _lines_batch(lines)
-    return batch.validate(threads=_threads(threads), epd=epd)
+    return batch.validate(threads=threads.kernel, epd=epd)
 
 
 # ------------------------------------------------------------------ partitions: pandas
@@ -224,17 +222,16 @@ def normalize_series(
 ):
     """One pandas partition normalized: a Series of the same dtype, index and
     name; missing values stay missing, a coerced row becomes missing."""
-    _check(castling=castling, en_passant=en_passant, errors=errors, threads=threads, fields=fields)
-    result = _normalize(
-        _arrow_of(series),
-        castling=castling,
-        en_passant=en_passant,
-        errors=errors,
-        threads=_threads(threads),
-        epd=epd,
-        fields=fields,
-    )
-    return _series_like(series, result)
+    return _normalized_series(series, *_text(castling, en_passant, errors, threads, epd, fields))
+
+
+def _normalized_series(series, text, errors: ErrorsMode, threads: Threads):
+    def run(batch, offsets):
+        return batch.normalize(
+            text, errors, threads=threads.kernel, terminators=False, offsets=offsets
+        )
+
+    return _series_like(series, arrow_result(_arrow_of(series), run, errors))
 
 
 def encode_series(
@@ -246,25 +243,34 @@ def encode_series(
     epd: bool = False,
 ) -> np.ndarray:
     """Records of one pandas partition (a missing value is the null record)."""
-    _check(errors=errors, threads=threads, width=width, records=True)
-    return _encode(
-        _arrow_of(series), width=width, errors=errors, threads=_threads(threads), epd=epd
-    )
+    return _encoded_series(series, *_records(width, errors, threads, epd))
+
+
+def _encoded_series(series, records, errors: ErrorsMode, threads: Threads) -> np.ndarray:
+    batches = arrow_batches(_arrow_of(series))
+    parts = [batch.encode(records, errors, threads=threads.kernel) for batch in batches]
+    if len(parts) == 1:
+        return parts[0]
+    return np.concatenate(parts) if parts else np.empty(0, record_dtype(records.width))
 
 
 def validate_series(series, *, threads: Optional[int] = None, epd: bool = False):
     """A Series of ``None`` or ``"column C (field): reason"`` (object dtype)."""
-    _check(threads=threads)
+    return _validated_series(series, bool(epd), _threads(threads))
+
+
+def _validated_series(series, epd: bool, threads: Threads):
     import pandas as pd
 
-    messages = _validate(_arrow_of(series), threads=_threads(threads), epd=epd)
+    batches = arrow_batches(_arrow_of(series))
+    messages = [m for batch in batches for m in batch.validate(threads=threads.kernel, epd=epd)]
     array = np.empty(len(messages), object)
     array[:] = messages
     return pd.Series(array, index=series.index, name=series.name, dtype=object)
 
 
-def _frame_partition(frame, column, out, function, options):
-    result = function(frame[column], **options)
+def _frame_partition(frame, column, out, function, values):
+    result = function(frame[column], *values)
     frame = frame.copy(deep=False)
     frame[out or column] = result
     return frame
@@ -304,25 +310,18 @@ def normalize_bag(
 ):
     """A Bag of lines (``dask.bag.read_text``, ``from_sequence``) normalized
     partition by partition: a Bag of the same lines in canonical form, each
-    keeping its terminator, ready for ``Bag.to_textfiles``."""
-    _check(castling=castling, en_passant=en_passant, errors=errors, threads=threads, fields=fields)
+    keeping its terminator, ready for ``Bag.to_textfiles``.  The options are
+    checked once, here, and go to the partitions as values."""
+    values = _text(castling, en_passant, errors, threads, epd, fields)
     _collection_kind(bag, None)
-    return bag.map_partitions(
-        normalize_lines,
-        castling=castling,
-        en_passant=en_passant,
-        errors=errors,
-        threads=threads,
-        epd=epd,
-        fields=fields,
-    )
+    return bag.map_partitions(_normalized_lines, *values)
 
 
 def validate_bag(bag, *, threads: Optional[int] = None, epd: bool = False):
     """A Bag of ``None`` or ``"column C (field): reason"``, one per line."""
-    _check(threads=threads)
+    values = (bool(epd), _threads(threads))
     _collection_kind(bag, None)
-    return bag.map_partitions(validate_lines, threads=threads, epd=epd)
+    return bag.map_partitions(_validated_lines, *values)
 
 
 def normalize_column(
@@ -340,23 +339,15 @@ def normalize_column(
     """A Dask DataFrame with ``column`` normalized (into column ``out`` if
     given, else in place), or a Dask Series normalized: same dtype, same
     partitions.  ``string[pyarrow]`` columns are read without Python strings."""
-    _check(castling=castling, en_passant=en_passant, errors=errors, threads=threads, fields=fields)
+    values = _text(castling, en_passant, errors, threads, epd, fields)
     kind = _collection_kind(collection, column)
-    options = dict(
-        castling=castling,
-        en_passant=en_passant,
-        errors=errors,
-        threads=threads,
-        epd=epd,
-        fields=fields,
-    )
     if kind == "series":
-        return collection.map_partitions(normalize_series, meta=collection._meta, **options)
+        return collection.map_partitions(_normalized_series, *values, meta=collection._meta)
     meta = collection._meta.copy()
     if out is not None:
         meta[out] = meta[column]
     return collection.map_partitions(
-        _frame_partition, column, out, normalize_series, options, meta=meta
+        _frame_partition, column, out, _normalized_series, values, meta=meta
     )
 
 
@@ -364,13 +355,13 @@ def validate_column(
     collection, column: Optional[str] = None, *, threads: Optional[int] = None, epd: bool = False
 ):
     """A Dask Series (object dtype) of ``None`` or the message, per row."""
-    _check(threads=threads)
+    values = (bool(epd), _threads(threads))
     kind = _collection_kind(collection, column)
     series = collection if kind == "series" else collection[column]
     import pandas as pd
 
     meta = pd.Series([], dtype=object, name=series.name)
-    return series.map_partitions(validate_series, threads=threads, epd=epd, meta=meta)
+    return series.map_partitions(_validated_series, *values, meta=meta)
 
 
 def _records_array(parts, width: int):
@@ -388,15 +379,11 @@ def encode_bag(
     """A Dask array of position records (``record_dtype(width)``), one chunk
     per partition of the Bag of lines; chunk lengths are known once
     computed (``.compute_chunk_sizes()``)."""
-    _check(errors=errors, threads=threads, width=width, records=True)
+    values = _records(width, errors, threads, epd)
     dask = _require("dask")
     _collection_kind(bag, None)
-    encode = dask.delayed(encode_lines, pure=True)
-    parts = [
-        encode(part, width=width, errors=errors, threads=threads, epd=epd)
-        for part in bag.to_delayed()
-    ]
-    return _records_array(parts, width)
+    encode = dask.delayed(_encoded_lines, pure=True)
+    return _records_array([encode(part, *values) for part in bag.to_delayed()], values[0].width)
 
 
 def encode_column(
@@ -410,16 +397,13 @@ def encode_column(
 ):
     """A Dask array of position records, one chunk per partition of the
     column (or Series)."""
-    _check(errors=errors, threads=threads, width=width, records=True)
+    values = _records(width, errors, threads, epd)
     dask = _require("dask")
     kind = _collection_kind(collection, column)
     series = collection if kind == "series" else collection[column]
-    encode = dask.delayed(encode_series, pure=True)
-    parts = [
-        encode(part, width=width, errors=errors, threads=threads, epd=epd)
-        for part in series.to_delayed()
-    ]
-    return _records_array(parts, width)
+    encode = dask.delayed(_encoded_series, pure=True)
+    parts = [encode(part, *values) for part in series.to_delayed()]
+    return _records_array(parts, values[0].width)
 
 
 # ------------------------------------------------------------------ sharded files

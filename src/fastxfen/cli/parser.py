@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from fastxfen import __version__, _options, pgn
+from fastxfen import __version__, _options
 from fastxfen.cli import values
 from fastxfen.cli.help_texts import EPILOG, FORMATS_HELP, ROWS_HELP, TABLES_HELP, para
 from fastxfen.export import PLANE_EXTRAS
@@ -465,7 +465,7 @@ def _pgn(commands) -> None:
     p.add_argument(
         "--select",
         type=values.select,
-        metavar=values.choices(pgn.SELECTIONS),
+        metavar=values.choices(_options.SELECTIONS),
         help="keep only the games without a FEN tag (and without a Variant tag naming "
         "another game than chess): 'standard'; or only those with one: 'setup'",
     )

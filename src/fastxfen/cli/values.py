@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import argparse
 
-from fastxfen import _options, files, pgn
+import numpy as np
+
+from fastxfen import _options, files
 from fastxfen.cli import display
 from fastxfen.files import binary_formats
 from fastxfen.files.errors import RunError
@@ -56,10 +58,21 @@ def _record_fields(text: str):
     return _options.record_fields(text if text == "same" else _number(text))
 
 
-def _threads(text: str):
-    value = _number(text)
-    _options.threads(value)  # checked here; capped where the work runs
-    return value
+def _threads(text: str) -> _options.Threads:
+    return _options.Threads(_number(text))  # capped where the work runs
+
+
+def _extras(text: str) -> tuple:
+    """--extra: names separated by commas (checked with the planes' layout)."""
+    return tuple(name.strip() for name in text.split(",")) if text else ()
+
+
+def _dtype(text: str):
+    """--dtype: a numpy dtype's name (checked with the planes' layout)."""
+    try:
+        return np.dtype(text)
+    except TypeError:
+        raise ValueError(f"--dtype {text!r} is no numpy dtype") from None
 
 
 size = _checked(_size, "size")
@@ -72,9 +85,9 @@ en_passant = _checked(_options.en_passant, "en_passant")
 errors = _checked(_options.errors, "errors")
 record_errors = _checked(_options.record_errors, "record_errors")
 perspective = _checked(_options.perspective, "perspective")
-select = _checked(lambda text: _options.choice("select", text, pgn.SELECTIONS), "select")
-extras = _checked(binary_formats.extras, "extras")
-dtype = _checked(binary_formats.plane_dtype, "dtype")
+select = _checked(_options.pgn_select, "select")
+extras = _checked(_extras, "extras")
+dtype = _checked(_dtype, "dtype")
 
 
 def choices(values: tuple) -> str:
@@ -114,9 +127,10 @@ def settings(args, progress=None, notices: bool = True) -> files.Settings:
 FORMAT_OPTIONS = ("width", "en_passant", "extra", "perspective", "dtype")
 
 
-def binary_format(args, options: tuple) -> binary_formats.BinaryFormat:
-    """The binary format of --format with the ``options`` given for it; a
-    RunError for an option given with a format that does not take it."""
+def binary_format(args, options: tuple, decoding: bool = False) -> binary_formats.BinaryFormat:
+    """The binary format of --format with the ``options`` given for it (to
+    decode with, if ``decoding``); a RunError for an option given with a
+    format that does not take it."""
     name = args.format
     given = {}
     for option in options:
@@ -128,4 +142,5 @@ def binary_format(args, options: tuple) -> binary_formats.BinaryFormat:
             kinds = binary_formats.taking(option)
             raise RunError(f"{flag} applies to --format {' or '.join(kinds)} only")
         given[option] = value
-    return build(binary_formats.FORMATS[name], **given)
+    kind = binary_formats.FORMATS[name]
+    return build(kind.to_decode if decoding else kind, **given)

@@ -22,11 +22,12 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from typing import ClassVar
+from typing import Any, ClassVar, Optional
 
 import numpy as np
 
 from fastxfen import _export, _options
+from fastxfen._options import ErrorsMode, PlaneOptions
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8, record_dtype
 from fastxfen.files import lichess_frames, npy
 from fastxfen.keys import zobrist
@@ -43,25 +44,6 @@ def merge(first: list, later: list) -> list:
 
 def _row(item) -> int:
     return item[0]
-
-
-def extras(text: str | None) -> tuple:
-    """The names of extra planes in a comma-separated list; ValueError for
-    an unknown or repeated one."""
-    if not text:
-        return ()
-    names = tuple(name.strip() for name in text.split(","))
-    _options.plane_extras(names, np.dtype(np.float32))  # names and repeats; dtype checked later
-    return names
-
-
-def plane_dtype(value) -> np.dtype:
-    """The element type of planes: a numpy dtype or its name, checked."""
-    try:
-        dtype = np.dtype(value)
-    except TypeError:
-        raise ValueError(f"--dtype {value!r} is no numpy dtype") from None
-    return _options.plane_dtype(dtype)
 
 
 # ------------------------------------------------------------------ converters
@@ -147,7 +129,7 @@ class _StockfishEncoder(Encoder):
             records,
             trusted=True,
             en_passant=self.en_passant,
-            errors="coerce",
+            errors=ErrorsMode.COERCE,
             out=out,
             failures=failures,
         )
@@ -167,21 +149,17 @@ class _StockfishDecoder(Decoder):
         failures: list = []
         defaults = _export.Defaults(len(rows))
         records = _export.stockfish_unpack(
-            np.ascontiguousarray(rows), defaults, errors="coerce", failures=failures
+            np.ascontiguousarray(rows), defaults, errors=ErrorsMode.COERCE, failures=failures
         )
         return records, failures
 
 
 class _PlanesEncoder(Encoder):
-    def __init__(self, spec: Planes) -> None:
+    def __init__(self, spec: PlaneOptions) -> None:
+        self.spec = spec
         self.dtype = spec.dtype
-        self.names = spec.extra
-        self.planes_width = spec.width
-        self.flip = spec.perspective == "side_to_move"
-        self.en_passant = spec.en_passant
-        count = _export.plane_count(self.planes_width, self.names)
-        self.row_shape = (count, 8, self.planes_width)
-        other = 10 if self.planes_width == 8 else 8
+        self.row_shape = (spec.planes, 8, spec.width)
+        other = 10 if spec.width == 8 else 8
         self.hint = f" (--width {other} takes {other}-wide positions)"
 
     def convert(self, records):
@@ -189,13 +167,9 @@ class _PlanesEncoder(Encoder):
         failures: list = []
         _export.planes(
             records,
+            self.spec,
             trusted=True,
-            width=self.planes_width,
-            flip=self.flip,
-            dtype=self.dtype,
-            en_passant=self.en_passant,
-            extra=self.names,
-            errors="coerce",
+            errors=ErrorsMode.COERCE,
             out=out,
             failures=failures,
             hint=self.hint,
@@ -205,8 +179,9 @@ class _PlanesEncoder(Encoder):
 
 class _PlanesDecoder(Decoder):
     def __init__(self, spec: Planes) -> None:
-        self.flip = spec.perspective == "side_to_move"
+        self.perspective = spec.perspective
         self.names = spec.extra
+        self.spec = None  # the layout of the file's planes, once checked
 
     def check(self, dtype, shape):
         try:
@@ -216,12 +191,13 @@ class _PlanesDecoder(Decoder):
             return f"holds {dtype}: {exc}"
         if len(shape) != 4 or shape[2] != 8 or shape[3] not in (8, 10):
             return f"holds an array of shape {shape}, not planes (N, C, 8, 8) or (N, C, 8, 10)"
-        count = _export.plane_count(shape[3], self.names)
+        count = _options.plane_count(shape[3], self.names)
         if shape[1] != count:
             return (
                 f"holds {shape[1]} planes per position, but {shape[3]}-wide planes with "
                 f"--extra {','.join(self.names) or '(none)'} are {count}"
             )
+        self.spec = PlaneOptions(dt, self.perspective, self.names, shape[3])
         return None
 
     def convert(self, rows):
@@ -229,13 +205,7 @@ class _PlanesDecoder(Decoder):
         rows = np.ascontiguousarray(rows)
         defaults = _export.Defaults(len(rows))
         records = _export.from_planes(
-            rows,
-            defaults,
-            width=rows.shape[3],
-            flip=self.flip,
-            extra=self.names,
-            errors="coerce",
-            failures=failures,
+            rows, defaults, self.spec, errors=ErrorsMode.COERCE, failures=failures
         )
         return records, failures
 
@@ -251,7 +221,11 @@ class _LichessEncoder(Encoder):
     def convert(self, records):
         failures: list = []
         data, offsets, valid = _export.lichess_pack(
-            records, trusted=True, en_passant=self.en_passant, errors="coerce", failures=failures
+            records,
+            trusted=True,
+            en_passant=self.en_passant,
+            errors=ErrorsMode.COERCE,
+            failures=failures,
         )
         return lichess_frames.frame(data, offsets, valid), failures
 
@@ -267,7 +241,12 @@ class _LichessDecoder(Decoder):
     def convert(self, rows: lichess_frames.LichessChunk):
         failures: list = []
         records = _export.lichess_unpack(
-            rows.data, rows.starts, rows.ends, rows.nulls, errors="coerce", failures=failures
+            rows.data,
+            rows.starts,
+            rows.ends,
+            rows.nulls,
+            errors=ErrorsMode.COERCE,
+            failures=failures,
         )
         return records, failures
 
@@ -291,14 +270,21 @@ class _ZobristEncoder(Encoder):
 
 
 class BinaryFormat:
-    """A binary format and its options.  ``encoder()`` and ``decoder()``
-    make its converters, once ``check_encoding`` or ``check_decoding`` has
-    found that the options go together;
-    ``writer`` and ``chunks`` lay its rows out in a file: a .npy array by
-    default."""
+    """A binary format and its options (``OPTIONS``, by name), checked when
+    it is made.  ``encoder()`` and ``decoder()`` make its converters, once
+    ``check_encoding`` or ``check_decoding`` has found that the options go
+    together; ``writer`` and ``chunks`` lay its rows out in a file: a .npy
+    array by default.  ``record_width``: the records text is read into."""
 
     name: ClassVar[str]
+    OPTIONS: ClassVar[tuple] = ()
     decodes: ClassVar[bool] = True
+    record_width: ClassVar[int] = 10
+
+    @classmethod
+    def to_decode(cls, **options) -> BinaryFormat:
+        """The format with ``options``, to decode with."""
+        return cls(**options)
 
     def check_encoding(self) -> None:
         """ValueError for options that do not go together in encode."""
@@ -321,15 +307,26 @@ class BinaryFormat:
         return npy.npy_chunks(source, decoder, chunk_size, progress)
 
 
+def _set(value, **fields) -> None:
+    """Set the fields of a frozen value being made."""
+    for name, field in fields.items():
+        object.__setattr__(value, name, field)
+
+
 @dataclasses.dataclass(frozen=True)
 class Records(BinaryFormat):
     """npy: fastxfen's position records, 8 (80 bytes) or 10 (96 bytes) wide."""
 
     name: ClassVar[str] = "npy"
+    OPTIONS: ClassVar[tuple] = ("width",)
     width: int = 8
 
     def __post_init__(self) -> None:
-        _options.width(self.width)
+        _set(self, width=_options.width(self.width))
+
+    @property
+    def record_width(self) -> int:  # type: ignore[override]
+        return self.width
 
     def encoder(self):
         return _RecordEncoder(self.width)
@@ -344,10 +341,11 @@ class Stockfish(BinaryFormat):
     stored."""
 
     name: ClassVar[str] = "stockfish"
-    en_passant: str = "fen"
+    OPTIONS: ClassVar[tuple] = ("en_passant",)
+    en_passant: Any = "fen"
 
     def __post_init__(self) -> None:
-        _options.en_passant(self.en_passant)
+        _set(self, en_passant=_options.en_passant(self.en_passant))
 
     def encoder(self):
         return _StockfishEncoder(self.en_passant)
@@ -359,26 +357,38 @@ class Stockfish(BinaryFormat):
 @dataclasses.dataclass(frozen=True)
 class Planes(BinaryFormat):
     """planes: plane tensors (N, C, 8, width) of ``dtype`` with the
-    ``extra`` planes, from ``perspective``.  A decoder takes the width and
-    dtype from the file."""
+    ``extra`` planes, from ``perspective``; ``layout`` is their
+    PlaneOptions.  A decoder takes the width and dtype from the file:
+    ``dtype=None`` leaves it to the file (decode only)."""
 
     name: ClassVar[str] = "planes"
+    OPTIONS: ClassVar[tuple] = ("width", "en_passant", "extra", "perspective", "dtype")
     width: int = 8
-    en_passant: str = "fen"
+    en_passant: Any = "fen"
     extra: tuple = ()
     perspective: str = "white"
-    dtype: object = "uint8"
+    dtype: Any = "uint8"
+    layout: Optional[PlaneOptions] = dataclasses.field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        _options.width(self.width)
-        _options.en_passant(self.en_passant)
-        _options.perspective(self.perspective)
-        object.__setattr__(self, "dtype", plane_dtype(self.dtype))
-        extra = _options.plane_extras(self.extra, np.dtype(np.float32))
-        object.__setattr__(self, "extra", extra)
+        if self.dtype is None:  # the file's: only the names and the perspective
+            names = _options.plane_extras(self.extra, np.dtype(np.float64))
+            _set(self, extra=names, perspective=_options.perspective(self.perspective))
+            _set(self, width=_options.width(self.width), layout=None)
+            _set(self, en_passant=_options.en_passant(self.en_passant))
+            return
+        layout = PlaneOptions(self.dtype, self.perspective, self.extra, self.width, self.en_passant)
+        _set(self, layout=layout, dtype=layout.dtype, extra=layout.extra)
+        _set(self, en_passant=layout.en_passant, perspective=layout.perspective)
+
+    @classmethod
+    def to_decode(cls, **options) -> Planes:
+        """Planes of the file's dtype and width."""
+        return cls(dtype=None, **options)
 
     def check_encoding(self):
-        _options.plane_extras(self.extra, self.dtype)
+        if self.layout is None:
+            raise ValueError("planes that encode writes need a dtype")
 
     def check_decoding(self):
         if self.perspective == "side_to_move" and "turn" not in self.extra:
@@ -388,7 +398,7 @@ class Planes(BinaryFormat):
             )
 
     def encoder(self):
-        return _PlanesEncoder(self)
+        return _PlanesEncoder(self.layout)
 
     def decoder(self):
         return _PlanesDecoder(self)
@@ -399,10 +409,11 @@ class Lichess(BinaryFormat):
     """lichess: lichess binary FEN values, each after a length byte."""
 
     name: ClassVar[str] = "lichess"
-    en_passant: str = "fen"
+    OPTIONS: ClassVar[tuple] = ("en_passant",)
+    en_passant: Any = "fen"
 
     def __post_init__(self) -> None:
-        _options.en_passant(self.en_passant)
+        _set(self, en_passant=_options.en_passant(self.en_passant))
 
     def encoder(self):
         return _LichessEncoder(self.en_passant)
@@ -439,7 +450,7 @@ def names(decoding: bool = False) -> tuple:
 
 def options_of(name: str) -> tuple:
     """The options format ``name`` takes."""
-    return tuple(field.name for field in dataclasses.fields(FORMATS[name]))
+    return FORMATS[name].OPTIONS
 
 
 def taking(option: str) -> tuple:

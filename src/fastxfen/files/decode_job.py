@@ -8,6 +8,7 @@ import contextlib
 import numpy as np
 
 from fastxfen import _bulk
+from fastxfen._options import ErrorsMode
 from fastxfen.files.binary_formats import merge
 from fastxfen.files.errors import Rejected
 from fastxfen.files.inputs import Input
@@ -22,16 +23,10 @@ def _decode_chunk(run, decoder, rows, done: int, output, rejects: Rejects) -> No
     stats.read += n
     records, failures = decoder.convert(rows)
     batch = _bulk.records(np.ascontiguousarray(records.reshape(-1)))
-    text, ends, _ = batch.decode(
-        castling=task.castling,
-        en_passant=task.en_passant,
-        errors="coerce",
-        threads=run.settings.chunk_threads(n),
-        terminators=True,
-        fields=task.fields,
-    )
+    threads = run.settings.chunk_threads(n)
+    text, ends, _ = batch.decode(task.text, ErrorsMode.COERCE, threads=threads, terminators=True)
     bad = merge([(e.index, e) for e in failures], [e for _, e in batch.rejections()])
-    raise_mode = stats.errors == "raise"
+    raise_mode = run.errors is ErrorsMode.RAISE
     keep = bad[0][0] if raise_mode and bad else n
     if keep:
         output.write(text if keep == n else text[: ends[keep - 1]])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 
+from fastxfen import _options
 from fastxfen._errors import FenError
 
 OK = 0  #: every row was accepted
@@ -46,10 +47,11 @@ class Rejects:
 
 class Stats:
     """Rows read, written and rejected by one run of ``command``, numbered
-    by ``unit`` (line, row or record); ``stopped`` is the Rejected that
-    stopped it under errors "raise", if one did."""
+    by ``unit`` (line, row or record) under ``errors`` (an ErrorsMode, or
+    None); ``stopped`` is the Rejected that stopped it under errors "raise",
+    if one did."""
 
-    def __init__(self, command: str, errors: str | None, unit: str = "line") -> None:
+    def __init__(self, command: str, errors, unit: str = "line") -> None:
         self.command = command
         self.errors = errors
         self.unit = unit
@@ -84,7 +86,7 @@ class Stats:
             rejected += {
                 "coerce": " (dropped)" if dropped else f" (written as {self.coerced_as})",
                 "ignore": " (passed through unchanged)",
-            }.get(self.errors, "")
+            }.get(_options.text(self.errors), "")
         parts.append(rejected)
         if self.duplicates is not None:
             parts.append(f"{self.duplicates:,} duplicates dropped")
@@ -121,7 +123,8 @@ class PgnReport:
         return REJECTED if self.stats.rejected else OK
 
     def closing(self, quiet: bool = False) -> str:
-        lines = [] if quiet else [self.stats.summary(self.errors, self.stopped)]
+        summary = self.stats.summary(_options.text(self.errors), self.stopped)
+        lines = [] if quiet else [summary]
         stopped = self.stopped
         if stopped is not None:
             lines.append(

@@ -7,6 +7,7 @@ import dataclasses
 from typing import Callable, Optional
 
 from fastxfen import _options
+from fastxfen._options import ErrorsMode, Threads
 from fastxfen.files.progress import Report
 from fastxfen.files.text_chunks import DEFAULT_CHUNK, MAX_LINE
 
@@ -27,11 +28,13 @@ class Settings:
     """The settings of one run.
 
     - ``errors``: what a rejected row does, "raise", "coerce" or "ignore"
-      (None: the task's default, "raise"; validate takes none);
+      (None: the task's default, "raise"; validate takes none), held as an
+      ErrorsMode;
     - ``rejects``: a file for the rejected rows (None: none; "-": stdout);
     - ``threads``: None (automatic: one per 16,384 rows of a chunk) or an
-      int of at least 1, capped to the CPUs; also the threads compressing a
-      .gz or .zst output (None: every CPU);
+      int of at least 1, capped to the CPUs where the run goes; also the
+      threads compressing a .gz or .zst output (None: every CPU); held as a
+      Threads;
     - ``chunk_size``: bytes read at a time, 1 to 16 MiB (default 8 MiB);
     - ``level``: the compression level of a compressed output (None: the
       codec's usual one);
@@ -43,9 +46,9 @@ class Settings:
       (progress.Report); ``notice``: called with a message for the user
       (the input is a terminal)."""
 
-    errors: Optional[str] = None
+    errors: Optional[ErrorsMode] = None
     rejects: Optional[str] = None
-    threads: Optional[int] = None
+    threads: Threads = _options.AUTO
     chunk_size: int = DEFAULT_CHUNK
     level: Optional[int] = None
     keep_cache: bool = False
@@ -57,9 +60,9 @@ class Settings:
 
     def __post_init__(self) -> None:
         if self.errors is not None:
-            _options.errors(self.errors)
-        # checked here, capped to the CPUs where the run goes (a Dask worker's)
-        _options.threads(self.threads)
+            object.__setattr__(self, "errors", _options.errors(self.errors))
+        if not isinstance(self.threads, Threads):
+            object.__setattr__(self, "threads", _options.threads_of(self.threads))
         check_chunk_size(self.chunk_size)
         if self.level is not None and (
             isinstance(self.level, bool) or not isinstance(self.level, int)
@@ -70,13 +73,9 @@ class Settings:
         """The threads for a chunk of ``rows`` rows: ``threads``, else one per
         CHUNK_ROWS_PER_THREAD rows (the library's own automatic choice splits
         only much larger batches than a chunk holds)."""
-        return _options.resolve_threads(self.threads, rows, _options.CHUNK_ROWS_PER_THREAD)
-
-    def kernel_threads(self) -> int:
-        """``threads`` as the bulk kernels take it: 0 for automatic."""
-        return 0 if self.threads is None else min(self.threads, _options.cpu_count())
+        return self.threads.resolve(rows, _options.CHUNK_ROWS_PER_THREAD)
 
     def compress_threads(self) -> int:
         """The threads compressing a .gz or .zst output: ``threads``, else
         every CPU."""
-        return min(self.threads or _options.cpu_count(), _options.cpu_count())
+        return self.threads.count or _options.cpu_count()

@@ -9,8 +9,10 @@ import contextlib
 
 import numpy as np
 
-import fastxfen as fx
+from fastxfen import _codec, _columns
 from fastxfen._errors import FenError
+from fastxfen._options import ErrorsMode, RecordOptions
+from fastxfen._records import record_dtype
 from fastxfen.files import table_formats, tables
 from fastxfen.files.binary_formats import merge
 from fastxfen.files.errors import Rejected
@@ -23,6 +25,40 @@ _MISSING = "missing value"
 
 def _mask(array) -> np.ndarray:
     return array.to_numpy(zero_copy_only=False).astype(bool, copy=False)
+
+
+def _normalized(text, options, threads: int):
+    """The Arrow column ``text`` normalized as ``options`` (TextOptions)
+    say, a rejected row null."""
+
+    def run(batch, offsets):
+        return batch.normalize(
+            options, ErrorsMode.COERCE, threads=threads, terminators=False, offsets=offsets
+        )
+
+    return _columns.arrow_result(text, run, ErrorsMode.COERCE)
+
+
+def _encoded(text, records: RecordOptions, threads: int) -> np.ndarray:
+    """The records of the Arrow column ``text``, a rejected or missing row
+    the null record."""
+    parts = [
+        batch.encode(records, ErrorsMode.COERCE, threads=threads)
+        for batch in _columns.arrow_batches(text)
+    ]
+    if len(parts) == 1:
+        return parts[0]
+    return np.concatenate(parts) if parts else np.empty(0, record_dtype(records.width))
+
+
+def _normalize_one(options):
+    """One row normalized as ``options`` say, under errors "raise"."""
+    return lambda value: _codec.normalize_rows([value], text=options, errors=ErrorsMode.RAISE)
+
+
+def _encode_one(records: RecordOptions):
+    """One row read into a record as ``records`` say, under errors "raise"."""
+    return lambda value: _codec.encode_rows([value], records=records, errors=ErrorsMode.RAISE)
 
 
 class RejectsTable:
@@ -114,16 +150,17 @@ class TableJob:
         text = self.text(batch)
         n = batch.num_rows
         output, failures = self.convert(text, batch)
-        upto = failures[0][0] if failures and self.errors == "raise" else n
+        raise_mode = self.errors is ErrorsMode.RAISE
+        upto = failures[0][0] if failures and raise_mode else n
         self.stats.read += n
         self.emit(output, upto)
         if failures:
-            if self.errors == "raise":
+            if raise_mode:
                 failures = failures[:1]
             rows = [(first + row + 1, error, text[row].as_py()) for row, error in failures]
             self.stats.rejected += len(rows)
             self.rejects.add(rows)
-            if self.errors == "raise":
+            if raise_mode:
                 raise Rejected(rows[0][0], rows[0][1], "row")
 
     def failed(self, result, text) -> np.ndarray:
@@ -150,8 +187,7 @@ class TableJob:
     def keep(self, text, failed: np.ndarray, pass_failed: bool) -> np.ndarray:
         """unique: the rows to write (missing values always, rejected rows
         when ``pass_failed``)."""
-        epd = self.task.epd
-        records = fx.encode(text, width=10, errors="coerce", threads=self.threads(text), epd=epd)
+        records = _encoded(text, self.records, self.threads(text))
         kept = _mask(text.is_null())
         if pass_failed:
             kept[failed] = True
@@ -201,26 +237,23 @@ class NormalizeTable(TableOutput):
         super().__init__(run, reader, stack, field)
         task = self.task
         if task.unique:
-            self.unique = Unique(task.counters, task.en_passant, self.stats)
-
-    def options(self) -> dict:
-        task = self.task
-        return dict(
-            castling=task.castling, en_passant=task.en_passant, epd=task.epd, fields=task.fields
-        )
+            self.unique = Unique(task.keys, self.stats)
+            self.records = RecordOptions(10, task.text.epd)  # the positions
 
     def convert(self, text, batch):
         pa = tables.require_pyarrow()
-        result = fx.normalize(text, errors="coerce", threads=self.threads(text), **self.options())
+        options = self.task.text
+        result = _normalized(text, options, self.threads(text))
         failed = self.failed(result, text)
-        if len(failed) and self.errors == "ignore":
+        ignore = self.errors is ErrorsMode.IGNORE
+        if len(failed) and ignore:
             flags = np.zeros(len(text), bool)
             flags[failed] = True
             result = pa.compute.if_else(pa.array(flags), text, result)
         mask = None
         if self.unique is not None:
-            mask = self.keep(text, failed, self.errors == "ignore")
-        failures = self.reasons(text, failed, lambda v: fx.normalize(v, **self.options()))
+            mask = self.keep(text, failed, ignore)
+        failures = self.reasons(text, failed, _normalize_one(options))
         return (batch, result, mask), failures
 
     def emit(self, output, upto):
@@ -233,17 +266,17 @@ class DedupeTable(TableOutput):
 
     def __init__(self, run, reader, stack) -> None:
         super().__init__(run, reader, stack, lambda job: job.schema.field(job.index))
-        self.unique = Unique(self.task.counters, self.task.en_passant, self.stats)
+        self.unique = Unique(self.task.keys, self.stats)
 
     def convert(self, text, batch):
-        epd = self.task.epd
-        records = fx.encode(text, width=10, errors="coerce", threads=self.threads(text), epd=epd)
+        options = self.task.records
+        records = _encoded(text, options, self.threads(text))
         failed = np.flatnonzero((records["width"] == 0) & _mask(text.is_valid()))
         kept = _mask(text.is_null())
-        if self.errors == "ignore":
+        if self.errors is ErrorsMode.IGNORE:
             kept[failed] = True
         mask = self.unique.keep(records, kept)
-        failures = self.reasons(text, failed, lambda v: fx.encode(v, width=10, epd=epd))
+        failures = self.reasons(text, failed, _encode_one(options))
         return (batch, mask), failures
 
     def emit(self, output, upto):
@@ -271,10 +304,10 @@ class ValidateTable(TableJob):
         super().batch(batch, first)
 
     def convert(self, text, batch):
-        epd = self.task.epd
-        result = fx.normalize(text, errors="coerce", threads=self.threads(text), epd=epd)
+        options = self.task.text
+        result = _normalized(text, options, self.threads(text))
         failed = self.failed(result, text)
-        failures = self.reasons(text, failed, lambda v: fx.normalize(v, epd=epd))
+        failures = self.reasons(text, failed, _normalize_one(options))
         return (batch, failures), failures
 
     def emit(self, output, upto):
@@ -306,10 +339,10 @@ class EncodeTable(TableJob):
         close_at_end(stack, self.writer, self.output)
 
     def convert(self, text, batch):
-        width, epd = self.encoder.width, self.task.epd
-        records = fx.encode(text, width=width, errors="coerce", threads=self.threads(text), epd=epd)
+        options = self.task.records
+        records = _encoded(text, options, self.threads(text))
         failed = np.flatnonzero(records["width"] == 0)
-        failures = self.reasons(text, failed, lambda v: fx.encode(v, width=width, epd=epd))
+        failures = self.reasons(text, failed, _encode_one(options))
         rows, later = self.encoder.convert(records)
         return rows, merge(failures, later)
 

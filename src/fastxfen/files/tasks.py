@@ -1,153 +1,177 @@
-"""What a run over files does to each row: one frozen value per task,
-holding its options, checked when it is made (ValueError, one message per
-mistake).  ``engine.run`` takes a task, the input and output, and the
+"""What a run over files does to each row: one frozen value per task, made
+from the options a caller writes and holding them as the library's option
+values (fastxfen._options: TextOptions, RecordOptions, KeyOptions, the
+modes), each checked once, when the task is made (ValueError, one message
+per mistake).  ``engine.run`` takes a task, the input and output, and the
 Settings."""
 
 from __future__ import annotations
 
 import dataclasses
-from typing import ClassVar, Optional
+from typing import Any, ClassVar, Optional
 
-from fastxfen import _options, pgn
+from fastxfen import _options
+from fastxfen._options import (
+    ErrorsMode,
+    KeyOptions,
+    PgnSelect,
+    RecordOptions,
+    TextOptions,
+)
 from fastxfen.files.binary_formats import BinaryFormat, Records
 
+#: The default binary format: 8-wide position records.
+RECORDS = Records()
+_TEXT_ERRORS = (ErrorsMode.RAISE, ErrorsMode.COERCE, ErrorsMode.IGNORE)
+_RECORD_ERRORS = (ErrorsMode.RAISE, ErrorsMode.COERCE)
 
-def _check_flag(name: str, value) -> None:
+
+def _flag(name: str, value: Any) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"{name} must be True or False, not {value!r}")
+    return value
 
 
-def _check_name(name: str, value) -> None:
+def _name(name: str, value: Any) -> Optional[str]:
     if value is not None and not isinstance(value, str):
         raise ValueError(f"{name} must be a column name or None, not {value!r}")
+    return value
+
+
+def _set(task: Any, **fields: Any) -> None:
+    """Set the fields of a frozen task being made."""
+    for name, value in fields.items():
+        object.__setattr__(task, name, value)
 
 
 class Task:
     """A task: ``command`` names it (and the command that runs it);
-    ``ERRORS`` are the modes of ``Settings.errors`` it takes, the first its
-    default (none: it takes no mode)."""
+    ``ERRORS`` are the errors modes it takes, the first its default (none:
+    it takes no mode)."""
 
     command: ClassVar[str]
-    ERRORS: ClassVar[tuple] = _options.ERRORS
+    ERRORS: ClassVar[tuple] = _TEXT_ERRORS
 
-    def errors(self, given: Optional[str]) -> Optional[str]:
-        """The errors mode of a run: ``given`` (checked), else the default."""
+    def errors(self, given: Optional[ErrorsMode]) -> Optional[ErrorsMode]:
+        """The errors mode of a run: ``given`` (an ErrorsMode of Settings),
+        else the default; ValueError for a mode the task does not take."""
         if not self.ERRORS:
             if given is not None:
-                raise ValueError(f"{self.command} takes no errors mode, not {given!r}")
+                raise ValueError(
+                    f"{self.command} takes no errors mode, not {_options.text(given)!r}"
+                )
             return None
         if given is None:
             return self.ERRORS[0]
-        if self.ERRORS == _options.RECORD_ERRORS:
-            return _options.record_errors(given)
-        return _options.errors(given)
+        if given not in self.ERRORS:
+            _options.record_errors(given)  # raises its message
+        return given
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, init=False)
 class Normalize(Task):
     """Every row in canonical form (``unique``: only the first occurrence of
     each position, ``counters`` counting in its sameness); a table's result
     in place of its column, or in a new column ``to_column`` after it."""
 
     command: ClassVar[str] = "normalize"
-    castling: str = "xfen"
-    en_passant: str = "xfen"
-    fields: object = 6
-    epd: bool = False
-    unique: bool = False
-    counters: bool = False
-    to_column: Optional[str] = None
+    text: TextOptions
+    unique: bool
+    keys: Optional[KeyOptions]
+    to_column: Optional[str]
 
-    def __post_init__(self) -> None:
-        _options.castling(self.castling)
-        _options.en_passant(self.en_passant)
-        _options.fields(self.fields)
-        for name in ("epd", "unique", "counters"):
-            _check_flag(name, getattr(self, name))
-        _check_name("to_column", self.to_column)
-        if self.counters and not self.unique:
+    def __init__(
+        self,
+        castling: Any = "xfen",
+        en_passant: Any = "xfen",
+        fields: Any = 6,
+        epd: Any = False,
+        unique: Any = False,
+        counters: Any = False,
+        to_column: Optional[str] = None,
+    ) -> None:
+        text = TextOptions(castling, en_passant, fields, _flag("epd", epd))
+        if _flag("counters", counters) and not _flag("unique", unique):
             raise ValueError("--counters applies with --unique")
+        keys = KeyOptions(counters, text.en_passant) if unique else None
+        _set(self, text=text, unique=unique, keys=keys, to_column=_name("to_column", to_column))
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, init=False)
 class Validate(Task):
     """A message for every row that cannot be read (a table: or the table
     with a column ``reasons_column`` of reasons)."""
 
     command: ClassVar[str] = "validate"
     ERRORS: ClassVar[tuple] = ()
-    epd: bool = False
-    reasons_column: Optional[str] = None
+    text: TextOptions
+    reasons_column: Optional[str]
 
-    def __post_init__(self) -> None:
-        _check_flag("epd", self.epd)
-        _check_name("reasons_column", self.reasons_column)
+    def __init__(self, epd: Any = False, reasons_column: Optional[str] = None) -> None:
+        text = TextOptions(epd=_flag("epd", epd))
+        _set(self, text=text, reasons_column=_name("reasons_column", reasons_column))
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, init=False)
 class Encode(Task):
     """Each row as a row of the binary ``format``."""
 
     command: ClassVar[str] = "encode"
-    ERRORS: ClassVar[tuple] = _options.RECORD_ERRORS
-    format: BinaryFormat = Records()
-    epd: bool = False
+    ERRORS: ClassVar[tuple] = _RECORD_ERRORS
+    format: BinaryFormat
+    records: RecordOptions
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.format, BinaryFormat):
-            raise ValueError(f"format must be a binary format, not {self.format!r}")
-        self.format.check_encoding()
-        _check_flag("epd", self.epd)
+    def __init__(self, format: BinaryFormat = RECORDS, epd: Any = False) -> None:
+        if not isinstance(format, BinaryFormat):
+            raise ValueError(f"format must be a binary format, not {format!r}")
+        format.check_encoding()
+        _set(self, format=format, records=RecordOptions(format.record_width, _flag("epd", epd)))
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, init=False)
 class Decode(Task):
     """The canonical text of each row of a file of the binary ``format``."""
 
     command: ClassVar[str] = "decode"
-    ERRORS: ClassVar[tuple] = _options.RECORD_ERRORS
-    format: BinaryFormat = Records()
-    castling: str = "xfen"
-    en_passant: str = "xfen"
-    fields: int = 6
+    ERRORS: ClassVar[tuple] = _RECORD_ERRORS
+    format: BinaryFormat
+    text: TextOptions
 
-    def __post_init__(self) -> None:
-        if not isinstance(self.format, BinaryFormat) or not self.format.decodes:
-            raise ValueError(f"format must be a binary format decode reads, not {self.format!r}")
-        self.format.check_decoding()
-        _options.castling(self.castling)
-        _options.en_passant(self.en_passant)
-        _options.record_fields(self.fields)
+    def __init__(
+        self,
+        format: BinaryFormat = RECORDS,
+        castling: Any = "xfen",
+        en_passant: Any = "xfen",
+        fields: Any = 6,
+    ) -> None:
+        if not isinstance(format, BinaryFormat) or not format.decodes:
+            raise ValueError(f"format must be a binary format decode reads, not {format!r}")
+        format.check_decoding()
+        _set(self, format=format, text=TextOptions.of_records(castling, en_passant, fields))
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, init=False)
 class Dedupe(Task):
     """The rows holding the first occurrence of their position, unchanged
     (sameness as fastxfen.Deduper's, with ``en_passant`` and ``counters``)."""
 
     command: ClassVar[str] = "dedupe"
-    en_passant: str = "xfen"
-    counters: bool = False
-    epd: bool = False
+    keys: KeyOptions
+    records: RecordOptions
 
-    def __post_init__(self) -> None:
-        _options.en_passant(self.en_passant)
-        _check_flag("counters", self.counters)
-        _check_flag("epd", self.epd)
+    def __init__(self, en_passant: Any = "xfen", counters: Any = False, epd: Any = False) -> None:
+        keys = KeyOptions(_flag("counters", counters), en_passant)
+        _set(self, keys=keys, records=RecordOptions(10, _flag("epd", epd)))
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclasses.dataclass(frozen=True, init=False)
 class Pgn(Task):
     """The FEN tags of a PGN file normalized; ``select`` "standard" or
     "setup" keeps only the games without or with one."""
 
     command: ClassVar[str] = "pgn"
-    castling: str = "xfen"
-    en_passant: str = "xfen"
-    select: Optional[str] = None
+    text: TextOptions
+    select: PgnSelect
 
-    def __post_init__(self) -> None:
-        _options.castling(self.castling)
-        _options.en_passant(self.en_passant)
-        if self.select is not None:
-            _options.choice("select", self.select, pgn.SELECTIONS)
+    def __init__(self, castling: Any = "xfen", en_passant: Any = "xfen", select: Any = None):
+        _set(self, text=TextOptions(castling, en_passant), select=_options.pgn_select(select))

@@ -16,6 +16,7 @@ import contextlib
 
 from fastxfen import _bulk, _codec
 from fastxfen._errors import FenError
+from fastxfen._options import ErrorsMode, RecordOptions
 from fastxfen.files import text_chunks
 from fastxfen.files.binary_formats import merge
 from fastxfen.files.errors import Rejected
@@ -50,8 +51,8 @@ class TextJob:
         self.settings = run.settings
         self.stats = run.stats
         self.rejects = rejects
-        self.errors = run.stats.errors
-        self.raise_mode = self.errors == "raise"
+        self.errors = run.errors
+        self.raise_mode = self.errors is ErrorsMode.RAISE
         self.text = None  # the chunk being handled, for run and emit
 
     def reject(self, number: int, error: FenError, original) -> None:
@@ -64,7 +65,7 @@ class TextJob:
         """Handle a buffer of whole lines, the first being line ``line + 1``;
         return the number of rows."""
         self.text = chunk
-        batch = _bulk.lines(chunk, threads=self.settings.kernel_threads(), count=self.counts_first)
+        batch = _bulk.lines(chunk, threads=self.settings.threads.kernel, count=self.counts_first)
         # Always run in coerce mode: under errors "raise" the rows before the
         # first rejected one still reach stdout, and the batch is not run twice.
         result = self.run(batch, batch.rows_reckoned())
@@ -124,36 +125,28 @@ class NormalizeJob(TextJob):
         size = _bulk.text_bound(largest)
         self._outputs = [bytearray(size) for _ in range(self.OUTPUT_BUFFERS)]
         task = self.task
-        self.unique = Unique(task.counters, task.en_passant, self.stats) if task.unique else None
+        self.unique = Unique(task.keys, self.stats) if task.unique else None
+        self.records = RecordOptions(10, task.text.epd)  # the positions, for unique
 
     def run(self, batch, n):
-        task = self.task
-        errors = "coerce" if self.raise_mode else self.errors
+        errors = ErrorsMode.COERCE if self.raise_mode else self.errors
         into = self._outputs[0]
         self._outputs.append(self._outputs.pop(0))
         threads = self.settings.chunk_threads(n)
         result = batch.normalize(
-            castling=task.castling,
-            en_passant=task.en_passant,
-            errors=errors,
-            threads=threads,
-            terminators=True,
-            epd=task.epd,
-            ends=False,
-            into=into,
-            fields=task.fields,
+            self.task.text, errors, threads=threads, terminators=True, ends=False, into=into
         )
         if self.unique is None:
             return result
         # the positions of the same lines, read again (a batch converts once)
         again = _bulk.lines(self.text, threads=threads)
-        records = again.encode(width=10, errors="coerce", threads=threads, epd=task.epd)
+        records = again.encode(self.records, ErrorsMode.COERCE, threads=threads)
         return (*result, records)
 
     def emit(self, result, upto):
         if self.unique is not None:
             data, _, failed, records = result
-            passed = failed if self.errors == "ignore" else []
+            passed = failed if self.errors is ErrorsMode.IGNORE else []
             self.unique.write(self.output, data, records, upto, passed)
             return
         data, _, failed = result
@@ -167,7 +160,7 @@ class NormalizeJob(TextJob):
             self.output.write(memoryview(data)[:end])
 
     def on_long_line(self, item):
-        if self.errors == "ignore":
+        if self.errors is ErrorsMode.IGNORE:
             item.copy_to(self.output.write)
         elif self.unique is not None:  # a coerced row holds no position: dropped
             self.stats.written -= 1
@@ -184,7 +177,7 @@ class ValidateJob(TextJob):
         self.messages: list = []
 
     def run(self, batch, n):
-        return batch.validate(threads=self.settings.chunk_threads(n), epd=self.task.epd)
+        return batch.validate(threads=self.settings.chunk_threads(n), epd=self.task.text.epd)
 
     def emit(self, result, upto):
         pass
@@ -216,12 +209,8 @@ class EncodeJob(TextJob):
         self.encoder = encoder
 
     def run(self, batch, n):
-        records = batch.encode(
-            width=self.encoder.width,
-            errors="coerce",
-            threads=self.settings.chunk_threads(n),
-            epd=self.task.epd,
-        )
+        threads = self.settings.chunk_threads(n)
+        records = batch.encode(self.task.records, ErrorsMode.COERCE, threads=threads)
         return self.encoder.convert(records)
 
     def rejections(self, batch, result):
@@ -241,12 +230,12 @@ class DedupeJob(TextJob):
     def __init__(self, run, rejects, output) -> None:
         super().__init__(run, rejects)
         self.output = output
-        self.unique = Unique(self.task.counters, self.task.en_passant, self.stats)
+        self.unique = Unique(self.task.keys, self.stats)
         self._failed: list = []
 
     def run(self, batch, n):
         threads = self.settings.chunk_threads(n)
-        return batch.encode(width=10, errors="coerce", threads=threads, epd=self.task.epd)
+        return batch.encode(self.task.records, ErrorsMode.COERCE, threads=threads)
 
     def rejections(self, batch, result):
         rejected = batch.rejections()
@@ -254,11 +243,11 @@ class DedupeJob(TextJob):
         return rejected
 
     def emit(self, records, upto):
-        passed = self._failed if self.errors == "ignore" else []
+        passed = self._failed if self.errors is ErrorsMode.IGNORE else []
         self.unique.write(self.output, self.text, records, upto, passed)
 
     def on_long_line(self, item):
-        if self.errors == "ignore":
+        if self.errors is ErrorsMode.IGNORE:
             item.copy_to(self.output.write)
         else:  # a coerced row holds no position: dropped
             self.stats.written -= 1

@@ -14,7 +14,7 @@ OPTIONS = ("extra", "perspective")
 
 def run(args) -> int:
     """Run ``fastxfen decode``; return the exit status."""
-    kind = values.binary_format(args, OPTIONS)
+    kind = values.binary_format(args, OPTIONS, decoding=True)
     task = values.build(
         files.Decode,
         format=kind,
