@@ -16,7 +16,6 @@ raise ImportError naming ``pip install fastxfen[dask]``.  See docs/dask.md.
 
 from __future__ import annotations
 
-import copy
 import os
 from typing import Any, Callable, Iterable, List, Optional
 
@@ -520,7 +519,7 @@ def run_files(
         if os.path.exists(target) and os.path.samefile(source, target):
             raise ValueError(f"the output {target} is also the input")
         rejects = None if rejects_dir is None else os.path.join(rejects_dir, name)
-        jobs.append((source, target, task, _with_rejects(settings, rejects)))
+        jobs.append((source, target, task, settings.with_rejects(rejects)))
     if not jobs:
         return []
     if client is None and scheduler is not None:
@@ -528,13 +527,6 @@ def run_files(
         with distributed.Client(scheduler) as own:
             return _run_tasks(own, jobs, on_result)
     return _run_tasks(client, jobs, on_result)
-
-
-def _with_rejects(settings: files.Settings, rejects: Optional[str]) -> files.Settings:
-    """``settings`` with another rejects file (nothing checked again)."""
-    settings = copy.copy(settings)
-    object.__setattr__(settings, "rejects", rejects)
-    return settings
 
 
 def _run_tasks(client, jobs: list, on_result) -> List[dict]:

@@ -1,10 +1,9 @@
 """The binary formats that ``encode`` writes and ``decode`` reads: how a
 chunk of records becomes the rows of a file and back.  Each format is a
-value (a frozen dataclass holding its options, checked when it is made)
-that makes its Encoder and Decoder and says how its rows are laid out in a
-file: ``.npy`` (npy) or a framed stream (lichess_frames).  Every row that
-cannot be converted is reported as a FenError whose index is its row in the
-chunk.
+frozen value holding its options, checked when it is made; it makes its
+Encoder and Decoder and says how its rows are laid out in a file: ``.npy``
+(npy) or a framed stream (lichess_frames).  Every row that cannot be
+converted is reported as a FenError whose index is its row in the chunk.
 
 | format | file | one row |
 | --- | --- | --- |
@@ -14,22 +13,22 @@ chunk.
 | lichess | framed stream | a length byte, then the lichess binary FEN |
 | zobrist | .npy, uint64 (N,) | the position's Zobrist key (encode only) |
 
-A new binary format: a dataclass here with ``encoder``/``decoder``, added
-to ``FORMATS``.  See docs/cli.md.
+A new binary format: a BinaryFormat here with ``encoder``/``decoder``,
+added to ``FORMATS``.  See docs/cli.md.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from typing import Any, ClassVar, Optional
 
 import numpy as np
 
 from fastxfen import _export, _options
-from fastxfen._options import ErrorsMode, PlaneOptions
+from fastxfen._options import EnPassantMode, ErrorsMode, PlaneOptions
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8, record_dtype
 from fastxfen.files import lichess_frames, npy
+from fastxfen.files.values import Value
 from fastxfen.keys import zobrist
 
 _STOCKFISH = _export.STOCKFISH_SIZE
@@ -269,7 +268,7 @@ class _ZobristEncoder(Encoder):
 # ------------------------------------------------------------------ formats
 
 
-class BinaryFormat:
+class BinaryFormat(Value):
     """A binary format and its options (``OPTIONS``, by name), checked when
     it is made.  ``encoder()`` and ``decoder()`` make its converters, once
     ``check_encoding`` or ``check_decoding`` has found that the options go
@@ -278,6 +277,7 @@ class BinaryFormat:
 
     name: ClassVar[str]
     OPTIONS: ClassVar[tuple] = ()
+    _fields = OPTIONS
     decodes: ClassVar[bool] = True
     record_width: ClassVar[int] = 10
 
@@ -307,22 +307,15 @@ class BinaryFormat:
         return npy.npy_chunks(source, decoder, chunk_size, progress)
 
 
-def _set(value, **fields) -> None:
-    """Set the fields of a frozen value being made."""
-    for name, field in fields.items():
-        object.__setattr__(value, name, field)
-
-
-@dataclasses.dataclass(frozen=True)
 class Records(BinaryFormat):
     """npy: fastxfen's position records, 8 (80 bytes) or 10 (96 bytes) wide."""
 
     name: ClassVar[str] = "npy"
-    OPTIONS: ClassVar[tuple] = ("width",)
-    width: int = 8
+    OPTIONS = _fields = ("width",)
+    width: int
 
-    def __post_init__(self) -> None:
-        _set(self, width=_options.width(self.width))
+    def __init__(self, width: Any = 8) -> None:
+        self._set(width=_options.width(width))
 
     @property
     def record_width(self) -> int:  # type: ignore[override]
@@ -335,17 +328,16 @@ class Records(BinaryFormat):
         return _RecordDecoder()
 
 
-@dataclasses.dataclass(frozen=True)
 class Stockfish(BinaryFormat):
     """stockfish: Stockfish's 24-byte position, ``en_passant`` the target
     stored."""
 
     name: ClassVar[str] = "stockfish"
-    OPTIONS: ClassVar[tuple] = ("en_passant",)
-    en_passant: Any = "fen"
+    OPTIONS = _fields = ("en_passant",)
+    en_passant: EnPassantMode
 
-    def __post_init__(self) -> None:
-        _set(self, en_passant=_options.en_passant(self.en_passant))
+    def __init__(self, en_passant: Any = "fen") -> None:
+        self._set(en_passant=_options.en_passant(en_passant))
 
     def encoder(self):
         return _StockfishEncoder(self.en_passant)
@@ -354,7 +346,6 @@ class Stockfish(BinaryFormat):
         return _StockfishDecoder()
 
 
-@dataclasses.dataclass(frozen=True)
 class Planes(BinaryFormat):
     """planes: plane tensors (N, C, 8, width) of ``dtype`` with the
     ``extra`` planes, from ``perspective``; ``layout`` is their
@@ -362,24 +353,31 @@ class Planes(BinaryFormat):
     ``dtype=None`` leaves it to the file (decode only)."""
 
     name: ClassVar[str] = "planes"
-    OPTIONS: ClassVar[tuple] = ("width", "en_passant", "extra", "perspective", "dtype")
-    width: int = 8
-    en_passant: Any = "fen"
-    extra: tuple = ()
-    perspective: str = "white"
-    dtype: Any = "uint8"
-    layout: Optional[PlaneOptions] = dataclasses.field(init=False, repr=False, compare=False)
+    OPTIONS = _fields = ("width", "en_passant", "extra", "perspective", "dtype")
+    width: int
+    en_passant: EnPassantMode
+    extra: tuple
+    perspective: str
+    dtype: Any
+    layout: Optional[PlaneOptions]
 
-    def __post_init__(self) -> None:
-        if self.dtype is None:  # the file's: only the names and the perspective
-            names = _options.plane_extras(self.extra, np.dtype(np.float64))
-            _set(self, extra=names, perspective=_options.perspective(self.perspective))
-            _set(self, width=_options.width(self.width), layout=None)
-            _set(self, en_passant=_options.en_passant(self.en_passant))
+    def __init__(
+        self,
+        width: Any = 8,
+        en_passant: Any = "fen",
+        extra: Any = (),
+        perspective: Any = "white",
+        dtype: Any = "uint8",
+    ) -> None:
+        if dtype is None:  # the file's: only the names and the perspective
+            names = _options.plane_extras(extra, np.dtype(np.float64))
+            self._set(extra=names, perspective=_options.perspective(perspective), dtype=None)
+            self._set(width=_options.width(width), en_passant=_options.en_passant(en_passant))
+            self._set(layout=None)
             return
-        layout = PlaneOptions(self.dtype, self.perspective, self.extra, self.width, self.en_passant)
-        _set(self, layout=layout, dtype=layout.dtype, extra=layout.extra)
-        _set(self, en_passant=layout.en_passant, perspective=layout.perspective)
+        layout = PlaneOptions(dtype, perspective, extra, width, en_passant)
+        self._set(width=layout.width, en_passant=layout.en_passant, extra=layout.extra)
+        self._set(perspective=layout.perspective, dtype=layout.dtype, layout=layout)
 
     @classmethod
     def to_decode(cls, **options) -> Planes:
@@ -404,16 +402,15 @@ class Planes(BinaryFormat):
         return _PlanesDecoder(self)
 
 
-@dataclasses.dataclass(frozen=True)
 class Lichess(BinaryFormat):
     """lichess: lichess binary FEN values, each after a length byte."""
 
     name: ClassVar[str] = "lichess"
-    OPTIONS: ClassVar[tuple] = ("en_passant",)
-    en_passant: Any = "fen"
+    OPTIONS = _fields = ("en_passant",)
+    en_passant: EnPassantMode
 
-    def __post_init__(self) -> None:
-        _set(self, en_passant=_options.en_passant(self.en_passant))
+    def __init__(self, en_passant: Any = "fen") -> None:
+        self._set(en_passant=_options.en_passant(en_passant))
 
     def encoder(self):
         return _LichessEncoder(self.en_passant)
@@ -428,7 +425,6 @@ class Lichess(BinaryFormat):
         return lichess_frames.frame_chunks(source, chunk_size, progress)
 
 
-@dataclasses.dataclass(frozen=True)
 class Zobrist(BinaryFormat):
     """zobrist: each position's uint64 key (encode only)."""
 

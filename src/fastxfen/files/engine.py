@@ -4,7 +4,6 @@ publishes the outputs and returns the statistics."""
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, Optional
 
 from fastxfen.files import table_formats
@@ -19,18 +18,19 @@ from fastxfen.files.tasks import Decode, Encode, Pgn, Task
 from fastxfen.files.text_jobs import run_text
 
 
-@dataclasses.dataclass
 class Run:
-    """One run under way: what the jobs read from."""
+    """One run under way: what the jobs read from (``stats`` and, for
+    encode, ``encoder`` are set once known)."""
 
-    task: Any
-    source: Optional[str]
-    target: Optional[str]
-    settings: Settings
-    errors: Optional[str]
-    progress: Progress
-    stats: Optional[Stats] = None
-    encoder: Any = None
+    def __init__(self, task, source, target, settings: Settings, errors, progress) -> None:
+        self.task = task
+        self.source = source
+        self.target = target
+        self.settings = settings
+        self.errors = errors
+        self.progress = progress
+        self.stats: Optional[Stats] = None
+        self.encoder: Any = None
 
 
 def run(

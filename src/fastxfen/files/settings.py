@@ -3,13 +3,14 @@ frozen value, checked when it is made."""
 
 from __future__ import annotations
 
-import dataclasses
-from typing import Callable, Optional
+import copy
+from typing import Any, Callable, Optional
 
 from fastxfen import _options
 from fastxfen._options import ErrorsMode, Threads
 from fastxfen.files.progress import Report
 from fastxfen.files.text_chunks import DEFAULT_CHUNK, MAX_LINE
+from fastxfen.files.values import Value
 
 
 def check_chunk_size(value) -> int:
@@ -23,8 +24,7 @@ def check_chunk_size(value) -> int:
     return value
 
 
-@dataclasses.dataclass(frozen=True)
-class Settings:
+class Settings(Value):
     """The settings of one run.
 
     - ``errors``: what a rejected row does, "raise", "coerce" or "ignore"
@@ -46,28 +46,65 @@ class Settings:
       (progress.Report); ``notice``: called with a message for the user
       (the input is a terminal)."""
 
-    errors: Optional[ErrorsMode] = None
-    rejects: Optional[str] = None
-    threads: Threads = _options.AUTO
-    chunk_size: int = DEFAULT_CHUNK
-    level: Optional[int] = None
-    keep_cache: bool = False
-    input_format: Optional[str] = None
-    output_format: Optional[str] = None
-    column: Optional[str] = None
-    progress: Optional[Report] = dataclasses.field(default=None, compare=False)
-    notice: Optional[Callable[[str], None]] = dataclasses.field(default=None, compare=False)
+    _fields = (
+        "errors",
+        "rejects",
+        "threads",
+        "chunk_size",
+        "level",
+        "keep_cache",
+        "input_format",
+        "output_format",
+        "column",
+    )
+    errors: Optional[ErrorsMode]
+    rejects: Optional[str]
+    threads: Threads
+    chunk_size: int
+    level: Optional[int]
+    keep_cache: bool
+    input_format: Optional[str]
+    output_format: Optional[str]
+    column: Optional[str]
+    progress: Optional[Report]
+    notice: Optional[Callable[[str], None]]
 
-    def __post_init__(self) -> None:
-        if self.errors is not None:
-            object.__setattr__(self, "errors", _options.errors(self.errors))
-        if not isinstance(self.threads, Threads):
-            object.__setattr__(self, "threads", _options.threads_of(self.threads))
-        check_chunk_size(self.chunk_size)
-        if self.level is not None and (
-            isinstance(self.level, bool) or not isinstance(self.level, int)
-        ):
-            raise ValueError(f"level must be an int or None, not {self.level!r}")
+    def __init__(
+        self,
+        errors: Any = None,
+        rejects: Optional[str] = None,
+        threads: Any = None,
+        chunk_size: int = DEFAULT_CHUNK,
+        level: Optional[int] = None,
+        keep_cache: bool = False,
+        input_format: Optional[str] = None,
+        output_format: Optional[str] = None,
+        column: Optional[str] = None,
+        progress: Optional[Report] = None,
+        notice: Optional[Callable[[str], None]] = None,
+    ) -> None:
+        if level is not None and (isinstance(level, bool) or not isinstance(level, int)):
+            raise ValueError(f"level must be an int or None, not {level!r}")
+        self._set(
+            errors=None if errors is None else _options.errors(errors),
+            rejects=rejects,
+            threads=threads if isinstance(threads, Threads) else _options.threads_of(threads),
+            chunk_size=check_chunk_size(chunk_size),
+            level=level,
+            keep_cache=bool(keep_cache),
+            input_format=input_format,
+            output_format=output_format,
+            column=column,
+            progress=progress,
+            notice=notice,
+        )
+
+    def with_rejects(self, rejects: Optional[str]) -> Settings:
+        """The same settings with another rejects file (nothing checked
+        again)."""
+        other = copy.copy(self)
+        object.__setattr__(other, "rejects", rejects)
+        return other
 
     def chunk_threads(self, rows: int) -> int:
         """The threads for a chunk of ``rows`` rows: ``threads``, else one per

@@ -9,12 +9,12 @@ module that registers one in table_formats)."""
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Callable
 
 from fastxfen.files import codecs
 from fastxfen.files.errors import RunError
 from fastxfen.files.inputs import Input
+from fastxfen.files.values import Value
 
 #: Rows of one record batch handed to the library, per byte of chunk_size.
 _BYTES_PER_ROW = 64
@@ -31,8 +31,7 @@ def require_pyarrow():
     return pyarrow
 
 
-@dataclasses.dataclass(frozen=True)
-class TableFormat:
+class TableFormat(Value):
     """A table format.  ``open(reader)`` gives (schema, iterator of record
     batches) for a TableReader (setting its ``total`` and ``unit`` when the
     format knows its row count); ``writer(output, schema)`` gives an object
@@ -40,11 +39,23 @@ class TableFormat:
     (lets go of a table that will not be published).  A format that
     ``compresses_inside`` is never written with a compression extension."""
 
+    _fields = ("name", "extensions", "open", "writer", "compresses_inside")
     name: str
     extensions: tuple
     open: Callable
     writer: Callable
-    compresses_inside: bool = False
+    compresses_inside: bool
+
+    def __init__(
+        self,
+        name: str,
+        extensions: tuple,
+        open: Callable,
+        writer: Callable,
+        compresses_inside: bool = False,
+    ) -> None:
+        self._set(name=name, extensions=tuple(extensions), open=open, writer=writer)
+        self._set(compresses_inside=bool(compresses_inside))
 
 
 class TableReader:

@@ -7,7 +7,6 @@ Settings."""
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, ClassVar, Optional
 
 from fastxfen import _options
@@ -19,6 +18,7 @@ from fastxfen._options import (
     TextOptions,
 )
 from fastxfen.files.binary_formats import BinaryFormat, Records
+from fastxfen.files.values import Value
 
 #: The default binary format: 8-wide position records.
 RECORDS = Records()
@@ -38,13 +38,7 @@ def _name(name: str, value: Any) -> Optional[str]:
     return value
 
 
-def _set(task: Any, **fields: Any) -> None:
-    """Set the fields of a frozen task being made."""
-    for name, value in fields.items():
-        object.__setattr__(task, name, value)
-
-
-class Task:
+class Task(Value):
     """A task: ``command`` names it (and the command that runs it);
     ``ERRORS`` are the errors modes it takes, the first its default (none:
     it takes no mode)."""
@@ -68,13 +62,13 @@ class Task:
         return given
 
 
-@dataclasses.dataclass(frozen=True, init=False)
 class Normalize(Task):
     """Every row in canonical form (``unique``: only the first occurrence of
     each position, ``counters`` counting in its sameness); a table's result
     in place of its column, or in a new column ``to_column`` after it."""
 
     command: ClassVar[str] = "normalize"
+    _fields = ("text", "unique", "keys", "to_column")
     text: TextOptions
     unique: bool
     keys: Optional[KeyOptions]
@@ -94,29 +88,29 @@ class Normalize(Task):
         if _flag("counters", counters) and not _flag("unique", unique):
             raise ValueError("--counters applies with --unique")
         keys = KeyOptions(counters, text.en_passant) if unique else None
-        _set(self, text=text, unique=unique, keys=keys, to_column=_name("to_column", to_column))
+        self._set(text=text, unique=unique, keys=keys, to_column=_name("to_column", to_column))
 
 
-@dataclasses.dataclass(frozen=True, init=False)
 class Validate(Task):
     """A message for every row that cannot be read (a table: or the table
     with a column ``reasons_column`` of reasons)."""
 
     command: ClassVar[str] = "validate"
+    _fields = ("text", "reasons_column")
     ERRORS: ClassVar[tuple] = ()
     text: TextOptions
     reasons_column: Optional[str]
 
     def __init__(self, epd: Any = False, reasons_column: Optional[str] = None) -> None:
         text = TextOptions(epd=_flag("epd", epd))
-        _set(self, text=text, reasons_column=_name("reasons_column", reasons_column))
+        self._set(text=text, reasons_column=_name("reasons_column", reasons_column))
 
 
-@dataclasses.dataclass(frozen=True, init=False)
 class Encode(Task):
     """Each row as a row of the binary ``format``."""
 
     command: ClassVar[str] = "encode"
+    _fields = ("format", "records")
     ERRORS: ClassVar[tuple] = _RECORD_ERRORS
     format: BinaryFormat
     records: RecordOptions
@@ -125,14 +119,14 @@ class Encode(Task):
         if not isinstance(format, BinaryFormat):
             raise ValueError(f"format must be a binary format, not {format!r}")
         format.check_encoding()
-        _set(self, format=format, records=RecordOptions(format.record_width, _flag("epd", epd)))
+        self._set(format=format, records=RecordOptions(format.record_width, _flag("epd", epd)))
 
 
-@dataclasses.dataclass(frozen=True, init=False)
 class Decode(Task):
     """The canonical text of each row of a file of the binary ``format``."""
 
     command: ClassVar[str] = "decode"
+    _fields = ("format", "text")
     ERRORS: ClassVar[tuple] = _RECORD_ERRORS
     format: BinaryFormat
     text: TextOptions
@@ -147,31 +141,31 @@ class Decode(Task):
         if not isinstance(format, BinaryFormat) or not format.decodes:
             raise ValueError(f"format must be a binary format decode reads, not {format!r}")
         format.check_decoding()
-        _set(self, format=format, text=TextOptions.of_records(castling, en_passant, fields))
+        self._set(format=format, text=TextOptions.of_records(castling, en_passant, fields))
 
 
-@dataclasses.dataclass(frozen=True, init=False)
 class Dedupe(Task):
     """The rows holding the first occurrence of their position, unchanged
     (sameness as fastxfen.Deduper's, with ``en_passant`` and ``counters``)."""
 
     command: ClassVar[str] = "dedupe"
+    _fields = ("keys", "records")
     keys: KeyOptions
     records: RecordOptions
 
     def __init__(self, en_passant: Any = "xfen", counters: Any = False, epd: Any = False) -> None:
         keys = KeyOptions(_flag("counters", counters), en_passant)
-        _set(self, keys=keys, records=RecordOptions(10, _flag("epd", epd)))
+        self._set(keys=keys, records=RecordOptions(10, _flag("epd", epd)))
 
 
-@dataclasses.dataclass(frozen=True, init=False)
 class Pgn(Task):
     """The FEN tags of a PGN file normalized; ``select`` "standard" or
     "setup" keeps only the games without or with one."""
 
     command: ClassVar[str] = "pgn"
+    _fields = ("text", "select")
     text: TextOptions
     select: PgnSelect
 
     def __init__(self, castling: Any = "xfen", en_passant: Any = "xfen", select: Any = None):
-        _set(self, text=TextOptions(castling, en_passant), select=_options.pgn_select(select))
+        self._set(text=TextOptions(castling, en_passant), select=_options.pgn_select(select))
