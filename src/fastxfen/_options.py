@@ -480,36 +480,31 @@ def kernel_threads(value: Any) -> int:
 
 # ---------------------------------------------------------------- built once
 
-#: The values of the public functions, built once per distinct set of
-#: options (``typed``: 6.0 is not taken for 6): a call with the options of
-#: an earlier one costs a lookup, not the checks.
-_text = functools.lru_cache(maxsize=64, typed=True)(TextOptions)
-_record_text = functools.lru_cache(maxsize=64, typed=True)(TextOptions.of_records)
-_records = functools.lru_cache(maxsize=16, typed=True)(RecordOptions)
-_threads = functools.lru_cache(maxsize=16, typed=True)(Threads)
+
+def _built_once(build: Any, maxsize: int) -> Any:
+    """``build`` for the public functions, each value built once per
+    distinct set of options (``typed``: 6.0 is not taken for 6): a call
+    with the options of an earlier one costs a lookup, not the checks.  An
+    option that cannot be a key (unhashable) is built afresh."""
+    cached = functools.lru_cache(maxsize=maxsize, typed=True)(build)
+
+    def once(*args: Any) -> Any:
+        try:
+            return cached(*args)
+        except TypeError:
+            return build(*args)
+
+    once.__doc__ = f"``{build.__qualname__}(*args)``, built once per distinct set of options."
+    return once
 
 
-def _once(cached: Any, build: Any, *args: Any) -> Any:
-    try:
-        return cached(*args)
-    except TypeError:  # an option that cannot be a key: built afresh
-        return build(*args)
-
-
-def text_options(castling: Any, en_passant: Any, fields: Any, epd: Any = False) -> TextOptions:
-    """``TextOptions(castling, en_passant, fields, epd)``, built once."""
-    return _once(_text, TextOptions, castling, en_passant, fields, epd)
-
-
-def record_text_options(castling: Any, en_passant: Any, fields: Any) -> TextOptions:
-    """``TextOptions.of_records(castling, en_passant, fields)``, built once."""
-    return _once(_record_text, TextOptions.of_records, castling, en_passant, fields)
-
-
-def record_options(width: Any, epd: Any = False) -> RecordOptions:
-    """``RecordOptions(width, epd)``, built once."""
-    return _once(_records, RecordOptions, width, epd)
-
+#: TextOptions(castling, en_passant, fields, epd)
+text_options = _built_once(TextOptions, 64)
+#: TextOptions.of_records(castling, en_passant, fields)
+record_text_options = _built_once(TextOptions.of_records, 64)
+#: RecordOptions(width, epd)
+record_options = _built_once(RecordOptions, 16)
+_threads = _built_once(Threads, 16)
 
 #: ``threads=None``: automatic.
 AUTO = Threads(None)
@@ -517,4 +512,4 @@ AUTO = Threads(None)
 
 def threads_of(value: Any) -> Threads:
     """``Threads(value)``, built once."""
-    return AUTO if value is None else _once(_threads, Threads, value)
+    return AUTO if value is None else _threads(value)

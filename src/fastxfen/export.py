@@ -12,12 +12,12 @@ from typing import Any, Iterator, Literal, Optional, Sequence, Union, overload
 import numpy as np
 import numpy.typing as npt
 
-from fastxfen import _export, _options
-from fastxfen._api import encode
-from fastxfen._columns import arrow_offsets, is_arrow
+from fastxfen import _export, _options, _paths
+from fastxfen._columns import arrow_offsets
+from fastxfen._inputs import ARROW, BUFFER, FIXED, RECORDS, ROWS, as_text, kind_of
 from fastxfen._optional import require_arrow
-from fastxfen._options import PlaneOptions
-from fastxfen._records import POSITION_DTYPE, is_records
+from fastxfen._options import ErrorsMode, PlaneOptions, RecordOptions, Threads
+from fastxfen._records import POSITION_DTYPE
 from fastxfen._types import (
     BUFFERS,
     EnPassant,
@@ -52,11 +52,16 @@ _U32 = 4294967295
 # ---------------------------------------------------------------- argument checks
 
 
-def _as_records(x, errors, threads):
+#: Text is read into 10-wide records, which hold every position.
+_WIDE = RecordOptions(width=10)
+
+
+def _as_records(x: Any, errors: ErrorsMode, threads: Threads) -> tuple:
     """Flat contiguous records, and whether they come fresh from encode."""
-    if is_records(x):
+    kind = kind_of(x)
+    if kind is RECORDS:
         return np.ascontiguousarray(np.asarray(x).reshape(-1)), False
-    return encode(x, width=10, errors=errors, threads=threads), True
+    return _paths.encode(x, as_text(kind, x), _WIDE, errors, threads), True
 
 
 def _output(out, shape, dtype):
@@ -207,7 +212,7 @@ def to_bitboards(
     ((1, 12), '0x81')
     """
     mode = _options.record_errors(errors)
-    threads = _options.threads(threads)
+    threads = _options.threads_of(threads)
     recs, trusted = _as_records(x, mode, threads)
     out = _output(out, (len(recs), 12), np.dtype(np.uint64))
     return _export.bitboards(recs, trusted=trusted, errors=mode, out=out)
@@ -353,7 +358,7 @@ def to_planes(
     """
     mode = _options.record_errors(errors)
     spec = PlaneOptions(dtype, perspective, extra, width, en_passant)
-    threads = _options.threads(threads)
+    threads = _options.threads_of(threads)
     recs, trusted = _as_records(x, mode, threads)
     out = _output(out, (len(recs), spec.planes, 8, spec.width), spec.dtype)
     return _export.planes(recs, spec, trusted=trusted, errors=mode, out=out)
@@ -658,7 +663,7 @@ def pack(
     mode = _options.record_errors(errors)
     fmt = _options.pack_format(format)
     ep = _options.en_passant(en_passant)
-    threads = _options.threads(threads)
+    threads = _options.threads_of(threads)
     recs, trusted = _as_records(x, mode, threads)
     if fmt == "stockfish":
         out = _output(out, (len(recs), _export.STOCKFISH_SIZE), np.dtype(np.uint8))
@@ -706,19 +711,21 @@ def _lichess_rows(data):
     """Batches (data, starts, ends, nulls) of the lichess values in data."""
     if isinstance(data, BinaryColumn):
         return [data._rows()]
-    if isinstance(data, BUFFERS):
+    kind = kind_of(data)
+    if kind is BUFFER:
         raw = _bytes_array(data)
         return [(raw, np.zeros(1, np.int64), np.full(1, len(raw), np.int64), None)]
-    if is_arrow(data):
+    if kind is ARROW:
         out, base = [], 0
         for chunk in _arrow_chunks(data):
             out.append(_arrow_binary_rows(chunk, base))
             base += len(chunk)
         return out
-    if isinstance(data, tuple) and len(data) == 2 and isinstance(data[1], np.ndarray):
-        raw = data[0] if isinstance(data[0], np.ndarray) else _bytes_array(data[0])
-        return [BinaryColumn(raw, data[1])._rows()]
-    if isinstance(data, np.ndarray) and data.dtype.kind == "S":
+    if kind is ROWS and isinstance(data, tuple) and len(data) == 2:
+        if isinstance(data[1], np.ndarray):  # (data, offsets)
+            raw = data[0] if isinstance(data[0], np.ndarray) else _bytes_array(data[0])
+            return [BinaryColumn(raw, data[1])._rows()]
+    if kind is FIXED and data.dtype.kind == "S":
         flat = np.ascontiguousarray(data.reshape(-1))
         starts = np.arange(flat.size, dtype=np.int64) * flat.dtype.itemsize
         ends = starts + np.char.str_len(flat).astype(np.int64)
@@ -738,7 +745,8 @@ def _lichess_rows(data):
 
 def _stockfish_rows(data) -> np.ndarray:
     size = _export.STOCKFISH_SIZE
-    if is_arrow(data):
+    kind = kind_of(data)
+    if kind is ARROW:
         import pyarrow as pa
 
         parts, base = [], 0
@@ -760,9 +768,9 @@ def _stockfish_rows(data) -> np.ndarray:
                 parts.append(raw[starts[0] : ends[-1]] if len(starts) else raw[:0])
             base += len(chunk)
         arr = np.concatenate(parts) if parts else np.empty(0, np.uint8)
-    elif isinstance(data, BUFFERS):
+    elif kind is BUFFER:
         arr = _bytes_array(data)
-    elif isinstance(data, np.ndarray):
+    elif isinstance(data, np.ndarray):  # of any kind of numpy array
         arr = data
         if arr.dtype.kind in "SV" and arr.dtype.itemsize == size:
             arr = np.ascontiguousarray(arr).view(np.uint8)
