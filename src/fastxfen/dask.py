@@ -21,9 +21,9 @@ from typing import Any, Callable, Iterable, List, Optional
 
 import numpy as np
 
-from fastxfen import _bulk, _options, files
+from fastxfen import _bulk, _options, _paths, files
 from fastxfen._api import Fields
-from fastxfen._columns import arrow_batches, arrow_result
+from fastxfen._inputs import ARROW
 from fastxfen._optional import require_dask as _require
 from fastxfen._options import ErrorsMode, Threads
 from fastxfen._records import record_dtype
@@ -225,12 +225,8 @@ def normalize_series(
 
 
 def _normalized_series(series, text, errors: ErrorsMode, threads: Threads):
-    def run(batch, offsets):
-        return batch.normalize(
-            text, errors, threads=threads.kernel, terminators=False, offsets=offsets
-        )
-
-    return _series_like(series, arrow_result(_arrow_of(series), run, errors))
+    result = _paths.normalize(_arrow_of(series), ARROW, text, errors, threads, None)
+    return _series_like(series, result)
 
 
 def encode_series(
@@ -246,11 +242,7 @@ def encode_series(
 
 
 def _encoded_series(series, records, errors: ErrorsMode, threads: Threads) -> np.ndarray:
-    batches = arrow_batches(_arrow_of(series))
-    parts = [batch.encode(records, errors, threads=threads.kernel) for batch in batches]
-    if len(parts) == 1:
-        return parts[0]
-    return np.concatenate(parts) if parts else np.empty(0, record_dtype(records.width))
+    return _paths.encode(_arrow_of(series), ARROW, records, errors, threads)
 
 
 def validate_series(series, *, threads: Optional[int] = None, epd: bool = False):
@@ -261,8 +253,7 @@ def validate_series(series, *, threads: Optional[int] = None, epd: bool = False)
 def _validated_series(series, epd: bool, threads: Threads):
     import pandas as pd
 
-    batches = arrow_batches(_arrow_of(series))
-    messages = [m for batch in batches for m in batch.validate(threads=threads.kernel, epd=epd)]
+    messages = _paths.validate(_arrow_of(series), ARROW, epd, threads)
     array = np.empty(len(messages), object)
     array[:] = messages
     return pd.Series(array, index=series.index, name=series.name, dtype=object)

@@ -9,10 +9,10 @@ import contextlib
 
 import numpy as np
 
-from fastxfen import _codec, _columns
+from fastxfen import _codec, _options, _paths
 from fastxfen._errors import FenError
+from fastxfen._inputs import ARROW
 from fastxfen._options import ErrorsMode, RecordOptions
-from fastxfen._records import record_dtype
 from fastxfen.files import table_formats, tables
 from fastxfen.files.binary_formats import merge
 from fastxfen.files.errors import Rejected
@@ -27,28 +27,16 @@ def _mask(array) -> np.ndarray:
     return array.to_numpy(zero_copy_only=False).astype(bool, copy=False)
 
 
-def _normalized(text, options, threads: int):
+def _normalized(text, options, threads):
     """The Arrow column ``text`` normalized as ``options`` (TextOptions)
     say, a rejected row null."""
-
-    def run(batch, offsets):
-        return batch.normalize(
-            options, ErrorsMode.COERCE, threads=threads, terminators=False, offsets=offsets
-        )
-
-    return _columns.arrow_result(text, run, ErrorsMode.COERCE)
+    return _paths.normalize(text, ARROW, options, ErrorsMode.COERCE, threads, None)
 
 
-def _encoded(text, records: RecordOptions, threads: int) -> np.ndarray:
+def _encoded(text, records: RecordOptions, threads) -> np.ndarray:
     """The records of the Arrow column ``text``, a rejected or missing row
     the null record."""
-    parts = [
-        batch.encode(records, ErrorsMode.COERCE, threads=threads)
-        for batch in _columns.arrow_batches(text)
-    ]
-    if len(parts) == 1:
-        return parts[0]
-    return np.concatenate(parts) if parts else np.empty(0, record_dtype(records.width))
+    return _paths.encode(text, ARROW, records, ErrorsMode.COERCE, threads)
 
 
 def _normalize_one(options):
@@ -138,8 +126,9 @@ class TableJob:
             close_at_end(stack, self.rejects, rejects)
         self.unique = None
 
-    def threads(self, text) -> int:
-        return self.settings.chunk_threads(len(text))
+    def threads(self, text) -> _options.Threads:
+        """The threads for a batch of these rows."""
+        return _options.threads_of(self.settings.chunk_threads(len(text)))
 
     def text(self, batch):
         column = batch.column(self.index)
