@@ -20,6 +20,7 @@ from fastxfen._columns import (
 from fastxfen._errors import FenError
 from fastxfen._frames import on_series
 from fastxfen._inputs import ARRAY, BUFFER, FIXED, ROWS, SERIES, STR, Kind, read_as_text, rows_of
+from fastxfen._jobs import jobs_for
 from fastxfen._options import ErrorsMode, RecordOptions, TextOptions, Threads
 from fastxfen._records import record_dtype
 
@@ -47,7 +48,7 @@ def _list_batch(rows: list[Any], threads: Threads, epd: bool) -> Any:
     second thread saves."""
     if epd or threads.asked is None or len(rows) < 2 * _bulk.MIN_ROWS_PER_THREAD:
         return None
-    if _bulk.jobs_for(len(rows), threads.kernel) < 2:
+    if jobs_for(len(rows), threads.kernel) < 2:
         return None
     return _bulk.strings(rows)
 
