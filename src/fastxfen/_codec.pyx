@@ -489,13 +489,3 @@ def decode_records(records, *, text, int errors):
         free(w.text)
     return out[0] if single else out
 
-
-def copy_rows(list rows):
-    """Read each ASCII str of rows and build a new str of the same bytes: the
-    least a list-of-str to list-of-str pass costs (bench/compare.py's floor)."""
-    cdef Py_ssize_t i, n = len(rows)
-    cdef list out = [None] * n
-    for i in range(n):
-        item = rows[i]
-        out[i] = _text_from(<const uint8_t *>PyUnicode_DATA(item), PyUnicode_GET_LENGTH(item))
-    return out
