@@ -20,7 +20,7 @@ from fastxfen._core cimport *
 
 import numpy as np
 
-from fastxfen._errors import FenError
+from fastxfen._errors import FenError, fen_error
 from fastxfen._options import FIELDS_SAME as _FIELDS_SAME
 from fastxfen._options import CastlingMode, EnPassantMode, ErrorsMode
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
@@ -158,9 +158,7 @@ E_WIDE_ROW = FX_E_WIDE_ROW
 
 
 cdef object _error(Py_ssize_t index, fx_error err, object text):
-    error = FenError(index, err.column, _FIELDS[err.field], _reason(err, text))
-    error.code = err.code
-    return error
+    return fen_error(index, err.column, _FIELDS[err.field], _reason(err, text), err.code)
 
 
 cdef object _not_text(Py_ssize_t index, object item):

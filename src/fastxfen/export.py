@@ -17,6 +17,7 @@ import numpy.typing as npt
 from fastxfen import _export, _options, _paths
 from fastxfen._binary import BinaryColumn, lichess_rows, stockfish_rows
 from fastxfen._defaults import defaults
+from fastxfen._errors import FenError, renumbered
 from fastxfen._inputs import RECORDS, as_text, kind_of
 from fastxfen._options import ErrorsMode, PlaneOptions, RecordOptions, Threads
 from fastxfen._records import POSITION_DTYPE
@@ -516,9 +517,9 @@ def unpack(
             parts.append(
                 _export.lichess_unpack(raw, starts, ends, nulls, errors=mode, first_row=done)
             )
-        except Exception as exc:  # renumber rows of later Arrow chunks
-            if done and hasattr(exc, "index"):
-                raise type(exc)(exc.index + done, exc.column, exc.field, exc.reason) from None
+        except FenError as exc:  # renumber rows of later Arrow chunks
+            if done:
+                raise renumbered(exc, exc.index + done) from None
             raise
         done += len(starts)
     if not parts:
