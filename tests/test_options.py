@@ -120,6 +120,69 @@ def test_errors_carry_the_core_code():
     assert fx.FenError(0, 0, "input", "made here").code is None
 
 
+def test_every_path_keeps_the_core_code():
+    """A FenError the core refused carries its code on every path: rows
+    renumbered (a later chunk, a Deduper's earlier rows, a long list over
+    threads), keys, export formats and PGN tags, and through pickle."""
+    from fastxfen._bulk import MIN_ROWS_PER_THREAD
+
+    wide = "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1"
+    bad_records = RECORDS.copy()
+    bad_records["turn"] = 7
+    long_list = [FEN] * (2 * MIN_ROWS_PER_THREAD) + [BAD]
+    deduper = fx.Deduper()
+    deduper.add([FEN])
+    calls = [
+        lambda: fx.normalize(long_list, threads=2),
+        lambda: fx.encode(long_list, threads=2),
+        lambda: fx.zobrist(bad_records),
+        lambda: fx.zobrist([FEN, BAD]),
+        lambda: deduper.add([FEN, BAD]),
+        lambda: fx.to_bitboards([wide]),
+        lambda: fx.pack([wide], format="stockfish"),
+        lambda: pgn.normalize_pgn(GAME),
+    ]
+    for call in calls:
+        with pytest.raises(fx.FenError) as info:
+            call()
+        assert info.value.code is not None, call
+        again = pickle.loads(pickle.dumps(info.value))
+        assert (again.code, str(again), type(again)) == (
+            info.value.code,
+            str(info.value),
+            type(info.value),
+        )
+    with pytest.raises(fx.FenError) as info:
+        deduper.add([FEN, BAD])  # numbered from the first row ever added
+    assert info.value.index == 2 and info.value.code is not None
+
+
+def test_rerun_helpers():
+    """The one helper for errors="raise" over a run made under coerce: the
+    first refused row, run alone, gives its error, numbered as its row."""
+    from fastxfen._errors import fen_error, raise_by_rerun, renumbered, rerun_error
+
+    one = lambda row: fx.normalize(row)  # noqa: E731
+    assert rerun_error(one, FEN, 5) is None
+    error = rerun_error(one, BAD, 5)
+    assert error.index == 5 and error.code is not None
+    assert str(error).startswith("row 5, ")
+    rows = [FEN, BAD, "8/8/9/8/8/8/8/8 w - - 0 1"]
+    with pytest.raises(fx.FenError, match="^row 1, ") as info:
+        raise_by_rerun(one, rows, [0, 1, 2])
+    assert info.value.code is not None
+    raise_by_rerun(one, rows, [0])  # none refused: nothing raised
+    made = fen_error(3, 4, "side", "expected 'w' or 'b'", 9)
+    moved = renumbered(made, 7)
+    assert (moved.index, moved.column, moved.field, moved.reason, moved.code) == (
+        7,
+        4,
+        "side",
+        "expected 'w' or 'b'",
+        9,
+    )
+
+
 def test_option_values_are_frozen_hashable_and_picklable():
     """The values the edge builds (and Dask ships to its workers): equal when
     built from the same options, whatever their spelling, immutable, and a

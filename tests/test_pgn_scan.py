@@ -29,7 +29,7 @@ START = b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 
 def c_scan(text, variants=None, inside=False, after_tag=False) -> dict:
-    return ref.as_dict(_pgn.scan(text, variants, inside, after_tag))
+    return ref.as_dict(_pgn.scan(text, variants, inside=inside, after_tag=after_tag))
 
 
 def check(text, variants=NAMES, inside=False, after_tag=False) -> dict:
@@ -278,7 +278,7 @@ def test_nothing_is_read_past_the_buffer(text):
         pytest.skip("needs mprotect (Linux)")
     area, view = guarded
     for inside in (False, True):
-        got = ref.as_dict(_pgn.scan(view, NAMES, inside))
+        got = ref.as_dict(_pgn.scan(view, NAMES, inside=inside))
         assert got == ref.scan(text, NAMES, inside)
     scan = _pgn.scan(view, NAMES)
     if len(scan.starts):

@@ -166,22 +166,21 @@ def normalize(
         passant: a position key), "same" as many fields as each row had
         (4, 5 or 6).  EPD rows never get counters.
     out : bytearray or numpy array, optional
-        Where to write the result, for callers that loop: memory already
-        in use is not faulted in again.  For a buffer, a ``bytearray``,
-        resized to the text (its memory is kept for the next call); for a
-        numpy ``S`` or ``U`` array, a writeable C-contiguous array of the
-        same shape and kind, any width (rows are zero padded; a row longer
-        than the width is a ``ValueError``).  Other inputs take no ``out``.
+        Where to write the result, for callers that loop: memory already in use
+        is not faulted in again.  For a buffer, a ``bytearray``, resized to the
+        text (its memory is kept for the next call); for a numpy ``S`` or ``U``
+        array, a writeable C-contiguous array of the same shape and kind, any width
+        (rows are zero padded; a row longer than the width is a ``ValueError``).
+        Other inputs take no ``out``.
 
     Returns
     -------
     str, list, bytes, numpy array, Arrow column or Series
-        The same kind of value as ``fens``: a ``str`` for a ``str``, a
-        ``list`` of ``str`` (``None`` for a coerced row) for an iterable,
-        ``bytes`` in the same line layout for a buffer, an array of the same
-        kind and shape, an Arrow column of the same type (nulls kept), a
-        Series of the same kind (pandas keeps the index); ``out`` when
-        given.
+        The same kind of value as ``fens``: a ``str`` for a ``str``, a ``list`` of
+        ``str`` (``None`` for a coerced row) for an iterable, ``bytes`` in the same
+        line layout for a buffer, an array of the same kind and shape, an Arrow
+        column of the same type (nulls kept), a Series of the same kind (pandas
+        keeps the index); ``out`` when given.
 
     Raises
     ------
@@ -209,17 +208,18 @@ def normalize(
     text = _options.text_options(castling, en_passant, fields, epd)
     mode = _options.errors(errors)
     asked = _options.threads_of(threads)
-    kind = kind_of(fens)
-    if out is not None:
-        _check_text_out(fens, kind, out)
+    kind = _check_text_out(fens, kind_of(fens), out)
     if kind is STR:  # one row, straight to the glue
         return _codec.normalize_rows([fens], text=text, errors=mode)[0]
     return _paths.normalize(fens, as_text(kind, fens, text.epd), text, mode, asked, out)
 
 
-def _check_text_out(fens: Any, kind: Kind, out: Any) -> None:
-    """normalize's ``out`` fits ``fens``: a bytearray none holds a view of
-    (it is resized) for a buffer, numpy_out's array for an S or U array."""
+def _check_text_out(fens: Any, kind: Kind, out: Any) -> Kind:
+    """``kind``, once normalize's ``out`` (if given) is known to fit ``fens``:
+    a bytearray none holds a view of (it is resized) for a buffer, numpy_out's
+    array for an S or U array."""
+    if out is None:
+        return kind
     if out is fens or (isinstance(fens, np.ndarray) and np.may_share_memory(fens, out)):
         raise ValueError("out must not share memory with the input")
     if kind is BUFFER:
@@ -240,6 +240,7 @@ def _check_text_out(fens: Any, kind: Kind, out: Any) -> None:
             "out is taken for a buffer (a bytearray) or a numpy S or U array "
             f"(an array like it), not for {type(fens).__name__}"
         )
+    return kind
 
 
 def encode(

@@ -20,7 +20,7 @@ from fastxfen._core cimport *
 
 import numpy as np
 
-from fastxfen._errors import FenError
+from fastxfen._errors import FenError, fen_error
 from fastxfen._options import FIELDS_SAME as _FIELDS_SAME
 from fastxfen._options import CastlingMode, EnPassantMode, ErrorsMode
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
@@ -158,9 +158,7 @@ E_WIDE_ROW = FX_E_WIDE_ROW
 
 
 cdef object _error(Py_ssize_t index, fx_error err, object text):
-    error = FenError(index, err.column, _FIELDS[err.field], _reason(err, text))
-    error.code = err.code
-    return error
+    return fen_error(index, err.column, _FIELDS[err.field], _reason(err, text), err.code)
 
 
 cdef object _not_text(Py_ssize_t index, object item):
@@ -489,13 +487,3 @@ def decode_records(records, *, text, int errors):
         free(w.text)
     return out[0] if single else out
 
-
-def copy_rows(list rows):
-    """Read each ASCII str of rows and build a new str of the same bytes: the
-    least a list-of-str to list-of-str pass costs (bench/compare.py's floor)."""
-    cdef Py_ssize_t i, n = len(rows)
-    cdef list out = [None] * n
-    for i in range(n):
-        item = rows[i]
-        out[i] = _text_from(<const uint8_t *>PyUnicode_DATA(item), PyUnicode_GET_LENGTH(item))
-    return out

@@ -17,7 +17,7 @@ from fastxfen._core cimport (FX_STOP_DONE, fx_batch_opts, fx_batch_out, fx_error
 
 import numpy as np
 
-from fastxfen._errors import FenError
+from fastxfen._errors import fen_error
 from fastxfen._options import EXTRA_PLANES, EXTRAS, PlaneOptions, plane_count, record_errors
 from fastxfen._options import en_passant as _en_passant
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
@@ -204,7 +204,7 @@ cdef object _row_error(Py_ssize_t index, fx_error err, int width, object tensor,
         reason = f"{a} bytes; a position takes at most {b}"
     else:
         reason = f"internal error code {code}"
-    return FenError(index, err.column, field, reason)
+    return fen_error(index, err.column, field, reason, code)
 
 # ---------------------------------------------------------------- inputs
 

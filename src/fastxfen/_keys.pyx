@@ -26,13 +26,16 @@ cdef extern from "zobrist.h" nogil:
     const uint64_t fx_wide_keys[]
     ctypedef struct fx_dedupe:
         size_t count
+    ctypedef struct fx_same:
+        int counters
+        fx_ep_mode ep
     ctypedef struct fx_key_records:
         const uint8_t *base
         size_t stride
         int wide, trusted, coerce
     void fx_zobrist_init()
     int64_t fx_zobrist_batch(const fx_key_records *recs, size_t n, uint64_t *out, fx_error *err)
-    int fx_dedupe_init(fx_dedupe *d, int counters, fx_ep_mode ep, uint64_t key_mask)
+    int fx_dedupe_init(fx_dedupe *d, const fx_same *same, uint64_t key_mask)
     void fx_dedupe_free(fx_dedupe *d)
     size_t fx_dedupe_bytes(const fx_dedupe *d)
     int64_t fx_dedupe_add(fx_dedupe *d, const fx_key_records *recs, size_t n, uint8_t *first,
@@ -85,10 +88,11 @@ cdef class Table:
         the counters flag and the en_passant string, as the command line
         still passes them.)  ``key_mask``: keys are ANDed with it, so tests
         can make positions share keys."""
+        cdef fx_same same
         if not isinstance(options, KeyOptions):
             options = KeyOptions(options, en_passant)
-        if fx_dedupe_init(&self.d, options.counters, <fx_ep_mode><int>options.en_passant,
-                          key_mask):
+        same.counters, same.ep = options.counters, <fx_ep_mode><int>options.en_passant
+        if fx_dedupe_init(&self.d, &same, key_mask):
             raise MemoryError()
 
     def __dealloc__(self):

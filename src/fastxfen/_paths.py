@@ -17,9 +17,10 @@ from fastxfen._columns import (
     numpy_result,
     text_scratch,
 )
-from fastxfen._errors import FenError
+from fastxfen._errors import raise_by_rerun
 from fastxfen._frames import on_series
 from fastxfen._inputs import ARRAY, BUFFER, FIXED, ROWS, SERIES, STR, Kind, read_as_text, rows_of
+from fastxfen._jobs import jobs_for
 from fastxfen._options import ErrorsMode, RecordOptions, TextOptions, Threads
 from fastxfen._records import record_dtype
 
@@ -47,32 +48,17 @@ def _list_batch(rows: list[Any], threads: Threads, epd: bool) -> Any:
     second thread saves."""
     if epd or threads.asked is None or len(rows) < 2 * _bulk.MIN_ROWS_PER_THREAD:
         return None
-    if _bulk.jobs_for(len(rows), threads.kernel) < 2:
+    if jobs_for(len(rows), threads.kernel) < 2:
         return None
     return _bulk.strings(rows)
 
 
-def _check_rows(batch: Any, failed: list[int], check: Callable[[int], Any]) -> None:
-    """errors="raise" for a list batch run in coerce mode: raise for the first
-    refused row, whether the kernel or the row-by-row glue (``check``) read it."""
-    first = failed[0] if failed else len(batch.texts)
-    for i in batch.slow:
-        if i > first:
-            break
-        check(i)
-    batch.raise_first()
-
-
-def _one_row(fn: Callable[..., Any], rows: list[Any], **options: Any) -> Callable[[int], Any]:
-    """Row i through the row-by-row glue fn([row], **options), errors naming row i."""
-
-    def one(i: int) -> Any:
-        try:
-            return fn([rows[i]], **options)[0]
-        except FenError as e:
-            raise FenError(i, e.column, e.field, e.reason) from None
-
-    return one
+def _refused(batch: Any, failed: list[int]) -> list[int]:
+    """The rows of a list batch run under coerce that may hold the first bad
+    row: those the kernel left to the row-by-row glue (``batch.slow``) up to
+    the first it refused, then that one."""
+    first = failed[0] if failed else batch.n
+    return [i for i in batch.slow if i < first] + failed[:1]
 
 
 def _on_series(run: Callable[..., Any], fens: Any, out: str, epd: bool) -> Any:
@@ -105,7 +91,7 @@ def normalize(
         into = text_scratch(batch.output_bound())
         result = _normalized(batch, text, errors, threads, into=into)
         try:
-            return numpy_result(fens, result, errors, threads.kernel, out)
+            return numpy_result(fens, result, errors, threads=threads.kernel, out=out)
         finally:
             if isinstance(result[0], memoryview):
                 result[0].release()
@@ -169,14 +155,20 @@ def _normalize_threaded(
     rows: list[Any], batch: Any, text: TextOptions, errors: ErrorsMode, threads: Threads
 ) -> list[Any]:
     """A long list over threads: its ASCII str rows read where they are by
-    the GIL-free kernels, under coerce for errors="raise" (the first refused
-    row found after); the rows they leave (other items) row by row."""
+    the GIL-free kernels, under coerce for errors="raise" (then the first bad
+    row is run again alone for its error); the rows they leave (other
+    items) row by row."""
     kernel = ErrorsMode.COERCE if errors is ErrorsMode.RAISE else errors
     data, ends, failed = batch.normalize(text, kernel, threads=threads.kernel, terminators=False)
-    one = _one_row(_codec.normalize_rows, rows, text=text, errors=errors)
+
+    def one(row: Any) -> Any:
+        return _codec.normalize_rows([row], text=text, errors=errors)[0]
+
     if errors is ErrorsMode.RAISE:
-        _check_rows(batch, failed, one)
-    return _bulk.rows_from(rows, data, ends, failed, ignore=errors is ErrorsMode.IGNORE, one=one)
+        raise_by_rerun(one, rows, _refused(batch, failed))
+    return _bulk.rows_from(
+        rows, data, ends, failed, ignore=errors is ErrorsMode.IGNORE, one=lambda i: one(rows[i])
+    )
 
 
 def _text_array(fens: np.ndarray, texts: list[Any], out: Any) -> np.ndarray:
@@ -249,11 +241,14 @@ def _encode_list(
     if batch is None:
         return records_into(out, _codec.encode_rows(rows, records=records, errors=errors))
     result = batch.encode(records, ErrorsMode.COERCE, threads=threads.kernel, out=out)
-    one = _one_row(_codec.encode_rows, rows, records=records, errors=errors)
+
+    def one(row: Any) -> Any:
+        return _codec.encode_rows([row], records=records, errors=errors)[0]
+
     if errors is ErrorsMode.RAISE:
-        _check_rows(batch, batch.rejected_rows(), one)
+        raise_by_rerun(one, rows, _refused(batch, batch.rejected_rows()))
     for i in batch.slow:
-        result[i] = one(i)
+        result[i] = one(rows[i])
     return result
 
 

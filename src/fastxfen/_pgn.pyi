@@ -26,6 +26,7 @@ class Scan:
 def scan(
     text: Any,
     variants: Optional[Sequence[bytes]] = ...,
+    *,
     inside: bool = ...,
     after_tag: bool = ...,
 ) -> Scan: ...

@@ -137,7 +137,7 @@ cdef class Scan:
     cdef readonly object starts, start_lines, fen, setup_games, odd_variant_games
 
 
-def scan(const uint8_t[::1] text, variants=None, bint inside=False, bint after_tag=False):
+def scan(const uint8_t[::1] text, variants=None, *, bint inside=False, bint after_tag=False):
     """Read PGN text from a line start where a ``{`` comment is open or not
     (``inside``) and the line before is a tag line or not (``after_tag``).
 

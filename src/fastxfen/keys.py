@@ -13,7 +13,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fastxfen import _keys, _options, _paths
-from fastxfen._errors import FenError
+from fastxfen._errors import FenError, renumbered
 from fastxfen._inputs import ARRAY, ARROW, BUFFER, FIXED, RECORDS, ROWS, STR, Kind, kind_of
 from fastxfen._options import ErrorsMode, KeyOptions, RecordOptions, Threads
 from fastxfen._types import EnPassant, Positions
@@ -33,7 +33,7 @@ def _renumbered(start: int, fn: Callable[..., Any], *args: Any, **options: Any) 
     try:
         return fn(*args, **options)
     except FenError as e:
-        raise FenError(e.index + start, e.column, e.field, e.reason) from None
+        raise renumbered(e, e.index + start) from None
 
 
 def _records(
@@ -207,7 +207,7 @@ class Deduper:
                     _renumbered(start, self._table.add, recs, trusted=trusted, errors=mode)
                 )
         except FenError as e:
-            raise FenError(e.index + self._rows, e.column, e.field, e.reason) from None
+            raise renumbered(e, e.index + self._rows) from None
         self._rows += sum(len(mask) for mask in masks)
         return masks[0] if len(masks) == 1 else np.concatenate(masks)
 

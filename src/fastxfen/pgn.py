@@ -77,7 +77,11 @@ class PgnError(FenError):
         self.args = (f"game {game}, line {line}, {self.location}: {reason}",)
 
     def __reduce__(self):
-        return (type(self), (self.game, self.line, self.column, self.field, self.reason))
+        return (
+            type(self),
+            (self.game, self.line, self.column, self.field, self.reason),
+            vars(self),
+        )
 
 
 class PgnFormatError(ValueError):
@@ -132,10 +136,10 @@ AT, VALUE, VALUE_END, CONTENT_END, CRLF, GAME, LINE = range(len(_pgn.FEN_COLUMNS
 _STANDARD_NAMES = sorted(name.encode("latin-1") for name in STANDARD_VARIANTS)
 
 
-def _scan(buf, variants: bool, inside: bool = False, after_tag: bool = False) -> _pgn.Scan:
+def _scan(buf, *, variants: bool) -> _pgn.Scan:
     """One C pass over ``buf`` (see fastxfen._pgn.scan); with ``variants``,
     the games with a Variant tag not naming standard chess are listed."""
-    return _pgn.scan(buf, _STANDARD_NAMES if variants else None, inside, after_tag)
+    return _pgn.scan(buf, _STANDARD_NAMES if variants else None)
 
 
 def _lines_before(scan: _pgn.Scan, buf, cut: int) -> int:
@@ -198,7 +202,7 @@ class _Editor:
         return cls(text, mode, _options.pgn_select(select), Threads(threads))
 
     def scan(self, buf) -> _pgn.Scan:
-        return _scan(buf, self.select is PgnSelect.STANDARD)
+        return _scan(buf, variants=self.select is PgnSelect.STANDARD)
 
     def chunk(self, buf, scan: _pgn.Scan, cut: int) -> _Outcome:
         """Edit buf[:cut], whose games are whole (except the last one when a
@@ -215,7 +219,7 @@ class _Editor:
         fen = scan.fen[: np.searchsorted(scan.fen[:, GAME], games)]
         # Every FEN tag is normalized but under select="standard", which
         # keeps no game with one; a malformed tag line is a null row.
-        failures: list = []  # (fen index, column in line, field, reason)
+        failures: list = []  # (fen index, column in line, field, reason, code)
         rep = rep_ends = None
         if len(fen) and self.select is not PgnSelect.STANDARD:
             value_start, value_end = fen[:, VALUE], fen[:, VALUE_END]
@@ -224,7 +228,7 @@ class _Editor:
             if malformed.any():
                 for k in np.flatnonzero(malformed).tolist():
                     line = bytes(buf[fen[k, AT] : fen[k, CONTENT_END]])
-                    failures.append((k,) + _malformed(line))
+                    failures.append((k, *_malformed(line), None))
                 nulls = malformed
                 value_start = np.where(malformed, 0, value_start)
                 value_end = np.where(malformed, 0, value_end)
@@ -236,23 +240,23 @@ class _Editor:
                 terminators=False,
             )
             for k, error in batch.rejections():
-                failures.append(
-                    (k, int(value_start[k] - fen[k, AT]) + error.column, error.field, error.reason)
-                )
+                column = int(value_start[k] - fen[k, AT]) + error.column
+                failures.append((k, column, error.field, error.reason, error.code))
 
         first_failure = {}
         if failures:
-            failures.sort()
-            for k, column, field, reason in failures:
+            failures.sort(key=lambda failure: failure[0])
+            for k, column, field, reason, code in failures:
                 g = int(fen[k, GAME])
                 if g not in first_failure:
-                    first_failure[g] = PgnError(
+                    first_failure[g] = error = PgnError(
                         stats.games + g + 1,
                         self.lines + int(fen[k, LINE]) + 1,
                         column,
                         field,
                         reason,
                     )
+                    error.code = code
         stop_game = games
         if failures and self.errors is ErrorsMode.RAISE:
             stop_game = min(first_failure)
@@ -461,7 +465,7 @@ def _split(source: Iterator, variants: bool, spill: int, max_header: int, stats:
                 buf = buf[3:]
         if not buf:
             continue
-        scan = _scan(buf, variants)
+        scan = _scan(buf, variants=variants)
         if eof:
             cut = len(buf)
         else:
@@ -502,7 +506,7 @@ def _skim(
             return None
         stats.bytes_read += len(block)
         buf = b"".join((buf, _immutable(block)))
-        scan = _scan(buf, variants)
+        scan = _scan(buf, variants=variants)
         if len(scan.starts) > 1:
             return buf  # a second [Event tag started a game: back to whole chunks
         header_end = scan.header_end
@@ -515,7 +519,7 @@ def _skim(
         end = rest.rfind(b"\n") + 1  # the whole lines
         found = -1
         if end:
-            lines = _pgn.scan(memoryview(rest)[:end], None, inside, after_tag)
+            lines = _pgn.scan(memoryview(rest)[:end], inside=inside, after_tag=after_tag)
             if len(lines.starts):
                 found = int(lines.starts[0])
             inside, after_tag = lines.inside, lines.after_tag

@@ -61,6 +61,14 @@ typedef struct {
     uint64_t ref;   /* 1 + offset of the packed position in the arena; 0: empty */
 } fx_slot;
 
+/* What makes two positions the same (fastxfen.KeyOptions): placement, side
+ * to move and castling rights always, the en-passant target as ep keeps
+ * it, the move counters when counters is set. */
+typedef struct {
+    int counters;
+    fx_ep_mode ep;
+} fx_same;
+
 typedef struct {
     fx_slot *slots;
     size_t mask;        /* slot count - 1 (a power of two) */
@@ -68,15 +76,16 @@ typedef struct {
     uint8_t *arena;
     size_t used, cap;   /* arena bytes used and allocated */
     uint64_t key_mask;  /* keys are ANDed with it (all ones; tests force collisions) */
-    int counters;       /* the move counters are part of a position */
-    fx_ep_mode ep;      /* which en-passant targets are part of it */
+    fx_same same;
 } fx_dedupe;
 
 /* Longest packed position: a 10-wide board at 5 bits a square, 8 bytes of
  * fields and 8 of counters. */
 #define FX_PACKED_MAX (50 + 8 + 8)
 
-int fx_dedupe_init(fx_dedupe *d, int counters, fx_ep_mode ep, uint64_t key_mask);
+/* An empty set of positions, the same as `same` says.  Returns 0, or -1 when
+ * memory ran out. */
+int fx_dedupe_init(fx_dedupe *d, const fx_same *same, uint64_t key_mask);
 void fx_dedupe_free(fx_dedupe *d);
 /* Bytes the set holds allocated. */
 size_t fx_dedupe_bytes(const fx_dedupe *d);
