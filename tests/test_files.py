@@ -227,3 +227,24 @@ def test_a_registered_table_format_is_found_by_extension(tmp_path, monkeypatch):
 
     assert cli.main(["normalize", str(src), "-o", str(tmp_path / "o2.lines"), "-q"]) == 2
     assert cli.main(["validate", str(src), "--input-format", "lines", "-q", "-o", "-"]) == 1
+
+
+def test_a_stopping_row_keeps_the_core_code(tmp_path):
+    """The FenError a run stops at carries the C core's code, from text and
+    from a table, also when its reason is reworded for files."""
+    from fastxfen import _codec
+
+    wide = "rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1"
+    src = tmp_path / "in.fen"
+    src.write_text(f"{GOOD}\n{wide}\n")
+    stats = files.run(files.Encode(), str(src), str(tmp_path / "o.npy"))
+    error = stats.stopped.error
+    assert error.code == _codec.E_WIDE_ROW and error.reason == "a 10-wide position needs --width 10"
+    table = tmp_path / "in.jsonl"
+    table.write_text(json.dumps({"fen": GOOD}) + "\n" + json.dumps({"fen": ROWS[2]}) + "\n")
+    pytest.importorskip("pyarrow")
+    stats = files.run(files.Normalize(), str(table), str(tmp_path / "o.jsonl"))
+    assert stats.stopped.number == 2 and stats.stopped.error.code is not None
+    with pytest.raises(fx.FenError) as raised:
+        fx.normalize(ROWS[2])
+    assert stats.stopped.error.code == raised.value.code

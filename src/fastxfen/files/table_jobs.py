@@ -10,7 +10,7 @@ import contextlib
 import numpy as np
 
 from fastxfen import _codec, _options, _paths
-from fastxfen._errors import FenError
+from fastxfen._errors import fen_error, rerun_error
 from fastxfen._inputs import ARROW
 from fastxfen._options import ErrorsMode, RecordOptions
 from fastxfen.files import table_formats, tables
@@ -160,17 +160,14 @@ class TableJob:
         """(row, FenError) of rejected rows, the error found by ``check``
         (one row's conversion under errors='raise')."""
         out = []
-        for row in rows:
-            value = text[int(row)].as_py()
+        for row in map(int, rows):
+            value = text[row].as_py()
             if value is None:
-                out.append((int(row), FenError(int(row), 0, "input", _MISSING)))
+                out.append((row, fen_error(row, 0, "input", _MISSING)))
                 continue
-            try:
-                check(value)
-            except FenError as e:
-                error = FenError(int(row), e.column, e.field, e.reason)
-                error.code = e.code
-                out.append((int(row), for_the_command_line(error)))
+            error = rerun_error(check, value, row)
+            if error is not None:
+                out.append((row, for_the_command_line(error)))
         return out
 
     def keep(self, text, failed: np.ndarray, pass_failed: bool) -> np.ndarray:

@@ -17,7 +17,7 @@ import tempfile
 
 import numpy as np
 
-from fastxfen._errors import FenError
+from fastxfen._errors import FenError, fen_error
 
 #: Bytes read (and copied out of a spool file) at a time by default.
 DEFAULT_CHUNK = 8 << 20
@@ -154,4 +154,4 @@ def newline_offsets(chunk) -> np.ndarray:
 
 def long_line_error() -> FenError:
     """The error of a line longer than MAX_LINE."""
-    return FenError(0, MAX_LINE, "input", _LONG_LINE_REASON.format(MAX_LINE))
+    return fen_error(0, MAX_LINE, "input", _LONG_LINE_REASON.format(MAX_LINE))

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 
 from fastxfen import _bulk, _codec
-from fastxfen._errors import FenError
+from fastxfen._errors import FenError, fen_error
 from fastxfen._options import ErrorsMode, RecordOptions
 from fastxfen.files import text_chunks
 from fastxfen.files.binary_formats import merge
@@ -35,7 +35,7 @@ def for_the_command_line(error: FenError) -> FenError:
     """The error as a run over files words it: a row too wide for the
     records asked for names --width rather than encode()'s argument."""
     if error.code == _codec.E_WIDE_ROW:
-        return FenError(error.index, error.column, error.field, _WIDE_ROW_HINT)
+        return fen_error(error.index, error.column, error.field, _WIDE_ROW_HINT, error.code)
     return error
 
 
