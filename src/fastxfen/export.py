@@ -4,21 +4,22 @@ and back to records.
 
 This module only checks arguments, shapes arrays and picks a kernel; every
 per-position step runs in C (core/export.c) with the GIL released.  The
-packed values' container and readers are in ``_binary``, the fields a format
-lacks in ``_defaults``.  The formats and every option are described in
+packed values' readers are in ``_binary``, the fields a format lacks in
+``_defaults``.  The formats and every option are described in
 docs/export.md.
 """
 
-from typing import Any, Literal, Optional, Sequence, Union, overload
+from typing import Any, Iterator, Literal, Optional, Sequence, Union, overload
 
 import numpy as np
 import numpy.typing as npt
 
 from fastxfen import _export, _options, _paths
-from fastxfen._binary import BinaryColumn, lichess_rows, stockfish_rows
+from fastxfen._binary import checked, lichess_rows, stockfish_rows
 from fastxfen._defaults import defaults
 from fastxfen._errors import FenError, renumbered
 from fastxfen._inputs import RECORDS, as_text, kind_of
+from fastxfen._optional import require_arrow
 from fastxfen._options import ErrorsMode, PlaneOptions, RecordOptions, Threads
 from fastxfen._records import POSITION_DTYPE
 from fastxfen._types import (
@@ -364,6 +365,128 @@ def from_planes(
     return _export.from_planes(np.ascontiguousarray(arr), given, spec, errors=mode)
 
 
+# ---------------------------------------------------------------- binary formats
+
+
+class BinaryColumn:
+    """Variable-length binary values in one buffer, Arrow's binary layout.
+
+    ``pack(format="lichess")`` returns one; ``unpack`` reads it back.  It
+    indexes and iterates as ``bytes`` values (``None`` for a null), and
+    ``to_arrow()`` or ``pyarrow.array(column)`` share its data.  Offsets must
+    rise and stay inside ``data``, and ``valid`` have one entry per value:
+    checked when the column is made and whenever ``unpack`` or ``to_arrow``
+    reads it (a ``ValueError`` naming the first bad row).
+
+    Parameters
+    ----------
+    data : numpy.ndarray
+        Every value back to back, as ``uint8`` (for ``bytes``, use
+        ``np.frombuffer(b, np.uint8)``).
+    offsets : array_like
+        ``int64``, one more than there are values: value i is
+        ``data[offsets[i]:offsets[i + 1]]``.  Non-decreasing, inside ``data``.
+    valid : array_like, optional
+        ``None`` (every value present) or one ``bool`` per value, ``False``
+        for a null (a row coerced away).
+
+    Returns
+    -------
+    BinaryColumn
+        With the attributes ``data``, ``offsets`` and ``valid`` as given
+        (copied only when not already contiguous of the right type).
+
+    Raises
+    ------
+    ValueError
+        The offsets do not fit ``data`` or ``valid``.
+
+    Examples
+    --------
+    >>> import fastxfen as fx
+    >>> import numpy as np
+    >>> data = np.frombuffer(b"abcde", np.uint8)
+    >>> column = fx.BinaryColumn(data, [0, 2, 2, 5], [True, False, True])
+    >>> column.tolist(), len(column), column.lengths().tolist()
+    ([b'ab', None, b'cde'], 3, [2, 0, 3])
+    """
+
+    __slots__ = ("data", "offsets", "valid")
+
+    def __init__(self, data: Any, offsets: Any, valid: Any = None) -> None:
+        self.data = np.ascontiguousarray(data, np.uint8).reshape(-1)
+        self.offsets = np.ascontiguousarray(offsets, np.int64).reshape(-1)
+        self.valid = None if valid is None else np.ascontiguousarray(valid, bool).reshape(-1)
+        self._checked()  # here, and again whenever the column is read
+
+    def _checked(self) -> tuple:
+        """(data, offsets, nulls) for a kernel, checked as they are now."""
+        return checked(self.data, self.offsets, self.valid)
+
+    def _rows(self) -> tuple:
+        """(data, starts, ends, nulls), checked, for the unpack kernel."""
+        data, offsets, nulls = self._checked()
+        return data, offsets[:-1], offsets[1:], nulls
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def __getitem__(self, i: int) -> Optional[bytes]:
+        n = len(self)
+        if not isinstance(i, (int, np.integer)):
+            raise TypeError("BinaryColumn indices must be integers")
+        if i < 0:
+            i += n
+        if not 0 <= i < n:
+            raise IndexError("BinaryColumn index out of range")
+        if self.valid is not None and not self.valid[i]:
+            return None
+        return self.data[self.offsets[i] : self.offsets[i + 1]].tobytes()
+
+    def __iter__(self) -> Iterator[Optional[bytes]]:
+        return (self[i] for i in range(len(self)))
+
+    def __repr__(self) -> str:
+        nulls = 0 if self.valid is None else int((~self.valid).sum())
+        return f"BinaryColumn({len(self)} values, {len(self.data)} bytes, {nulls} null)"
+
+    def lengths(self) -> np.ndarray:
+        """Byte length of every value (0 for a null)."""
+        return np.diff(self.offsets)
+
+    def tolist(self) -> list[Optional[bytes]]:
+        """The values as ``bytes`` (``None`` for a null)."""
+        return list(self)
+
+    def to_arrow(self, large: Optional[bool] = None) -> Any:
+        """A ``pyarrow.BinaryArray`` (``LargeBinaryArray`` with ``large=True``,
+        or when the data exceeds 2 GiB) sharing this column's data.
+        Needs pyarrow (``pip install "fastxfen[arrow]"``)."""
+        pa = require_arrow("BinaryColumn.to_arrow()")
+
+        data, offsets, nulls = self._checked()
+        base = int(offsets[0])
+        if large is None:
+            large = int(offsets[-1]) - base > np.iinfo(np.int32).max
+        offsets = offsets - base if base else offsets
+        if not large:
+            offsets = offsets.astype(np.int32)
+        validity, null_count = None, 0
+        if nulls is not None and nulls.any():
+            validity = pa.py_buffer(np.packbits(nulls == 0, bitorder="little"))
+            null_count = int(nulls.sum())
+        return pa.Array.from_buffers(
+            pa.large_binary() if large else pa.binary(),
+            len(offsets) - 1,
+            [validity, pa.py_buffer(offsets), pa.py_buffer(data[base:])],
+            null_count=null_count,
+        )
+
+    def __arrow_array__(self, type: Any = None) -> Any:
+        arr = self.to_arrow()
+        return arr if type is None else arr.cast(type)
+
+
 @overload
 def pack(
     x: Positions,
@@ -512,7 +635,8 @@ def unpack(
             "halfmove= and fullmove= are for format='stockfish'"
         )
     parts, done = [], 0
-    for raw, starts, ends, nulls in lichess_rows(data):
+    rows = [data._rows()] if isinstance(data, BinaryColumn) else lichess_rows(data)
+    for raw, starts, ends, nulls in rows:
         try:
             parts.append(
                 _export.lichess_unpack(raw, starts, ends, nulls, errors=mode, first_row=done)
