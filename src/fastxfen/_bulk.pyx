@@ -37,9 +37,7 @@ import numpy as np
 
 from fastxfen._jobs import jobs_for
 
-from fastxfen._options import (ROWS_PER_THREAD, RecordOptions, TextOptions, cpu_count,
-                               record_errors)
-from fastxfen._options import errors as errors_mode
+from fastxfen._options import ROWS_PER_THREAD, cpu_count
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
 
 cdef extern from "advise.h" nogil:
@@ -245,8 +243,8 @@ cdef class Batch:
                     return out
         return out
 
-    def normalize(self, text=None, errors=None, *, int threads, bint terminators,
-                  bint ends=True, offsets=None, bytearray into=None, **strings):
+    def normalize(self, text, errors, *, int threads, bint terminators, bint ends=True,
+                  offsets=None, bytearray into=None):
         """Normalized text of every row, as ``text`` (a TextOptions) says,
         bad rows as the ErrorsMode ``errors`` says: (data, ends, failed
         rows).  ends are int64 row ends; None with ends=False; with
@@ -255,25 +253,17 @@ cdef class Batch:
         jobs before it are.  With `into`, the text is written into that
         bytearray (grown if it is too small) and data is a memoryview of
         it: a caller reusing one buffer spares the page faults of fresh
-        memory.  EPD rows always get their four position fields.
-
-        ``strings``: the options as strings (castling=, en_passant=, epd=,
-        fields=, with errors= a string), as the command line still passes
-        them, in place of the values."""
-        if text is None:
-            text, errors = TextOptions(**strings), errors_mode(errors)
+        memory.  EPD rows always get their four position fields."""
         return self._write_text(_text_opts(text, errors), threads, terminators, ends, offsets,
                                 into)
 
-    def decode(self, text=None, errors=None, *, int threads, bint terminators,
-               bint ends=True, offsets=None, bint missing=False, **strings):
+    def decode(self, text, errors, *, int threads, bint terminators, bint ends=True,
+               offsets=None, bint missing=False):
         """The text of every record of a ``records`` batch, as normalize
         gives it; ``text`` a TextOptions of records (fields 4 or 6), errors
         RAISE or COERCE (a failed record writes no text).  With `missing`,
         a null record is a missing value: no text, whatever errors says, and
-        not among the failed rows.  ``strings`` as for normalize."""
-        if text is None:
-            text, errors = TextOptions.of_records(**strings), record_errors(errors)
+        not among the failed rows."""
         self.missing = missing
         return self._write_text(_text_opts(text, errors), threads, terminators, ends, offsets,
                                 None)
@@ -355,15 +345,11 @@ cdef class Batch:
         Py_DECREF(data)
         return data, row_ends, failed
 
-    def encode(self, records=None, errors=None, *, int threads, out=None, **strings):
+    def encode(self, records, errors, *, int threads, out=None):
         """Records of every row, as ``records`` (a RecordOptions) says;
         failed rows get the null record; errors RAISE or COERCE.  With
         `out` (a writeable C-contiguous array of n records of the width's
-        dtype, checked by the caller), they are written there.  ``strings``:
-        width=, epd= and errors= as strings, as the command line still
-        passes them."""
-        if records is None:
-            records, errors = RecordOptions(**strings), record_errors(errors)
+        dtype, checked by the caller), they are written there."""
         cdef fx_batch_opts opts = _opts(FX_ENCODE, errors, records.epd)
         cdef Job job
         opts.wide = records.wide

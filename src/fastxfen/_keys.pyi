@@ -1,8 +1,6 @@
 """GIL-free key kernels: Zobrist keys of records and the exact set of
 distinct positions (used by fastxfen.keys)."""
 
-from typing import Any
-
 import numpy as np
 import numpy.typing as npt
 
@@ -17,9 +15,7 @@ def zobrist(
 ) -> npt.NDArray[np.uint64]: ...
 
 class Table:
-    def __init__(
-        self, options: KeyOptions, en_passant: Any = ..., *, key_mask: int = ...
-    ) -> None: ...
+    def __init__(self, options: KeyOptions, *, key_mask: int = ...) -> None: ...
     @property
     def count(self) -> int: ...
     @property
@@ -27,7 +23,7 @@ class Table:
     def add(
         self,
         recs: npt.NDArray[np.void],
-        *strings: Any,
+        *,
         trusted: bool = ...,
         errors: ErrorsMode = ...,
     ) -> npt.NDArray[np.bool_]: ...

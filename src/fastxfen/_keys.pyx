@@ -11,7 +11,6 @@ from fastxfen._core cimport fx_ep_mode, fx_error, fx_pos
 
 import numpy as np
 
-from fastxfen._options import KeyOptions, record_errors
 from fastxfen._records import POSITION_DTYPE_10x8
 
 cnp.import_array()
@@ -83,14 +82,10 @@ cdef class Table:
     cdef fx_dedupe d
     cdef bint busy      # an add is running (without the GIL) in some thread
 
-    def __cinit__(self, options, en_passant=None, *, uint64_t key_mask=<uint64_t>-1):
-        """``options``: a KeyOptions.  (``options, en_passant`` may also be
-        the counters flag and the en_passant string, as the command line
-        still passes them.)  ``key_mask``: keys are ANDed with it, so tests
-        can make positions share keys."""
+    def __cinit__(self, options, *, uint64_t key_mask=<uint64_t>-1):
+        """``options``: a KeyOptions.  ``key_mask``: keys are ANDed with it,
+        so tests can make positions share keys."""
         cdef fx_same same
-        if not isinstance(options, KeyOptions):
-            options = KeyOptions(options, en_passant)
         same.counters, same.ep = options.counters, <fx_ep_mode><int>options.en_passant
         if fx_dedupe_init(&self.d, &same, key_mask):
             raise MemoryError()
@@ -108,13 +103,10 @@ cdef class Table:
         """Bytes allocated for them (slots and packed positions)."""
         return fx_dedupe_bytes(&self.d)
 
-    def add(self, cnp.ndarray recs, *strings, bint trusted=False, int errors=RAISE):
+    def add(self, cnp.ndarray recs, *, bint trusted=False, int errors=RAISE):
         """Bool mask of the records that are first occurrences (trusted:
         fresh from encode); a refused record raises unless errors is
-        ErrorsMode.COERCE.  (``strings``: trusted and the errors string,
-        as the command line still passes them.)"""
-        if strings:
-            trusted, errors = strings[0], record_errors(strings[1])
+        ErrorsMode.COERCE."""
         cdef fx_key_records r = _records(recs, trusted, errors)
         cdef size_t n = recs.shape[0]
         cdef cnp.ndarray first = np.empty(n, np.uint8)
