@@ -1,6 +1,8 @@
 """GIL-free key kernels: Zobrist keys of records and the exact set of
 distinct positions (used by fastxfen.keys)."""
 
+from typing import Iterable
+
 import numpy as np
 import numpy.typing as npt
 
@@ -15,6 +17,7 @@ def zobrist(
 ) -> npt.NDArray[np.uint64]: ...
 
 class Table:
+    rows: int
     def __init__(self, options: KeyOptions, *, key_mask: int = ...) -> None: ...
     @property
     def count(self) -> int: ...
@@ -27,3 +30,6 @@ class Table:
         trusted: bool = ...,
         errors: ErrorsMode = ...,
     ) -> npt.NDArray[np.bool_]: ...
+    def add_chunks(
+        self, chunks: Iterable[tuple[int, npt.NDArray[np.void], bool]], errors: ErrorsMode
+    ) -> list[npt.NDArray[np.bool_]]: ...

@@ -194,3 +194,51 @@ int64_t fx_dedupe_add(fx_dedupe *d, const fx_key_records *recs, size_t n, uint8_
     }
     return -1;
 }
+
+fx_dedupe_mark fx_dedupe_note(const fx_dedupe *d)
+{
+    fx_dedupe_mark mark = {d->count, d->used};
+    return mark;
+}
+
+/* Empty slot i, moving the entries after it in its run back where they
+ * would otherwise be cut off from their home slot (Knuth's algorithm R for
+ * linear probing). */
+static void erase(fx_dedupe *d, size_t i)
+{
+    size_t j = i;
+    for (;;) {
+        j = (j + 1) & d->mask;
+        if (!d->slots[j].ref)
+            break;
+        size_t home = d->slots[j].key & d->mask;
+        /* an entry whose home lies cyclically in (i, j] stays */
+        if (i <= j ? (i < home && home <= j) : (i < home || home <= j))
+            continue;
+        d->slots[i] = d->slots[j];
+        i = j;
+    }
+    d->slots[i].key = 0;
+    d->slots[i].ref = 0;
+}
+
+/* Positions are packed into the arena in the order they are added: those
+ * added since the mark are the ones at or past mark.used.  The slots are
+ * scanned once from an empty one, which no run crosses; erase moves
+ * entries back only to the slot being scanned or to slots not yet
+ * scanned. */
+void fx_dedupe_rollback(fx_dedupe *d, fx_dedupe_mark mark)
+{
+    if (d->count == mark.count)
+        return;
+    size_t empty = 0;
+    while (d->slots[empty].ref)  /* the table is at most 70 % full */
+        empty++;
+    for (size_t k = 1; k <= d->mask; k++) {
+        size_t i = (empty + k) & d->mask;
+        while (d->slots[i].ref && d->slots[i].ref - 1 >= mark.used)
+            erase(d, i);
+    }
+    d->count = mark.count;
+    d->used = mark.used;
+}
