@@ -28,6 +28,16 @@ def _rows(n, bad=()):
     return rows
 
 
+def test_workers_holding_several_jobs_take_each_job_once():
+    """Many more jobs than threads: a worker holds up to SLACK written jobs
+    and waits (GIL released) for the turn of the oldest; no other worker
+    may take the job it was about to take meanwhile."""
+    data = "\n".join(_rows(400_000, bad=[7, 250_001])).encode()
+    want = fx.normalize(data, errors="coerce", threads=1)
+    for threads in (3, 4, 3, 4):
+        assert fx.normalize(data, errors="coerce", threads=threads) == want
+
+
 @pytest.mark.parametrize("threads", [1, 2, 3, 5])
 @pytest.mark.parametrize("n", [1, CHUNK - 1, CHUNK, 3 * CHUNK + 7])
 def test_buffer_matches_rows(threads, n):
