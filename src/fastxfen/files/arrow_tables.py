@@ -18,7 +18,7 @@ import stat
 
 from fastxfen.files import codecs
 from fastxfen.files.errors import RunError
-from fastxfen.files.tables import ReadStream, TableFormat, WriteStream, require_pyarrow
+from fastxfen.files.tables import TableFormat, WriteStream, require_pyarrow
 
 # ------------------------------------------------------------------ reading
 
@@ -56,7 +56,7 @@ def _arrow(reader):
         reader.total = counted() if counted else None
         reader.unit = "rows"
         return ipc_file.schema, (ipc_file.get_batch(i) for i in range(count))
-    stream = ipc.open_stream(pa.PythonFile(ReadStream(reader.stream()), mode="r"))
+    stream = ipc.open_stream(pa.PythonFile(reader.read_stream(), mode="r"))
     return stream.schema, iter(stream)
 
 
@@ -85,7 +85,7 @@ def _csv(reader):
         quoted_strings_can_be_null=False,
     )
     batches = pcsv.open_csv(
-        pa.PythonFile(ReadStream(source, head), mode="r"),
+        pa.PythonFile(reader.read_stream(head, source), mode="r"),
         read_options=pcsv.ReadOptions(block_size=reader.block_size(), use_threads=False),
         parse_options=parse,
         convert_options=convert,
@@ -98,7 +98,7 @@ def _jsonl(reader):
     import pyarrow.json as pjson
 
     batches = pjson.open_json(
-        pa.PythonFile(ReadStream(reader.stream()), mode="r"),
+        pa.PythonFile(reader.read_stream(), mode="r"),
         read_options=pjson.ReadOptions(block_size=reader.block_size(), use_threads=False),
     )
     return batches.schema, iter(batches)

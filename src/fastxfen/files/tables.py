@@ -9,6 +9,8 @@ module that registers one in table_formats)."""
 
 from __future__ import annotations
 
+import threading
+import time
 from typing import Callable
 
 from fastxfen.files import codecs
@@ -86,6 +88,13 @@ class TableReader:
         self.source = Input(self.path, self.stack)
         return self.source
 
+    def read_stream(self, head: bytes = b"", source: Input | None = None) -> ReadStream:
+        """A ReadStream of the input (``source``, else a new ``stream()``),
+        closed on the way out of the run before the input is."""
+        stream = ReadStream(self.stream() if source is None else source, head)
+        self.stack.callback(stream.close)
+        return stream
+
     def plain_file(self) -> str:
         """The input's path, for a format read by seeking: a RunError for
         stdin or a compressed file."""
@@ -120,15 +129,33 @@ class TableReader:
 
 class ReadStream:
     """The file object pyarrow reads from: ``head`` (bytes already read, to
-    find a CSV header), then the rest of an Input."""
+    find a CSV header), then the rest of an Input.
 
-    closed = False
+    pyarrow's CSV and JSON readers read ahead from threads of their own,
+    and go on doing so after their reader is closed; reading a closed
+    decompressor (zstandard's) crashes the process.  So the stream is
+    closed first, on every way out of a run (TableReader.read_stream puts
+    it on the run's stack after the Input): ``close`` waits for the read in
+    progress in another thread, and every later read raises, which stops
+    pyarrow's reading ahead; only then is the Input closed."""
 
     def __init__(self, source: Input, head: bytes = b"") -> None:
         self.source = source
         self.head = head
+        self.closed = False
+        self._readers: dict = {}  # the threads inside a read (dict operations are atomic)
 
     def read(self, n: int = -1) -> bytes:
+        me = threading.get_ident()
+        try:
+            self._readers[me] = True
+            if self.closed:
+                raise ValueError(f"{self.source.name}: the run stopped reading it")
+            return self._read(n)
+        finally:
+            self._readers.pop(me, None)
+
+    def _read(self, n: int) -> bytes:
         if self.head:
             data = self.head if n < 0 else self.head[:n]
             self.head = self.head[len(data) :]
@@ -144,7 +171,21 @@ class ReadStream:
         return False
 
     def close(self) -> None:
+        """Refuse reads from now on, once the reads under way in other
+        threads are done (a signal meanwhile is raised after them)."""
         self.closed = True
+        me, caught = threading.get_ident(), None
+        while self._readers.keys() - {me}:
+            try:
+                time.sleep(_CLOSE_POLL)
+            except BaseException as exc:  # (a signal outside the command line)
+                caught = caught if caught is not None else exc
+        if caught is not None:
+            raise caught
+
+
+#: Seconds between two looks at the reads under way while a ReadStream closes.
+_CLOSE_POLL = 0.002
 
 
 class WriteStream:
