@@ -42,3 +42,81 @@ def test_a_missing_column_in_a_compressed_csv_never_crashes(tmp_path):
             assert done.returncode == 2, done.stderr
             assert b"--column fen_col: the table has no column by that name" in done.stderr
             assert not (tmp_path / "x.parquet").exists() and temporaries(tmp_path) == []
+
+
+def _ipc_stream(path, lines, batches: int = 3, legacy: bool = False) -> list:
+    """An Arrow IPC stream of ``lines`` in ``batches`` batches at ``path``;
+    the stream's size after each batch."""
+    import pyarrow as pa
+    import pyarrow.ipc as ipc
+
+    table = pa.table({"id": list(range(len(lines))), "fen": lines})
+    sink = pa.BufferOutputStream()
+    options = ipc.IpcWriteOptions(use_legacy_format=legacy)
+    ends = []
+    with ipc.new_stream(sink, table.schema, options=options) as writer:
+        for batch in table.to_batches(max_chunksize=len(lines) // batches):
+            writer.write_batch(batch)
+            ends.append(sink.tell())
+    path.write_bytes(sink.getvalue().to_pybytes())
+    return ends
+
+
+@pytest.mark.parametrize("codec", ["", ".gz", ".zst", "stdin"])
+def test_an_ipc_stream_without_its_end_marker_is_truncated(tmp_path, codec):
+    """A producer killed between two batches leaves a stream that pyarrow
+    reads as complete; the missing end-of-stream marker says it is not:
+    exit 2, nothing published."""
+    lines = runs.rows(6_000)
+    whole = tmp_path / "whole.arrow"
+    ends = _ipc_stream(whole, lines)
+    data = whole.read_bytes()
+    out = tmp_path / "o.parquet"
+    for cut, status in ((len(data), 1), (ends[0], 2), (ends[1], 2)):
+        src = tmp_path / f"in.arrow{'' if codec == 'stdin' else codec}"
+        src.write_bytes(runs.compress(codec, data[:cut]))
+        argv = ["normalize", "-" if codec == "stdin" else src, "-o", out, "--errors", "coerce"]
+        argv += ["--input-format", "arrow", "-q"]
+        done = subprocess.run(
+            [sys.executable, "-m", "fastxfen", *map(str, argv)],
+            input=data[:cut] if codec == "stdin" else None,
+            capture_output=True,
+        )
+        assert done.returncode == status, done.stderr
+        if status == 2:
+            rows = (ends.index(cut) + 1) * 2_000
+            assert f"is truncated: its Arrow IPC stream stops after {rows:,} rows".encode() in (
+                done.stderr
+            )
+            assert not out.exists() and temporaries(tmp_path) == []
+        else:
+            assert out.exists()
+            out.unlink()
+
+
+def test_an_ipc_file_is_read_from_a_compressed_file_and_its_footer_checked(tmp_path):
+    """An IPC file compressed (what `-o x.arrow.zst` writes) is read as the
+    stream it holds; cut after its stream but inside its footer, it is
+    truncated.  A whole stream of the legacy format (Arrow before 0.15)
+    reads as complete."""
+    lines = runs.rows(4_000)
+    plain = runs.table_bytes("arrow", lines)
+    out = tmp_path / "o.csv"
+    for cut, status in ((len(plain), 1), (len(plain) - 20, 2)):
+        src = tmp_path / "in.arrow.zst"
+        src.write_bytes(runs.compress(".zst", plain[:cut]))
+        argv = ["normalize", src, "-o", out, "--errors", "coerce", "-q"]
+        done = subprocess.run(
+            [sys.executable, "-m", "fastxfen", *map(str, argv)], capture_output=True
+        )
+        assert done.returncode == status, done.stderr
+        if status == 2:
+            assert b"is truncated: its Arrow IPC file stops in its footer" in done.stderr
+            assert not out.exists() and temporaries(tmp_path) == []
+        else:
+            out.unlink()
+    legacy = tmp_path / "legacy.arrow"
+    _ipc_stream(legacy, lines, legacy=True)
+    argv = ["normalize", legacy, "-o", out, "--errors", "coerce", "-q"]
+    done = subprocess.run([sys.executable, "-m", "fastxfen", *map(str, argv)], capture_output=True)
+    assert done.returncode == 1, done.stderr

@@ -34,11 +34,20 @@ def _parquet(reader):
     return file.schema_arrow, file.iter_batches(batch_size=reader.rows, use_threads=False)
 
 
+#: How an Arrow IPC stream ends (a continuation marker and a length of 0),
+#: and the 4 zero bytes that ended the legacy streams of Arrow before 0.15.
+_END = b"\xff\xff\xff\xff\x00\x00\x00\x00"
+_LEGACY_END = b"\x00\x00\x00\x00"
+#: What an IPC file starts (padded to 8 bytes) and ends with.
+_FILE_MAGIC = b"ARROW1"
+
+
 def _arrow(reader):
     pa = require_pyarrow()
     import pyarrow.ipc as ipc
 
     path = reader.path
+    reader.unit = "rows"
     if not codecs.is_stdio(path) and not codecs.compression(path) and _regular(path):
         # Read, never memory-mapped: a mapped file truncated by another
         # process would kill the run with SIGBUS (docs/failures.md).
@@ -48,16 +57,63 @@ def _arrow(reader):
             ipc_file = ipc.open_file(file)
         except pa.ArrowInvalid:  # not the file format: an IPC stream
             file.seek(0)
-            stream = ipc.open_stream(file)
-            reader.unit = "rows"
-            return stream.schema, iter(stream)
+            legacy = file.read(4) != _END[:4]
+            file.seek(0)
+
+            def ending() -> bytes:
+                at = file.tell()
+                file.seek(max(0, at - 8))
+                return file.read(min(at, 8))
+
+            return _stream(reader, ipc.open_stream(file), legacy, ending)
         count = ipc_file.num_record_batches
         counted = getattr(ipc_file, "count_rows", None)  # pyarrow 15 and later
         reader.total = counted() if counted else None
-        reader.unit = "rows"
         return ipc_file.schema, (ipc_file.get_batch(i) for i in range(count))
-    stream = ipc.open_stream(pa.PythonFile(reader.read_stream(), mode="r"))
-    return stream.schema, iter(stream)
+    # A stream; or a file (compressed, or on stdin), read as the stream it
+    # holds, and then its footer.
+    source = reader.stream()
+    head = source.read_exactly(8)
+    inside_file = head.startswith(_FILE_MAGIC)
+    stream = reader.read_stream(b"" if inside_file else head, source)
+    legacy = not inside_file and head[:4] != _END[:4]
+    opened = ipc.open_stream(pa.PythonFile(stream, mode="r"))
+    footer = (lambda: _last_bytes(source)) if inside_file else None
+    return _stream(reader, opened, legacy, lambda: stream.tail, footer)
+
+
+def _last_bytes(source) -> bytes:
+    """The last 8 bytes of the rest of ``source`` (read to its end)."""
+    end = b""
+    while True:
+        data = source.read(1 << 20)
+        if not data:
+            return end
+        end = (end + data)[-8:]
+
+
+def _stream(reader, opened, legacy: bool, ending, footer=None):
+    """(schema, batches) of an open IPC stream: after the last batch, a
+    RunError unless the bytes read end with the stream's end marker
+    (``ending()``: the last 8 bytes read) and, for a stream inside an IPC
+    file (``footer()``: the rest of the file), the file's footer.  A stream
+    cut between two batches reads as complete: only the marker tells."""
+
+    def batches():
+        rows = 0
+        for batch in opened:
+            rows += batch.num_rows
+            yield batch
+        end = ending()
+        if not (end.endswith(_LEGACY_END) if legacy else end == _END):
+            raise RunError(
+                f"{reader.name} is truncated: its Arrow IPC stream stops after {rows:,} rows "
+                "without its end-of-stream marker"
+            )
+        if footer is not None and not footer().endswith(_FILE_MAGIC):
+            raise RunError(f"{reader.name} is truncated: its Arrow IPC file stops in its footer")
+
+    return opened.schema, batches()
 
 
 def _csv(reader):

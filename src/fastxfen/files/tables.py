@@ -143,6 +143,7 @@ class ReadStream:
         self.source = source
         self.head = head
         self.closed = False
+        self.tail = head[-8:]  # the last bytes read (the end of an Arrow IPC stream)
         self._readers: dict = {}  # the threads inside a read (dict operations are atomic)
 
     def read(self, n: int = -1) -> bytes:
@@ -151,7 +152,9 @@ class ReadStream:
             self._readers[me] = True
             if self.closed:
                 raise ValueError(f"{self.source.name}: the run stopped reading it")
-            return self._read(n)
+            data = self._read(n)
+            self.tail = (self.tail + data)[-8:] if len(data) < 8 else data[-8:]
+            return data
         finally:
             self._readers.pop(me, None)
 
