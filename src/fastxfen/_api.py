@@ -10,7 +10,16 @@ import numpy.typing as npt
 
 from fastxfen import _bulk, _codec, _options, _paths
 from fastxfen._columns import arrow_text, numpy_out
-from fastxfen._inputs import BUFFER, FIXED, STR, Kind, as_text, kind_of, read_as_text
+from fastxfen._inputs import (
+    BUFFER,
+    FIXED,
+    STR,
+    Kind,
+    as_text,
+    kind_of,
+    read_as_text,
+    shares_memory,
+)
 from fastxfen._types import (
     ArrowArrayT,
     ArrowStreamT,
@@ -220,7 +229,7 @@ def _check_text_out(fens: Any, kind: Kind, out: Any) -> Kind:
     array for an S or U array."""
     if out is None:
         return kind
-    if out is fens or (isinstance(fens, np.ndarray) and np.may_share_memory(fens, out)):
+    if shares_memory(fens, out):
         raise ValueError("out must not share memory with the input")
     if kind is BUFFER:
         if type(out) is not bytearray:

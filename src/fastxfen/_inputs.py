@@ -98,3 +98,15 @@ def rows_of(x: Any) -> list[Any]:
     if isinstance(x, np.ndarray):
         return x.ravel().tolist()
     return x if isinstance(x, list) else list(x)
+
+
+def shares_memory(x: Any, out: Any) -> bool:
+    """Whether an ``out=`` array may share memory with the input ``x`` (a
+    numpy array or a buffer, which the kernels read while they write)."""
+    if out is x:
+        return True
+    if isinstance(x, np.ndarray):
+        return bool(np.may_share_memory(x, out))
+    if isinstance(x, BUFFERS):
+        return bool(np.may_share_memory(np.asarray(memoryview(x)), out))
+    return False
