@@ -409,3 +409,17 @@ def test_ipc_stream_through_stdin_and_stdout(tmp_path):
     assert done.returncode == 0, done.stderr
     got = ipc.open_stream(done.stdout).read_all()
     assert got.column("fen").to_pylist() == norm(table.column("fen").to_pylist())
+
+
+@pytest.mark.parametrize("option", ["--to-column", "--reasons-column", "--column"])
+def test_an_empty_column_name_is_a_usage_error(tmp_path, capsys, option):
+    """An empty name would write a second column fastxfen then refuses to
+    read (--to-column ""): a usage error before anything is read."""
+    path = tmp_path / "in.csv"
+    path.write_text("fen\n" + chess.STARTING_FEN + "\n")
+    command = "validate" if option == "--reasons-column" else "normalize"
+    assert run(command, path, "-o", tmp_path / "o.csv", option, "") == 2
+    assert "cannot be empty" in capsys.readouterr().err
+    assert not (tmp_path / "o.csv").exists()
+    with pytest.raises(ValueError, match="to_column cannot be empty"):
+        fx.files.Normalize(to_column="")

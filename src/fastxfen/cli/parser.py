@@ -112,6 +112,7 @@ def _table_input(p) -> None:
     p.add_argument(
         "--column",
         metavar="NAME",
+        type=values.column,
         help="tables: the column of positions (default: the one column named fen "
         "or epd, in any case)",
     )
@@ -265,6 +266,7 @@ def _normalize(commands) -> None:
     p.add_argument(
         "--to-column",
         metavar="NAME",
+        type=values.column,
         help="tables: write the result to a new column NAME, right after the column "
         "of positions, which is kept (default: in place of it)",
     )
@@ -297,6 +299,7 @@ def _validate(commands) -> None:
     p.add_argument(
         "--reasons-column",
         metavar="NAME",
+        type=values.column,
         help="tables: write the table with a column NAME after the column of "
         "positions: why each bad row is bad, null for a good one (instead of the "
         "messages)",

@@ -10,7 +10,7 @@ from fastxfen import _options
 from fastxfen._options import ErrorsMode, Threads
 from fastxfen.files.progress import Report
 from fastxfen.files.text_chunks import DEFAULT_CHUNK, MAX_LINE
-from fastxfen.files.values import Value
+from fastxfen.files.values import Value, column_name
 
 
 def check_chunk_size(value) -> int:
@@ -94,7 +94,7 @@ class Settings(Value):
             keep_cache=bool(keep_cache),
             input_format=input_format,
             output_format=output_format,
-            column=column,
+            column=column_name("column", column),
             progress=progress,
             notice=notice,
         )
