@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sys
+import traceback
 
 from fastxfen.cli.parser import build_parser
 from fastxfen.files import report, signals
@@ -14,9 +15,16 @@ from fastxfen.files.signals import Terminated
 
 EXIT_OK = report.OK  #: every row was accepted
 EXIT_REJECTED = report.REJECTED  #: some rows were rejected (coerce, ignore, validate)
-EXIT_FAILED = report.FAILED  #: usage or I/O error, or a rejected row under --errors raise
+EXIT_FAILED = report.FAILED  #: usage or I/O error, a missing package, a row rejected under raise
+EXIT_INTERNAL = 70  #: an internal error (a bug in fastxfen; sysexits' EX_SOFTWARE)
 EXIT_INTERRUPTED = 130  #: stopped by SIGINT (Ctrl-C)
 EXIT_TERMINATED = 143  #: stopped by SIGTERM
+
+#: What an internal error adds to its one-line message.
+_INTERNAL_HINT = (
+    "fastxfen: this is a bug in fastxfen: nothing was published; "
+    "`python -X dev -m fastxfen ...` shows where it happened"
+)
 
 
 def run_argv(argv, commands: dict) -> int:
@@ -31,8 +39,11 @@ def run_argv(argv, commands: dict) -> int:
         with signals.handled():
             return commands[args.command](args)
     except RunError as exc:
-        print(f"fastxfen: error: {exc}", file=sys.stderr)
-        return EXIT_FAILED
+        return _failed(str(exc))
+    except ImportError as exc:  # a missing package: the message names the extra
+        return _failed(str(exc))
+    except MemoryError:
+        return _failed("out of memory; nothing was published")
     except BrokenPipeError:
         # The reader went away (e.g. `| head`): stop quietly, and keep Python
         # from complaining when it flushes stdout at exit.
@@ -46,3 +57,14 @@ def run_argv(argv, commands: dict) -> int:
     except Terminated:
         print("fastxfen: terminated", file=sys.stderr)
         return EXIT_TERMINATED
+    except Exception as exc:  # anything else is a bug: a short message, its own status
+        print(f"fastxfen: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(_INTERNAL_HINT, file=sys.stderr)
+        if sys.flags.dev_mode:
+            traceback.print_exc()
+        return EXIT_INTERNAL
+
+
+def _failed(message: str) -> int:
+    print(f"fastxfen: error: {message}", file=sys.stderr)
+    return EXIT_FAILED
