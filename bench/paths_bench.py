@@ -2,7 +2,7 @@
 path and to memcpy, first call against steady calls, one thread against two.
 
     python bench/paths_bench.py [--n 100000] [--copies 4] [--repeat 7]
-                                [--core 0] [--first-rows 2000000]
+                                [--core 0] [--first-rows 2000000] [--threads 1]
                                 [--before SRC] [--sections one,first,threads]
 
 Sections:
@@ -17,7 +17,8 @@ Sections:
   per-round ratios to the Arrow path and to memcpy.  With ``--before SRC``
   (the ``src`` folder of another build), each round runs this build's and
   that build's cases in turns, in two worker processes, and the table adds
-  after / before.
+  after / before.  ``--threads 2`` runs the same table with two threads
+  per call (unpinned; with ``--clock wall``): an A/B of the threaded paths.
 * ``first``: each case in ``--first-processes`` fresh processes on
   ``--first-rows`` rows: the first call (into fresh output memory) against
   the median of the next calls, on one core; the median over the processes
@@ -122,9 +123,10 @@ def pin(core: int) -> None:
 
 def worker(args) -> None:
     """Time every case args.rounds times in turns; print the seconds as JSON."""
-    pin(args.core)
+    if args.threads == 1:
+        pin(args.core)
     data = inputs(args.n, args.copies)
-    calls = cases(data)
+    calls = cases(data, args.threads)
     calls["memcpy"] = memcpy_case(data)
     for call in calls.values():  # warm-up: first calls pay for fresh memory
         call()
@@ -155,6 +157,8 @@ def run_worker(args, src: str | None, rounds: int) -> dict:
         str(rounds),
         "--core",
         str(args.core),
+        "--threads",
+        str(args.threads),
         "--clock",
         args.clock,
     ]
@@ -182,8 +186,9 @@ def one_core(args) -> None:
             for name, ts in got["times"].items():
                 times[build].setdefault(name, []).extend(ts)
     n, size = meta["n"], meta["bytes"]
+    where = f"One core (core {args.core})" if args.threads == 1 else f"{args.threads} threads"
     print(
-        f"## One core (core {args.core}): {n:,} positions, {size / n:.1f} bytes each, "
+        f"## {where}: {n:,} positions, {size / n:.1f} bytes each, "
         f"{len(times['after']['memcpy'])} rounds; median (min-max)\n"
     )
     mem = times["after"]["memcpy"]
@@ -322,6 +327,12 @@ def main() -> None:
     parser.add_argument("--before", help="the src folder of a build to compare with")
     parser.add_argument("--sections", default="one,first,threads")
     parser.add_argument("--clock", choices=["cpu", "wall"], default="cpu")
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="threads of each call in the one-core section (more: not pinned; use --clock wall)",
+    )
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--rounds", type=int, default=1, help=argparse.SUPPRESS)
     parser.add_argument("--first-worker", dest="case", help=argparse.SUPPRESS)
