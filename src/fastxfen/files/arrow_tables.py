@@ -140,12 +140,14 @@ def _csv(reader):
         strings_can_be_null=False,
         quoted_strings_can_be_null=False,
     )
+    stream = reader.read_stream(head, source)
     batches = pcsv.open_csv(
-        pa.PythonFile(reader.read_stream(head, source), mode="r"),
+        pa.PythonFile(stream, mode="r"),
         read_options=pcsv.ReadOptions(block_size=reader.block_size(), use_threads=False),
         parse_options=parse,
         convert_options=convert,
     )
+    stream.read_by(batches)
     return batches.schema, iter(batches)
 
 
@@ -153,10 +155,12 @@ def _jsonl(reader):
     pa = require_pyarrow()
     import pyarrow.json as pjson
 
+    stream = reader.read_stream()
     batches = pjson.open_json(
-        pa.PythonFile(reader.read_stream(), mode="r"),
+        pa.PythonFile(stream, mode="r"),
         read_options=pjson.ReadOptions(block_size=reader.block_size(), use_threads=False),
     )
+    stream.read_by(batches)
     return batches.schema, iter(batches)
 
 

@@ -9,6 +9,7 @@ module that registers one in table_formats)."""
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from typing import Callable
@@ -145,6 +146,7 @@ class ReadStream:
         self.closed = False
         self.tail = head[-8:]  # the last bytes read (the end of an Arrow IPC stream)
         self._readers: dict = {}  # the threads inside a read (dict operations are atomic)
+        self._batches = None  # the pyarrow reader reading this stream ahead
 
     def read(self, n: int = -1) -> bytes:
         me = threading.get_ident()
@@ -173,10 +175,24 @@ class ReadStream:
     def seekable(self) -> bool:
         return False
 
+    def read_by(self, batches) -> None:
+        """Note ``batches``, the pyarrow reader that reads this stream ahead
+        (CSV, JSON Lines): ``close`` stops it."""
+        self._batches = batches
+
     def close(self) -> None:
         """Refuse reads from now on, once the reads under way in other
-        threads are done (a signal meanwhile is raised after them)."""
+        threads are done (a signal meanwhile is raised after them); then
+        stop the pyarrow reader reading ahead (``read_by``)."""
         self.closed = True
+        try:
+            self._wait_for_reads()
+        finally:
+            batches, self._batches = self._batches, None
+            if batches is not None:
+                _stop(batches)
+
+    def _wait_for_reads(self) -> None:
         me, caught = threading.get_ident(), None
         while self._readers.keys() - {me}:
             try:
@@ -189,6 +205,19 @@ class ReadStream:
 
 #: Seconds between two looks at the reads under way while a ReadStream closes.
 _CLOSE_POLL = 0.002
+
+
+def _stop(batches) -> None:
+    """Stop a pyarrow reader whose stream refuses reads: read it to the
+    error that refusal gives.  Its reading ahead (a task on pyarrow's I/O
+    threads) ends there; left pending, that task would wait for the GIL
+    after the interpreter's end, and its clean-up would hang the process's
+    exit."""
+    with contextlib.suppress(Exception):
+        while True:
+            batches.read_next_batch()
+    with contextlib.suppress(Exception):
+        batches.close()
 
 
 class WriteStream:
@@ -267,13 +296,13 @@ def text_type(kind, column: str):
     raise RunError(f"column {column} holds {kind}, not text")
 
 
-def with_column(schema, index: int, field, to_column: str | None):
+def with_column(schema, index: int, field, to_column: str | None, option: str = "--to-column"):
     """The schema with ``field`` in place of column ``index``, or inserted
-    after it when ``to_column`` names a new column."""
+    after it when ``to_column`` (the value of ``option``) names a new column."""
     if to_column is None:
         return schema.set(index, field)
     if to_column in schema.names:
-        raise RunError(f"--to-column {to_column}: the table has a column by that name already")
+        raise RunError(f"{option} {to_column}: the table has a column by that name already")
     return schema.insert(index + 1, field)
 
 
