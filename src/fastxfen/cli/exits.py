@@ -38,31 +38,43 @@ def run_argv(argv, commands: dict) -> int:
     try:
         with signals.handled():
             return commands[args.command](args)
-    except RunError as exc:
+    except (KeyboardInterrupt, Terminated) as exc:
+        return _stopped(type(exc))
+    except Exception as exc:
+        # A signal's exception turned into another on its way (a Cython
+        # module's import makes it a SystemError) still stops the run as
+        # the signal does.
+        by_signal = signals.raised()
+        return _stopped(by_signal) if by_signal is not None else _error(exc)
+
+
+def _stopped(exc: type) -> int:
+    if exc is KeyboardInterrupt:
+        print("fastxfen: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    print("fastxfen: terminated", file=sys.stderr)
+    return EXIT_TERMINATED
+
+
+def _error(exc: Exception) -> int:
+    """The status of a run stopped by ``exc``, its message printed."""
+    if isinstance(exc, (RunError, ImportError)):  # an ImportError names the extra
         return _failed(str(exc))
-    except ImportError as exc:  # a missing package: the message names the extra
-        return _failed(str(exc))
-    except MemoryError:
+    if isinstance(exc, MemoryError):
         return _failed("out of memory; nothing was published")
-    except BrokenPipeError:
+    if isinstance(exc, BrokenPipeError):
         # The reader went away (e.g. `| head`): stop quietly, and keep Python
         # from complaining when it flushes stdout at exit.
         with contextlib.suppress(OSError):
             devnull = os.open(os.devnull, os.O_WRONLY)
             os.dup2(devnull, sys.stdout.fileno())
         return EXIT_FAILED
-    except KeyboardInterrupt:
-        print("fastxfen: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
-    except Terminated:
-        print("fastxfen: terminated", file=sys.stderr)
-        return EXIT_TERMINATED
-    except Exception as exc:  # anything else is a bug: a short message, its own status
-        print(f"fastxfen: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
-        print(_INTERNAL_HINT, file=sys.stderr)
-        if sys.flags.dev_mode:
-            traceback.print_exc()
-        return EXIT_INTERNAL
+    # anything else is a bug: a short message, its own status
+    print(f"fastxfen: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+    print(_INTERNAL_HINT, file=sys.stderr)
+    if sys.flags.dev_mode:
+        traceback.print_exception(exc)
+    return EXIT_INTERNAL
 
 
 def _failed(message: str) -> int:
