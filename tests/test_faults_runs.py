@@ -12,6 +12,7 @@ The early stops run many command lines in one process (support/runs.py):
 repeated stops are what crashed the process when a decompressor was closed
 under pyarrow's reader thread.  Signals need a process per run."""
 
+import json
 import os
 import subprocess
 import sys
@@ -62,6 +63,22 @@ def _ipc_stream(path, lines, batches: int = 3, legacy: bool = False) -> list:
     return ends
 
 
+def _cli(argv, stdin: bytes = b"") -> tuple:
+    """``cli.main(argv)`` in this process, ``stdin`` its standard input:
+    its status and what it printed on stderr."""
+    import contextlib
+    import io
+
+    from fastxfen import cli
+
+    err = io.StringIO()
+    fake = io.TextIOWrapper(io.BytesIO(stdin))
+    with contextlib.redirect_stderr(err), pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys, "stdin", fake)
+        status = cli.main([str(a) for a in argv])
+    return status, err.getvalue()
+
+
 @pytest.mark.parametrize("codec", ["", ".gz", ".zst", "stdin"])
 def test_an_ipc_stream_without_its_end_marker_is_truncated(tmp_path, codec):
     """A producer killed between two batches leaves a stream that pyarrow
@@ -77,17 +94,11 @@ def test_an_ipc_stream_without_its_end_marker_is_truncated(tmp_path, codec):
         src.write_bytes(runs.compress(codec, data[:cut]))
         argv = ["normalize", "-" if codec == "stdin" else src, "-o", out, "--errors", "coerce"]
         argv += ["--input-format", "arrow", "-q"]
-        done = subprocess.run(
-            [sys.executable, "-m", "fastxfen", *map(str, argv)],
-            input=data[:cut] if codec == "stdin" else None,
-            capture_output=True,
-        )
-        assert done.returncode == status, done.stderr
+        got, err = _cli(argv, data[:cut] if codec == "stdin" else b"")
+        assert got == status, err
         if status == 2:
             rows = (ends.index(cut) + 1) * 2_000
-            assert f"is truncated: its Arrow IPC stream stops after {rows:,} rows".encode() in (
-                done.stderr
-            )
+            assert f"is truncated: its Arrow IPC stream stops after {rows:,} rows" in err
             assert not out.exists() and temporaries(tmp_path) == []
         else:
             assert out.exists()
@@ -105,18 +116,169 @@ def test_an_ipc_file_is_read_from_a_compressed_file_and_its_footer_checked(tmp_p
     for cut, status in ((len(plain), 1), (len(plain) - 20, 2)):
         src = tmp_path / "in.arrow.zst"
         src.write_bytes(runs.compress(".zst", plain[:cut]))
-        argv = ["normalize", src, "-o", out, "--errors", "coerce", "-q"]
-        done = subprocess.run(
-            [sys.executable, "-m", "fastxfen", *map(str, argv)], capture_output=True
-        )
-        assert done.returncode == status, done.stderr
+        got, err = _cli(["normalize", src, "-o", out, "--errors", "coerce", "-q"])
+        assert got == status, err
         if status == 2:
-            assert b"is truncated: its Arrow IPC file stops in its footer" in done.stderr
+            assert "is truncated: its Arrow IPC file stops in its footer" in err
             assert not out.exists() and temporaries(tmp_path) == []
         else:
             out.unlink()
     legacy = tmp_path / "legacy.arrow"
     _ipc_stream(legacy, lines, legacy=True)
-    argv = ["normalize", legacy, "-o", out, "--errors", "coerce", "-q"]
-    done = subprocess.run([sys.executable, "-m", "fastxfen", *map(str, argv)], capture_output=True)
-    assert done.returncode == 1, done.stderr
+    assert _cli(["normalize", legacy, "-o", out, "--errors", "coerce", "-q"])[0] == 1
+
+
+# ------------------------------------------------------------ early stops
+
+TABLES = ("csv", "jsonl", "parquet", "arrow", "arrows")
+
+
+def _early_stops(folder, n: int, commands: int) -> list:
+    """(argv, the message the run must end with) of every way a run stops
+    early, on every input format and codec, each with --threads 2; the
+    first ``commands`` commands of each kind of stop."""
+    good = runs.inputs(folder, n)
+    bad = runs.inputs(folder, n, bad_first=True, stem="bad")
+    out = folder / "out"
+    out.mkdir()
+    cases = []
+    for (fmt, codec), path in sorted(good.items()):
+        table = fmt in TABLES
+        o = out / ("o.csv" if table else "o.fen")
+        common = ["--threads", "2", "-q"]
+        if table:
+            missing = ("normalize", "validate", "dedupe", "encode")[:commands]
+            for command in missing:
+                target = out / ("o.npy" if command == "encode" else "o.parquet")
+                argv = [command, path, "--column", "fen_col", "-o", target]
+                cases.append((argv + common, "no column by that name"))
+            argv = ["normalize", path, "--to-column", "note", "-o", o]
+            cases.append((argv + common, "--to-column note: the table has a column"))
+            argv = ["validate", path, "--reasons-column", "id", "-o", o]
+            cases.append((argv + common, "--reasons-column id: the table has a column"))
+        else:
+            argv = ["normalize", path, "--column", "fen", "-o", o]
+            cases.append((argv + common, "--column applies to a table input"))
+        for command in ("normalize", "dedupe", "encode")[:commands]:
+            target = out / "o.npy" if command == "encode" else o
+            argv = [command, bad[fmt, codec], "--errors", "raise", "-o", target]
+            cases.append((argv + common, "unexpected character"))
+    return cases
+
+
+def _drive(folder, cases, fsize=None) -> list:
+    """Run ``cases`` (argv lists) in one process of support/runs.py; their
+    statuses and messages.  The process must not crash."""
+    listed = folder / "cases.json"
+    listed.write_text(json.dumps([[str(a) for a in argv] for argv in cases]))
+    argv = [sys.executable, runs.__file__, str(listed)] + ([str(fsize)] if fsize else [])
+    done = subprocess.run(argv, capture_output=True, text=True)
+    assert done.returncode == 0, f"status {done.returncode}: {done.stderr[-3000:]}"
+    return json.loads(done.stdout)
+
+
+def _stop_early_everywhere(folder, n: int, commands: int, rounds: int) -> int:
+    cases = _early_stops(folder, n, commands)
+    for _ in range(rounds):
+        for (argv, message), got in zip(cases, _drive(folder, [argv for argv, _ in cases])):
+            assert got["status"] == 2 and message in got["err"], (argv, got)
+    assert os.listdir(folder / "out") == [] and temporaries(folder) == []
+    # a full disk (a file size limit) on every input
+    full = []
+    for (fmt, _), path in sorted(runs.inputs(folder, n, stem="full").items()):
+        target = folder / "out" / ("o.csv" if fmt in TABLES else "o.fen")
+        full.append(["normalize", path, "-o", target, "--errors", "coerce", "--threads", "2"])
+    for argv, got in zip(full, _drive(folder, full, fsize=64 << 10)):
+        assert got["status"] == 2 and "File too large" in got["err"], (argv, got)
+    assert os.listdir(folder / "out") == [] and temporaries(folder) == []
+    return len(cases) * rounds + len(full)
+
+
+@pytest.mark.skipif(os.name != "posix", reason="rlimits of POSIX")
+def test_every_early_stop_on_every_format_and_codec(tmp_path):
+    """A missing column, an option found wrong once the table is open, a
+    bad first row under --errors raise and a full disk, on every input
+    format and codec, in one process: exit 2 each time, no crash, nothing
+    published, no temporary file."""
+    assert _stop_early_everywhere(tmp_path, 6_000, commands=1, rounds=1) > 60
+
+
+@pytest.mark.skipif(os.name != "posix", reason="rlimits of POSIX")
+@pytest.mark.slow
+def test_every_early_stop_again_and_again(tmp_path):
+    """As above with every command, larger inputs (pyarrow reads ahead
+    more), three times over in one process."""
+    assert _stop_early_everywhere(tmp_path, 60_000, commands=4, rounds=3) > 400
+
+
+# ------------------------------------------------------------ signals
+
+
+def _signal_everywhere(folder, n: int, per_input: int, seed: int, every: bool = True) -> dict:
+    """SIGINT or SIGTERM at a random moment into runs with --threads 2 of
+    normalize, dedupe and encode, ``per_input`` runs on every input format
+    and codec: each ends finished (1, its outputs published) or stopped
+    (130 or 143, nothing published), never crashed, no temporary file.
+    Without ``every``, one codec per format (in turns)."""
+    import random
+    import signal
+    import time
+
+    pick = random.Random(seed)
+    out = folder / "out"
+    out.mkdir()
+    tally = {"finished": 0, "stopped": 0}
+    for (fmt, codec), path in sorted(runs.inputs(folder, n).items()):
+        turn = runs.CODECS[runs.FORMATS.index(fmt) % len(runs.CODECS)]
+        if not every and codec != (turn if fmt != "parquet" else ""):
+            continue
+        for k in range(per_input):
+            command = ("normalize", "dedupe", "encode")[k % 3]
+            table = fmt in TABLES
+            o = out / ("o.npy" if command == "encode" else "o.parquet" if table else "o.fen.gz")
+            rej = out / ("r.csv" if table else "r.fen")
+            argv = [command, path, "-o", o, "--rejects", rej, "--errors", "coerce"]
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "fastxfen", *map(str, argv), "--threads", "2", "-q"],
+                stderr=subprocess.PIPE,
+            )
+            while not temporaries(out) and proc.poll() is None:
+                time.sleep(0.002)  # until the outputs are open: the run is under way
+            time.sleep(pick.uniform(0, 0.4))
+            signum = pick.choice([signal.SIGINT, signal.SIGTERM])
+            proc.send_signal(signum)
+            _, err = proc.communicate()
+            where = f"{argv[:2]} {signum!r}: status {proc.returncode}: {err.decode()[-2000:]}"
+            assert proc.returncode in (1, 130, 143, -signum), where
+            assert temporaries(out) == [], where
+            # killed by the signal (-signum: what a shell shows as 130 or
+            # 143) only once the run had cleaned up or published
+            published = o.exists() and rej.exists()
+            assert published or (not o.exists() and not rej.exists()), where
+            if proc.returncode == 1:
+                assert published, where
+                tally["finished"] += 1
+            else:
+                assert not published or proc.returncode == -signum, where
+                assert b"interrupted" in err or b"terminated" in err or published, where
+                tally["stopped"] += 1
+            for name in os.listdir(out):
+                os.unlink(out / name)
+    return tally
+
+
+@pytest.mark.skipif(os.name != "posix", reason="signals of POSIX")
+def test_signals_into_threaded_runs_of_every_format(tmp_path):
+    """One signal into a run on each input format (the codecs in turns)."""
+    tally = _signal_everywhere(tmp_path, 20_000, per_input=1, seed=1, every=False)
+    assert tally["stopped"] > 0, tally
+
+
+@pytest.mark.skipif(os.name != "posix", reason="signals of POSIX")
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [2])
+def test_signals_into_threaded_runs_again_and_again(tmp_path, seed):
+    """Three commands on every input format and codec, larger inputs."""
+    tally = _signal_everywhere(tmp_path, 100_000, per_input=3, seed=seed)
+    print(tally)
+    assert tally["stopped"] > 10, tally

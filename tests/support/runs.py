@@ -102,10 +102,17 @@ def inputs(folder, n: int, bad_first: bool = False, stem: str = "in") -> dict:
 
 
 def main() -> None:
+    """``runs.py CASES.json [FSIZE]``: FSIZE, a file size limit in bytes for
+    the whole process (what a full disk does to a write, EFBIG for ENOSPC)."""
     from fastxfen import cli
 
     with open(sys.argv[1]) as f:
         cases = json.load(f)
+    if len(sys.argv) > 2:
+        import resource
+
+        limit = int(sys.argv[2])
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
     results = []
     for argv in cases:
         err = io.StringIO()

@@ -282,7 +282,9 @@ class ValidateTable(TableJob):
         self.first = 0
         if self.to_column is not None:
             field = pa.field(self.to_column, pa.string())
-            self.out_schema = tables.with_column(self.schema, self.index, field, self.to_column)
+            self.out_schema = tables.with_column(
+                self.schema, self.index, field, self.to_column, "--reasons-column"
+            )
             self.writer = _table_writer(run, reader, stack, self.output, self.out_schema)
 
     def batch(self, batch, first):
