@@ -7,7 +7,8 @@ import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-CORE = ["tables.c", "parse.c", "avx512.c", "avx2.c", "rules.c", "write.c", "record.c", "batch.c"]
+READERS = [f"readers/{name}.c" for name in ("choose", "scalar", "sse2", "avx2", "avx512")]
+CORE = ["tables.c", "parse.c", *READERS, "rules.c", "write.c", "record.c", "batch.c"]
 
 
 def compile_args():

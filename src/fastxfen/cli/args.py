@@ -9,7 +9,7 @@ import os
 import sys
 import textwrap
 
-from fastxfen import __version__, _options
+from fastxfen import _info, _options
 from fastxfen.cli import chunks, formats, signals, tables
 from fastxfen.cli.errors import CliError, Terminated
 from fastxfen.cli.io import DEFAULT_CHUNK
@@ -157,7 +157,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=fmt,
     )
-    parser.add_argument("--version", action="version", version=f"fastxfen {__version__}")
+    parser.add_argument("--version", action="version", version=_info.version_text())
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
 
     def command(name, summary, description, epilog):

@@ -52,6 +52,19 @@ static inline uint32_t fx_equal8(const uint8_t *p, uint8_t b)
     return (uint32_t)(((hits >> 7) * 0x0102040810204080ull) >> 56);
 }
 
+/* Of the 16 bytes at p, the blanks (' ', '\t'), as a bit set. */
+static inline uint64_t fx_blanks16(const uint8_t *p)
+{
+#ifdef FX_SSE2
+    __m128i c = _mm_loadu_si128((const __m128i *)p);
+    return (uint16_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8(' ')),
+                                                    _mm_cmpeq_epi8(c, _mm_set1_epi8('\t'))));
+#else
+    return (fx_equal8(p, ' ') | fx_equal8(p, '\t')
+            | (fx_equal8(p + 8, ' ') | fx_equal8(p + 8, '\t')) << 8);
+#endif
+}
+
 /* Of the 64 bytes at p, those equal to b, as a bit set (byte k = bit k). */
 static inline uint64_t fx_equal64(const uint8_t *p, uint8_t b)
 {
