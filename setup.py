@@ -8,6 +8,10 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 READERS = [f"readers/{name}.c" for name in ("choose", "scalar", "sse2", "avx2", "avx512")]
+EXPORT = [
+    f"export/{name}.c"
+    for name in ("shared", "bitboards", "planes", "packed", "lichess", "stockfish")
+]
 CORE = ["tables.c", "parse.c", *READERS, "rules.c", "write.c", "record.c", "batch.c"]
 
 
@@ -53,7 +57,7 @@ setup(
         [
             extension("_codec"),
             extension("_bulk", ["lines.c"]),
-            extension("_export", ["export.c"]),
+            extension("_export", EXPORT),
             extension("_pgn", ["pgnscan.c"], core=()),
             extension("_keys", ["zobrist.c", "zobrist_keys.c", "dedupe.c"]),
         ],
