@@ -7,7 +7,7 @@ import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-READERS = [f"readers/{name}.c" for name in ("choose", "scalar", "sse2", "avx2", "avx512")]
+READERS = [f"readers/{name}.c" for name in ("choose", "scalar", "sse2", "avx2", "avx512", "neon")]
 EXPORT = [
     f"export/{name}.c"
     for name in ("shared", "bitboards", "planes", "packed", "lichess", "stockfish")
