@@ -24,9 +24,9 @@ make_rows "$WORK/rows.fen"
 echo "  $(wc -l <"$WORK/rows.fen") rows"
 
 step "build: this machine; aarch64 with NEON; aarch64 without SIMD"
-build_harnesses "$WORK/native" "" "${CC:-cc}" -O3 -std=c11
-build_harnesses "$WORK/neon" "" aarch64-linux-gnu-gcc -O3 -std=c11 -static
-build_harnesses "$WORK/plain" "" aarch64-linux-gnu-gcc -O3 -std=c11 -static -DFASTXFEN_NO_SIMD
+build_harnesses "$WORK/native" "${CC:-cc}" -O3 -std=c11
+build_harnesses "$WORK/neon" aarch64-linux-gnu-gcc -O3 -std=c11 -static
+build_harnesses "$WORK/plain" aarch64-linux-gnu-gcc -O3 -std=c11 -static -DFASTXFEN_NO_SIMD
 
 step "this machine"
 run_harnesses "" "$WORK/native"

@@ -12,6 +12,7 @@ CORE="$ROOT/src/fastxfen/core"
 PYTHON="${PYTHON:-python3}"
 SEED=20261122
 ROWS=300000
+EXE=""  # what executables end with: .exe for Windows
 
 step() { printf '\n==> %s\n' "$*"; }
 fail() { printf 'FAILED: %s\n' "$*" >&2; exit 1; }
@@ -28,21 +29,36 @@ need() {
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "$@" >/dev/null
 }
 
-# build_harnesses DIR SUFFIX COMPILER FLAGS...: the four harnesses into DIR.
+# build_harnesses DIR COMPILER FLAGS...: every file of the core
+# compiled on its own (readers/avx2.c and readers/avx512.c with AVX2_FLAGS
+# and AVX512_FLAGS too, for a build that gives them their instruction sets
+# by file, as MSVC does), then the four harnesses linked into DIR.
 build_harnesses() {
-    local dir="$1" suffix="$2"
-    shift 2
-    mkdir -p "$dir"
-    local readers=("$CORE"/readers/*.c) export=("$CORE"/export/*.c)
-    local base=("$CORE"/tables.c "$CORE"/rules.c "$CORE"/write.c "$CORE"/record.c)
+    local dir="$1"
+    shift
+    mkdir -p "$dir/obj"
+    local src obj extra
+    for src in "$CORE"/*.c "$CORE"/readers/*.c "$CORE"/export/*.c; do
+        obj="$dir/obj/$(basename "$(dirname "$src")")_$(basename "$src" .c).o"
+        case "$src" in
+            */readers/avx2.c) extra="${AVX2_FLAGS:-}" ;;
+            */readers/avx512.c) extra="${AVX512_FLAGS:-}" ;;
+            *) extra="" ;;
+        esac
+        # shellcheck disable=SC2086  # extra holds flags, split on purpose
+        "$@" $extra -I"$CORE" -c "$src" -o "$obj"
+    done
+    local o="$dir/obj/" readers=("$dir"/obj/readers_*.o) export=("$dir"/obj/export_*.o)
+    local base=("${o}core_tables.o" "${o}core_rules.o" "${o}core_write.o" "${o}core_record.o")
     "$@" -I"$CORE" "$ROOT/tests/c/placement_readers.c" "${readers[@]}" "${base[@]}" \
-        -o "$dir/readers$suffix"
-    "$@" -I"$CORE" "$ROOT/tests/c/reader_choice.c" "${readers[@]}" "$CORE/tables.c" \
-        -o "$dir/choice$suffix"
-    "$@" -I"$CORE" "$ROOT/tests/c/batch.c" "$CORE/batch.c" "$CORE/parse.c" "${readers[@]}" \
-        "${base[@]}" "${export[@]}" -lm -o "$dir/batch$suffix"
-    "$@" -I"$CORE" "$ROOT/bench/c/kernel.c" "$CORE/parse.c" "${readers[@]}" "${base[@]}" \
-        -o "$dir/kernel$suffix"
+        -o "$dir/readers$EXE"
+    "$@" -I"$CORE" "$ROOT/tests/c/reader_choice.c" "${readers[@]}" "${o}core_tables.o" \
+        -o "$dir/choice$EXE"
+    "$@" -I"$CORE" "$ROOT/tests/c/batch.c" "${o}core_batch.o" "${o}core_parse.o" \
+        "${readers[@]}" "${base[@]}" "${export[@]}" -lm -o "$dir/batch$EXE"
+    # (clock_gettime is in winpthreads on mingw-w64)
+    "$@" -I"$CORE" "$ROOT/bench/c/kernel.c" "${o}core_parse.o" "${readers[@]}" "${base[@]}" \
+        -lpthread -o "$dir/kernel$EXE"
 }
 
 # make_rows FILE: the bench corpus (20,000 positions of random games, needs
@@ -95,9 +111,9 @@ EOF
 # wine), into DIR/*.out; each must pass.
 run_harnesses() {
     local run="$1" dir="$2"
-    $run "$dir/readers" "$ROWS" "$SEED" >"$dir/readers.out" || fail "$dir: placement readers"
-    $run "$dir/choice" >"$dir/choice.out" || fail "$dir: reader choice: $(cat "$dir/choice.out")"
-    $run "$dir/batch" >"$dir/batch.out" || fail "$dir: row loop: $(cat "$dir/batch.out")"
+    $run "$dir/readers$EXE" "$ROWS" "$SEED" >"$dir/readers.out" || fail "$dir: placement readers"
+    $run "$dir/choice$EXE" >"$dir/choice.out" || fail "$dir: choice: $(cat "$dir/choice.out")"
+    $run "$dir/batch$EXE" >"$dir/batch.out" || fail "$dir: row loop: $(cat "$dir/batch.out")"
     echo "  reader choice: $(tr -d '\r' <"$dir/choice.out")"
 }
 
@@ -107,7 +123,7 @@ run_harnesses() {
 dumps() {
     local run="$1" dir="$2" rows="$3" reference="${4:-$2/dump.auto}" name
     for name in auto scalar sse2 avx2 avx512 neon; do
-        if FASTXFEN_READER=$name $run "$dir/kernel" "$rows" 1 dump 2>"$dir/dump.err" \
+        if FASTXFEN_READER=$name $run "$dir/kernel$EXE" "$rows" 1 dump 2>"$dir/dump.err" \
             | tr -d '\r' >"$dir/dump.$name" && [[ -s "$dir/dump.$name" ]]; then
             same "$reference" "$dir/dump.$name" "kernel dump, reader $name"
         else
