@@ -18,18 +18,7 @@
 
 #include "batch.h"
 #include "export.h"
-
-static int checks, failed;
-
-static void check(int ok, const char *what, int line)
-{
-    checks++;
-    if (!ok) {
-        failed++;
-        printf("FAIL line %d: %s\n", line, what);
-    }
-}
-#define CHECK(x) check((x), #x, __LINE__)
+#include "check.h"
 
 static const char *const START = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3";
 static const char *const WIDE =
