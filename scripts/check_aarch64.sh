@@ -4,10 +4,11 @@
 # with NEON and without SIMD (FASTXFEN_NO_SIMD), run under qemu-aarch64
 # (user mode) and compared with this machine's build: the placement readers
 # against the exact one (and the 8-wide reader's counts against this
-# machine's), the reader choice, the row loop, and every row of the bench
-# corpus, widened and mutated, read and written by each reader.  Exit 0 when
-# all agree.  Installs gcc-aarch64-linux-gnu and qemu-user when missing;
-# needs python-chess for the corpus (PYTHON=... a Python that has it).
+# machine's), the reader choice, the row loop, the line finder, and every
+# row of the bench corpus, widened and mutated, read and written by each
+# reader.  Exit 0 when all agree.  Installs gcc-aarch64-linux-gnu and
+# qemu-user when missing; needs python-chess for the corpus (PYTHON=... a
+# Python that has it).
 #
 #   bash scripts/check_aarch64.sh
 #   bash scripts/check_aarch64.sh --count   # and instructions per row, NEON and scalar
@@ -36,6 +37,7 @@ for build in neon plain; do
     run_harnesses qemu-aarch64 "$WORK/$build"
     compare_readers "$WORK/native/readers.out" "$WORK/$build/readers.out"
     same "$WORK/native/batch.out" "$WORK/$build/batch.out" "row loop"
+    same "$WORK/native/lines.out" "$WORK/$build/lines.out" "line finder and byte sets"
     dumps qemu-aarch64 "$WORK/$build" "$WORK/rows.fen" "$WORK/native/dump.auto"
 done
 

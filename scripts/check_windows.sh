@@ -7,8 +7,9 @@
 # instruction sets by file as MSVC's /arch would), run under wine and
 # compared with this machine's build: the placement readers against the
 # exact one (and the 8-wide readers' counts against this machine's), the
-# reader choice, the row loop, and every row of the bench corpus, widened
-# and mutated, read and written by each reader.  Exit 0 when all agree.
+# reader choice, the row loop, the line finder, and every row of the bench
+# corpus, widened and mutated, read and written by each reader.  Exit 0 when
+# all agree.
 # Installs gcc-mingw-w64-x86-64 and wine when missing; needs python-chess
 # for the corpus (PYTHON=... a Python that has it).
 #
@@ -16,8 +17,9 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/cross.sh"
 WORK="$(mktemp -d -t fastxfen-windows.XXXXXXXX)"
-trap 'rm -rf "$WORK"' EXIT
 export WINEDEBUG=-all WINEPREFIX="$WORK/wine"
+# this prefix's wine server ends before its folder goes
+trap 'wineserver -k >/dev/null 2>&1 || true; wineserver -w >/dev/null 2>&1 || true; rm -rf "$WORK"' EXIT
 
 need x86_64-w64-mingw32-gcc gcc-mingw-w64-x86-64
 need wine wine wine64
@@ -44,6 +46,7 @@ for build in gcc msvc; do
     run_harnesses wine "$WORK/$build"
     compare_readers "$WORK/native/readers.out" "$WORK/$build/readers.out"
     same "$WORK/native/batch.out" "$WORK/$build/batch.out" "row loop"
+    same "$WORK/native/lines.out" "$WORK/$build/lines.out" "line finder and byte sets"
     dumps wine "$WORK/$build" "$(winepath -w "$WORK/rows.fen")" "$WORK/native/dump.auto"
 done
 step "Windows: every output agrees"
