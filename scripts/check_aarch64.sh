@@ -12,6 +12,16 @@
 #
 #   bash scripts/check_aarch64.sh
 #   bash scripts/check_aarch64.sh --count   # and instructions per row, NEON and scalar
+#   bash scripts/check_aarch64.sh --python [PYTEST ARGS]   # and the Python tests
+#
+# --python runs the test suite (or PYTEST ARGS; default: the reader parity
+# and API tests) on an aarch64 CPython 3.11 under qemu: Debian's arm64
+# packages of Python and its libraries are downloaded (dpkg learns the
+# arm64 architecture; nothing arm64 is installed) and unpacked into a
+# sysroot, numpy and the test dependencies come as aarch64 wheels (pip
+# --platform), and the extension modules are cross-compiled from the
+# Cython output of this machine's build (run `pip install -e .` first).
+# The harnesses of the C tests (they run a C compiler) are left out.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/cross.sh"
 WORK="$(mktemp -d -t fastxfen-aarch64.XXXXXXXX)"
@@ -58,5 +68,10 @@ if [[ "${1:-}" == "--count" ]]; then
         echo "$line"
     done
     rm -f "$WORK/log"
+fi
+if [[ "${1:-}" == "--python" ]]; then
+    shift
+    step "Python tests on aarch64 under qemu-aarch64"
+    bash "$ROOT/scripts/aarch64_python.sh" "$WORK/py" "${@:-tests/test_reader_parity.py tests/test_api.py}"
 fi
 step "aarch64: every output agrees"
