@@ -31,11 +31,11 @@ exec qemu-aarch64 -L "$SYSROOT" -0 "$DIR/python3" "$SYSROOT/usr/bin/python3.11" 
 WRAPPER
 chmod +x "$DIR/python3"
 
-step "aarch64 wheels: numpy (this machine's version) and the test dependencies"
+step "aarch64 wheels: numpy (this machine's version), tqdm and the test dependencies"
 numpy="$("$PYTHON" -c 'import numpy; print(numpy.__version__)')"
 "$PYTHON" -m pip install -q --target "$SITE" --python-version 3.11 --implementation cp \
     --abi cp311 --platform manylinux2014_aarch64 --platform manylinux_2_28_aarch64 \
-    --only-binary=:all: "numpy==$numpy" pytest pytest-xdist hypothesis chess pyarrow zstandard
+    --only-binary=:all: "numpy==$numpy" tqdm pytest pytest-xdist hypothesis chess pyarrow zstandard
 
 step "the extension modules, cross-compiled"
 ls "$ROOT"/src/fastxfen/_codec.c >/dev/null || fail "no Cython output: pip install -e . first"
