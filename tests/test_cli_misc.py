@@ -32,7 +32,9 @@ def run(*argv):
 
 def test_version(capsys):
     assert run("--version") == 0
-    assert capsys.readouterr().out.strip() == f"fastxfen {fx.__version__}"
+    lines = capsys.readouterr().out.splitlines()  # then the reader (test_reader_parity.py)
+    assert lines[0] == f"fastxfen {fx.__version__}"
+    assert lines[1] == f"placement reader {fx.info()['reader']}, writer {fx.info()['writer']}"
 
 
 def test_docs_count_the_subcommands():

@@ -2,6 +2,7 @@
 
 from fastxfen._api import decode, encode, normalize, validate
 from fastxfen._errors import FenError
+from fastxfen._info import info
 from fastxfen._records import PIECE_CODES, POSITION_DTYPE, POSITION_DTYPE_10x8, record_dtype
 from fastxfen.chess960 import chess960_fen, chess960_number
 from fastxfen.export import (
@@ -30,6 +31,7 @@ __all__ = [
     "encode",
     "from_bitboards",
     "from_planes",
+    "info",
     "normalize",
     "pack",
     "record_dtype",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from fastxfen import __version__, _options
+from fastxfen import _info, _options
 from fastxfen.cli import values
 from fastxfen.cli.help_texts import EPILOG, FORMATS_HELP, ROWS_HELP, TABLES_HELP, para
 from fastxfen.export import PLANE_EXTRAS
@@ -33,7 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=_formatter,
     )
-    parser.add_argument("--version", action="version", version=f"fastxfen {__version__}")
+    parser.add_argument("--version", action="version", version=_info.version_text())
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for add in (_normalize, _validate, _encode, _decode, _dedupe, _pgn):
         add(commands)
