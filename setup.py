@@ -8,6 +8,20 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 CORE = ["tables.c", "parse.c", "avx512.c", "avx2.c", "rules.c", "write.c", "record.c", "batch.c"]
+# the move generator and the engine training formats (.binpack, .bin, .plain)
+TRAINING = [
+    "attacks.c",
+    "movegen.c",
+    "notation.c",
+    "status.c",
+    "sfpack.c",
+    "emit.c",
+    "entries.c",
+    "binpack.c",
+    "binpack_write.c",
+    "sfbin.c",
+    "plain.c",
+]
 
 
 def compile_args():
@@ -55,6 +69,7 @@ setup(
             extension("_export", ["export.c"]),
             extension("_pgn", ["pgnscan.c"], core=()),
             extension("_keys", ["zobrist.c", "zobrist_keys.c", "dedupe.c"]),
+            extension("_training", TRAINING),
         ],
         language_level=3,
         compiler_directives={

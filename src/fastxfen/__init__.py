@@ -15,6 +15,7 @@ from fastxfen.export import (
     unpack,
 )
 from fastxfen.keys import Deduper, unique, zobrist
+from fastxfen.training import TrainingDataError
 
 __all__ = [
     "BinaryColumn",
@@ -26,6 +27,7 @@ __all__ = [
     "chess960_number",
     "POSITION_DTYPE",
     "POSITION_DTYPE_10x8",
+    "TrainingDataError",
     "decode",
     "encode",
     "from_bitboards",
