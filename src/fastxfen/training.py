@@ -236,24 +236,26 @@ class Reader:
             if not header:
                 return
             size = int.from_bytes(header[4:8], "little") if len(header) == 8 else 0
-            problem = (
-                f"the file ends {len(header)} bytes into a block header"
-                if len(header) < 8
-                else "the block does not start with 'BINP'"
-                if header[:4] != b"BINP"
-                else f"block size {size} is above {_training.BLOCK_LIMIT}"
-                if size > _training.BLOCK_LIMIT
-                else None
-            )
+            if len(header) < 8:
+                problem = ("truncated", f"the file ends {len(header)} bytes into a block header")
+            elif header[:4] != b"BINP":
+                problem = ("magic", "the block does not start with 'BINP'")
+            elif size > _training.BLOCK_LIMIT:
+                problem = ("block_size", f"block size {size} is above {_training.BLOCK_LIMIT}")
+            else:
+                problem = None
             data = self._read(size) if problem is None else b""
             if problem is None and len(data) < size:
-                problem = f"the file ends {len(data)} bytes into a block of {size} bytes"
+                problem = (
+                    "truncated",
+                    f"the file ends {len(data)} bytes into a block of {size} bytes",
+                )
             if problem:
                 self._fail(
                     TrainingDataError(
-                        problem,
+                        problem[1],
                         field="block",
-                        code="block",
+                        code=problem[0],
                         file=self.name,
                         format="binpack",
                         entry=self.entries,

@@ -202,6 +202,14 @@ size_t fx_plain_read(const uint8_t *text, size_t len, int final, size_t *used, f
             a++;
         while (b > a && is_space(text[b - 1]))
             b--;
+        if (b - a > 3 && memcmp(text + a, "fen", 3) == 0 && is_space(text[a + 3])
+            && ((p.seen >> K_FEN & 1) || failed)) {
+            /* the next entry begins: this one lacks its "e" line */
+            *used = i;
+            if (!failed)
+                fail(err, FX_T_E_MISSING, FX_T_F_LINE, entry_at, 0);
+            return n;
+        }
         if (a == b || !read_line(text, a, b, &p, &failed, err)) {
             if (!p.seen && !failed)
                 *used = entry_at = next;
