@@ -15,6 +15,7 @@ TRAINING = [
     "notation.c",
     "status.c",
     "sfpack.c",
+    "ply_bmi2.c",
     "emit.c",
     "entries.c",
     "binpack.c",

@@ -101,6 +101,7 @@ cdef extern from "training.h" nogil:
     ctypedef struct fx_bp_writer:
         size_t len
 
+    void fx_t_init()
     void fx_t_chains_init(fx_t_chains *t, int64_t first)
     void fx_bp_reader_init(fx_bp_reader *r, const uint8_t *data, size_t len,
                            int64_t first_chain)
@@ -126,6 +127,7 @@ cdef extern from "training.h" nogil:
 fx_init_tables()
 if fx_attacks_init():
     raise ImportError("fastxfen._training: the attack tables failed their check")
+fx_t_init()  # the move text code this CPU runs best
 
 #: Bytes of a chain's head, the largest block Stockfish reads, where its
 #: writer cuts blocks, and the size of a .bin record.

@@ -14,14 +14,6 @@ void fx_bp_reader_init(fx_bp_reader *r, const uint8_t *data, size_t len, int64_t
     r->done = len == 0;
 }
 
-int fx_pseudo_is_legal(const fx_board *b, fx_move m)
-{
-    if (FX_KIND(m) != FX_MV_CASTLE)
-        return fx_keeps_king_safe(b, m);
-    int slot = 2 * b->turn + (b->rook[2 * b->turn] != FX_TO(m));
-    return fx_castle_legal(b, slot);
-}
-
 static uint16_t be16(const uint8_t *p)
 {
     return (uint16_t)(p[0] << 8 | p[1]);
@@ -56,7 +48,7 @@ static int head_error(fx_bp_reader *r, fx_t_error *err, uint32_t code, uint32_t 
     return -1;
 }
 
-static int read_head(fx_bp_reader *r, fx_t_error *err)
+int fx_bp_read_head(fx_bp_reader *r, fx_t_error *err)
 {
     size_t left = r->len - r->offset;
     r->chain++;
@@ -91,62 +83,6 @@ static int read_head(fx_bp_reader *r, fx_t_error *err)
     return 0;
 }
 
-/* The chain's next ply: play the last move, read the next. */
-static int next_ply(fx_bp_reader *r, int check, fx_t_error *err)
-{
-    fx_t_entry *e = &r->entry;
-    uint64_t at = r->bit;
-    fx_make(&e->pos, e->move);
-    r->index++;
-    r->left--;
-    e->ply++;
-    e->result = (int8_t)-e->result;
-    if (fx_bp_decode_ply(&e->pos, r->data, r->len, &r->bit, &r->last_score, &e->move,
-                         &e->score, err)) {
-        r->broken = FX_BP_SKIP_BLOCK;
-    } else if (check && !fx_pseudo_is_legal(&e->pos, e->move)) {
-        err->code = FX_T_E_ILLEGAL;
-        err->field = FX_T_F_MOVE;
-        err->a = e->move;
-        r->broken = FX_BP_SKIP_MOVES;
-    } else {
-        if (!r->left)
-            r->offset = (size_t)((r->bit + 7) / 8);
-        return 0;
-    }
-    err->offset = (size_t)(at / 8);
-    err->chain = r->chain;
-    err->entry = r->index;
-    err->value = e->ply;
-    return -1;
-}
-
-size_t fx_bp_read(fx_bp_reader *r, fx_t_columns *c, size_t row, size_t max_n, fx_t_error *err)
-{
-    size_t n = 0;
-    while (n < max_n && !r->done) {
-        if (r->left) {
-            if (next_ply(r, 1, err))
-                return n;
-        } else if (r->offset >= r->len) {
-            r->done = 1;
-            break;
-        } else if (read_head(r, err)) {
-            return n;
-        }
-        if (fx_t_emit(c, row + n, &r->entry, r->chain, r->odd, err)) {
-            err->value = r->entry.ply;
-            err->offset = r->offset;
-            err->chain = r->chain;
-            err->entry = r->index;
-            r->broken = FX_BP_SKIP_MOVES;
-            return n;
-        }
-        n++;
-    }
-    return n;
-}
-
 int fx_bp_skip_chain(fx_bp_reader *r, fx_t_error *err)
 {
     int broken = r->broken;
@@ -156,7 +92,7 @@ int fx_bp_skip_chain(fx_bp_reader *r, fx_t_error *err)
         return 0;
     }
     while (broken == FX_BP_SKIP_MOVES && r->left)
-        if (next_ply(r, 0, err))
+        if (fx_bp_next_ply_generic(r, 0, err))
             broken = FX_BP_SKIP_BLOCK;
     if (broken == FX_BP_SKIP_MOVES)
         return 0;

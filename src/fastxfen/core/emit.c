@@ -1,7 +1,7 @@
 /* The columns readers give for one entry. */
 #include <string.h>
 
-#include "training.h"
+#include "emit.h"
 
 /* The entry's position as every fastxfen record holds it: rights repaired,
  * only a valid en-passant target. */
@@ -25,8 +25,29 @@ static void record_of(const fx_board *b, int odd, fx_pos *pos)
 }
 
 
-int fx_t_emit(fx_t_columns *c, size_t i, const fx_t_entry *e, int64_t chain, int odd,
-              fx_t_error *err)
+/* The board as an 8x8 record, when no repair is needed: one copy and the
+ * fields. */
+static inline void plain_record(const fx_board *b, fx_rec8 *rec)
+{
+    uint32_t rights;
+    memcpy(&rights, b->rook, 4);
+    memcpy(rec->board, b->sq, 64);
+    rec->width = 8;
+    rec->turn = b->turn;
+    rec->prefix = FX_PREFIX_NONE;
+    rec->ep = b->ep;
+    memcpy(rec->castling, &rights, 4);
+    if (rights != 0xFFFFFFFFu)
+        for (int slot = 0; slot < 4; slot++)
+            rec->castling[slot] = b->rook[slot] == FX_NONE ? FX_NONE : b->rook[slot] & 7;
+    rec->halfmove = b->rule50;
+    rec->fullmove = b->ply / 2 + 1;
+}
+
+/* The columns that take more than a store: packed, FEN and UCI text, and
+ * records that need the repair. */
+static int text_columns(fx_t_columns *c, size_t i, const fx_t_entry *e, int odd,
+                        fx_t_error *err)
 {
     const fx_board *b = &e->pos;
     if (c->packed) {
@@ -39,10 +60,10 @@ int fx_t_emit(fx_t_columns *c, size_t i, const fx_t_entry *e, int64_t chain, int
         }
         fx_sf_pack_position(b, c->packed + 24 * i);
     }
-    if (c->records || c->fen) {
+    if ((c->records && odd) || c->fen) {
         fx_pos pos;
         record_of(b, odd, &pos);
-        if (c->records) {
+        if (c->records && odd) {
             memcpy(c->records + 80 * i, pos.board, 64);
             memcpy(c->records + 80 * i + 64, &pos.width, 16);
         }
@@ -56,17 +77,14 @@ int fx_t_emit(fx_t_columns *c, size_t i, const fx_t_entry *e, int64_t chain, int
         c->uci_used += (size_t)fx_move_uci(e->move, 0, c->uci + c->uci_used);
         c->uci_ends[i] = (int32_t)c->uci_used;
     }
-    if (c->sfmove)
-        c->sfmove[i] = fx_move_to_sf(e->move);
-    if (c->score)
-        c->score[i] = e->score;
-    if (c->ply)
-        c->ply[i] = e->ply;
-    if (c->result)
-        c->result[i] = e->result;
-    if (c->rule50)
-        c->rule50[i] = b->rule50;
-    if (c->chain)
-        c->chain[i] = chain;
+    return 0;
+}
+
+int fx_t_emit(fx_t_columns *c, size_t i, const fx_t_entry *e, int64_t chain, int odd,
+              fx_t_error *err)
+{
+    if ((!fx_t_quick_columns(c) || (c->records && odd)) && text_columns(c, i, e, odd, err))
+        return -1;
+    fx_t_emit_quick(c, i, e, chain, !odd);  /* text_columns wrote the repaired record */
     return 0;
 }

@@ -2,7 +2,7 @@
  * moves (UCI text, Stockfish's 16 bits). */
 #include <string.h>
 
-#include "movegen.h"
+#include "make.h"
 
 #define BIT(sq) (1ull << (sq))
 #define RANK_1 0xFFull
@@ -17,23 +17,7 @@ void fx_board_clear(fx_board *b)
 
 void fx_board_put(fx_board *b, int sq, uint8_t code)
 {
-    int color = code > 6;
-    uint64_t bit = BIT(sq);
-    b->sq[sq] = code;
-    b->pieces[color][FX_TYPE_OF(code)] |= bit;
-    b->pieces[color][FX_ALL] |= bit;
-    b->occupied |= bit;
-}
-
-static void take(fx_board *b, int sq)
-{
-    uint8_t code = b->sq[sq];
-    int color = code > 6;
-    uint64_t bit = BIT(sq);
-    b->sq[sq] = 0;
-    b->pieces[color][FX_TYPE_OF(code)] &= ~bit;
-    b->pieces[color][FX_ALL] &= ~bit;
-    b->occupied &= ~bit;
+    fx_place(b, sq, code);
 }
 
 int fx_board_from_pos(const fx_pos *pos, fx_board *b)
@@ -75,32 +59,10 @@ void fx_board_to_pos(const fx_board *b, fx_pos *pos)
 
 /* ------------------------------------------------------------ attacks */
 
-uint64_t fx_attackers(const fx_board *b, int sq, int by, uint64_t occupied)
-{
-    const uint64_t *p = b->pieces[by];
-    return (fx_knight_attacks[sq] & p[FX_KNIGHT]) | (fx_king_attacks[sq] & p[FX_KING])
-           | (fx_pawn_attacks[!by][sq] & p[FX_PAWN])
-           | (fx_rook_attacks(sq, occupied) & (p[FX_ROOK] | p[FX_QUEEN]))
-           | (fx_bishop_attacks(sq, occupied) & (p[FX_BISHOP] | p[FX_QUEEN]));
-}
-
 uint64_t fx_checkers(const fx_board *b)
 {
     int king = fx_king_square(b, b->turn);
     return king < 0 ? 0 : fx_attackers(b, king, !b->turn, b->occupied);
-}
-
-uint64_t fx_piece_attacks(int type, int color, int sq, uint64_t occupied)
-{
-    switch (type) {
-    case FX_PAWN: return fx_pawn_attacks[color][sq];
-    case FX_KNIGHT: return fx_knight_attacks[sq];
-    case FX_BISHOP: return fx_bishop_attacks(sq, occupied);
-    case FX_ROOK: return fx_rook_attacks(sq, occupied);
-    case FX_QUEEN: return fx_queen_attacks(sq, occupied);
-    case FX_KING: return fx_king_attacks[sq];
-    default: return 0;
-    }
 }
 
 static int one_king_each(const fx_board *b)
@@ -110,18 +72,6 @@ static int one_king_each(const fx_board *b)
 }
 
 /* ------------------------------------------------------------ legality */
-
-int fx_keeps_king_safe(const fx_board *b, fx_move m)
-{
-    int from = FX_FROM(m), to = FX_TO(m), us = b->turn;
-    uint64_t occupied = (b->occupied ^ BIT(from)) | BIT(to), gone = BIT(to);
-    if (FX_KIND(m) == FX_MV_EP) {
-        gone = BIT((from & 56) | (to & 7));  /* the pushed pawn, beside the mover */
-        occupied ^= gone;
-    }
-    int king = FX_TYPE_OF(b->sq[from]) == FX_KING ? to : fx_king_square(b, us);
-    return king < 0 || !(fx_attackers(b, king, !us, occupied) & ~gone);
-}
 
 int fx_castle_legal(const fx_board *b, int slot)
 {
@@ -268,52 +218,9 @@ int fx_ep_possible(const fx_board *b)
     return 0;
 }
 
-static void castle(fx_board *b, int king, int rook)
-{
-    int us = b->turn, back = us ? 56 : 0, h_side = rook > king;
-    take(b, king);
-    take(b, rook);
-    fx_board_put(b, back + (h_side ? 6 : 2), FX_CODE(us, FX_KING));
-    fx_board_put(b, back + (h_side ? 5 : 3), FX_CODE(us, FX_ROOK));
-}
-
 void fx_make(fx_board *b, fx_move m)
 {
-    int from = FX_FROM(m), to = FX_TO(m), kind = FX_KIND(m), us = b->turn;
-    uint8_t code = b->sq[from];
-    int type = FX_TYPE_OF(code);
-    b->rule50++;
-    b->ply++;
-    b->ep = FX_NONE;
-    if (kind == FX_MV_CASTLE) {
-        castle(b, from, to);
-    } else {
-        if (b->sq[to]) {
-            take(b, to);
-            b->rule50 = 0;
-        }
-        int pushed = (from & 56) | (to & 7);  /* en passant: the pawn taken */
-        if (kind == FX_MV_EP && b->sq[pushed])
-            take(b, pushed);
-        if (code)
-            take(b, from);
-        uint8_t placed = kind >= FX_MV_PROMO && kind < FX_MV_CASTLE ? FX_CODE(us, kind + 1) : code;
-        if (placed)
-            fx_board_put(b, to, placed);
-        if (type == FX_PAWN) {
-            b->rule50 = 0;
-            if ((from ^ to) == 16)
-                b->ep = (uint8_t)((from + to) / 2);
-        }
-    }
-    if (type == FX_KING)
-        b->rook[2 * us] = b->rook[2 * us + 1] = FX_NONE;
-    for (int slot = 0; slot < 4; slot++)
-        if (b->rook[slot] == from || b->rook[slot] == to)
-            b->rook[slot] = FX_NONE;
-    b->turn = (uint8_t)!us;
-    if (b->ep != FX_NONE && !fx_ep_possible(b))
-        b->ep = FX_NONE;
+    fx_make_inline(b, m);
 }
 
 uint64_t fx_perft(const fx_board *b, int depth)

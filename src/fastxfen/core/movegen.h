@@ -16,7 +16,7 @@
  * type + 6 * color. */
 enum { FX_ALL = 0, FX_PAWN = 1, FX_KNIGHT, FX_BISHOP, FX_ROOK, FX_QUEEN, FX_KING };
 #define FX_CODE(color, type) ((uint8_t)((type) + 6 * (color)))
-#define FX_TYPE_OF(code) ((code) > 6 ? (code) - 6 : (code))
+#define FX_TYPE_OF(code) ((code) - 6 * ((code) > 6))
 
 typedef struct {
     uint64_t pieces[2][7];  /* [color][type]; [color][FX_ALL] every piece */
@@ -69,12 +69,31 @@ void fx_board_to_pos(const fx_board *b, fx_pos *pos);
 /* ------------------------------------------------------------ attacks */
 
 /* Pieces of color `by` that attack sq, with the given occupancy. */
-uint64_t fx_attackers(const fx_board *b, int sq, int by, uint64_t occupied);
+static inline uint64_t fx_attackers(const fx_board *b, int sq, int by, uint64_t occupied)
+{
+    const uint64_t *p = b->pieces[by];
+    return (fx_knight_attacks[sq] & p[FX_KNIGHT]) | (fx_king_attacks[sq] & p[FX_KING])
+           | (fx_pawn_attacks[!by][sq] & p[FX_PAWN])
+           | (fx_rook_attacks(sq, occupied) & (p[FX_ROOK] | p[FX_QUEEN]))
+           | (fx_bishop_attacks(sq, occupied) & (p[FX_BISHOP] | p[FX_QUEEN]));
+}
 /* Pieces of the opposite color giving check to the side to move's king
  * (0 without a king). */
 uint64_t fx_checkers(const fx_board *b);
-/* Squares a piece of the given type and color on sq attacks. */
-uint64_t fx_piece_attacks(int type, int color, int sq, uint64_t occupied);
+/* Squares a piece of the given type and color on sq attacks.  Conditional
+ * branches, not a jump table: the types come in no order a predictor
+ * follows. */
+static inline uint64_t fx_piece_attacks(int type, int color, int sq, uint64_t occupied)
+{
+    if (type == FX_PAWN)
+        return fx_pawn_attacks[color][sq];
+    if (type == FX_KNIGHT)
+        return fx_knight_attacks[sq];
+    if (type == FX_KING)
+        return fx_king_attacks[sq];
+    uint64_t a = type != FX_ROOK ? fx_bishop_attacks(sq, occupied) : 0;
+    return type != FX_BISHOP ? a | fx_rook_attacks(sq, occupied) : a;
+}
 
 /* ------------------------------------------------------------ moves */
 
@@ -86,10 +105,28 @@ int fx_legal_moves(const fx_board *b, fx_move *moves);
 int fx_is_legal(const fx_board *b, fx_move m);
 /* Is the pseudo-legal move m (a move of the generator's kinds, castling
  * excepted) free of leaving its own king attacked? */
-int fx_keeps_king_safe(const fx_board *b, fx_move m);
+static inline int fx_keeps_king_safe(const fx_board *b, fx_move m)
+{
+    int from = FX_FROM(m), to = FX_TO(m), us = b->turn;
+    uint64_t occupied = (b->occupied ^ (1ull << from)) | 1ull << to, gone = 1ull << to;
+    if (FX_KIND(m) == FX_MV_EP) {
+        gone = 1ull << ((from & 56) | (to & 7));  /* the pushed pawn, beside the mover */
+        occupied ^= gone;
+    }
+    int home = fx_king_square(b, us), king = b->sq[from] == FX_CODE(us, FX_KING) ? to : home;
+    return king < 0 || !(fx_attackers(b, king, !us, occupied) & ~gone);
+}
 /* Is castling with the rook of `slot` legal (rights, empty path, no
  * attacked square on the king's way)? */
 int fx_castle_legal(const fx_board *b, int slot);
+/* Is the pseudo-legal move m (castling included) legal?  Cheaper than
+ * fx_is_legal, which takes any 16 bits. */
+static inline int fx_pseudo_is_legal(const fx_board *b, fx_move m)
+{
+    if (FX_KIND(m) != FX_MV_CASTLE)
+        return fx_keeps_king_safe(b, m);
+    return fx_castle_legal(b, 2 * b->turn + (b->rook[2 * b->turn] != FX_TO(m)));
+}
 /* Play m, which fx_is_legal accepts (or which is pseudo-legal: the board
  * then holds what the move did), on b.  The en-passant target is set only
  * when a pawn can take it as Stockfish decides (fx_ep_possible). */

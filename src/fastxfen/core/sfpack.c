@@ -141,125 +141,18 @@ void fx_sf_settle_ep(fx_board *b)
 
 /* ------------------------------------------------------------ move text */
 
-/* The squares the .binpack move text numbers for the piece on `from`, and
- * how many codes the piece has: a pawn's captures (the en-passant target
- * included) and pushes, four codes each on the last step; a king's steps
- * onto squares without its own pieces, then one code per castling right;
- * any other piece's attacks onto squares without its own pieces. */
-static uint64_t targets(const fx_board *b, int from, int type, unsigned *count)
-{
-    int us = b->turn;
-    uint64_t own = b->pieces[us][FX_ALL], to;
-    if (type == FX_PAWN) {
-        int up = us ? -8 : 8, ahead = from + up, seventh = us ? 1 : 6;
-        uint64_t prey = b->pieces[!us][FX_ALL] | (b->ep < 64 ? BIT(b->ep) : 0);
-        to = fx_pawn_attacks[us][from] & prey;
-        if (ahead >= 0 && ahead < 64 && !(b->occupied >> ahead & 1)) {
-            to |= BIT(ahead);
-            if (from / 8 == 7 - seventh && !(b->occupied >> (ahead + up) & 1))
-                to |= BIT(ahead + up);
-        }
-        *count = (unsigned)fx_popcount64(to) * (from / 8 == seventh ? 4 : 1);
-        return to;
-    }
-    to = fx_piece_attacks(type, us, from, b->occupied) & ~own;
-    *count = (unsigned)fx_popcount64(to);
-    if (type == FX_KING)
-        *count += (b->rook[2 * us] != FX_NONE) + (b->rook[2 * us + 1] != FX_NONE);
-    return to;
-}
+#define PLY(name) name##_generic
+#define POPCOUNT(x) fx_popcount64(x)
+#define SELECT(x, n) fx_select64(x, n)
+#include "plycode.h"
 
-static int bad(fx_t_error *err, uint32_t code, uint32_t a, uint32_t b)
-{
-    err->code = code;
-    err->field = code == FX_T_E_SCORE_CODE ? FX_T_F_SCORE : FX_T_F_MOVE;
-    err->a = a;
-    err->b = b;
-    return -1;
-}
+fx_bp_read_fn fx_bp_read = fx_bp_read_generic;
+fx_bp_encode_fn fx_bp_encode_ply = fx_bp_encode_ply_generic;
 
-/* The move coded by the bits at the top of `word` (piece index, then
- * destination index); *used gets the bits read. */
-static int decode_move(const fx_board *b, uint64_t word, unsigned *used, fx_move *m,
-                       fx_t_error *err)
+void fx_t_init(void)
 {
-    int us = b->turn;
-    uint64_t own = b->pieces[us][FX_ALL];
-    unsigned pieces = (unsigned)fx_popcount64(own), pb = fx_index_bits(pieces);
-    unsigned piece = pb ? (unsigned)(word >> (64 - pb)) : 0, count;
-    if (piece >= pieces)
-        return bad(err, FX_T_E_PIECE_INDEX, piece, pieces);
-    int from = fx_select64(own, piece), type = FX_TYPE_OF(b->sq[from]);
-    uint64_t to = targets(b, from, type, &count);
-    unsigned mb = fx_index_bits(count), index = mb ? (unsigned)(word << pb >> (64 - mb)) : 0;
-    if (index >= count)
-        return bad(err, FX_T_E_MOVE_INDEX, index, count);
-    *used = pb + mb;
-    unsigned steps = (unsigned)fx_popcount64(to);
-    if (type == FX_PAWN && count != steps) {  /* a promotion: four codes a square */
-        *m = FX_MOVE(from, fx_select64(to, index / 4), FX_MV_PROMO + index % 4);
-    } else if (index < steps) {
-        int sq = fx_select64(to, index);
-        *m = FX_MOVE(from, sq, type == FX_PAWN && sq == b->ep ? FX_MV_EP : FX_MV_NORMAL);
-    } else {  /* castling: the a-side right first, when the king has it */
-        int a_side = index == steps && b->rook[2 * us + 1] != FX_NONE;
-        *m = FX_MOVE(from, b->rook[2 * us + a_side], FX_MV_CASTLE);
+    if (fx_ply_bmi2_usable()) {
+        fx_bp_read = fx_bp_read_bmi2;
+        fx_bp_encode_ply = fx_bp_encode_ply_bmi2;
     }
-    return 0;
-}
-
-int fx_bp_decode_ply(const fx_board *b, const uint8_t *data, size_t len, uint64_t *bit,
-                     int16_t *last_score, fx_move *m, int16_t *score, fx_t_error *err)
-{
-    uint64_t word = fx_peek_bits(data, len, *bit);
-    unsigned used;
-    if (decode_move(b, word, &used, m, err))
-        return -1;
-    uint32_t v = 0;
-    for (unsigned k = 0;; k++) {  /* 4-bit groups, low first, each after a "more" bit */
-        unsigned group = (unsigned)(word << used >> 59);
-        used += 5;
-        v |= (group & 15) << (4 * k);
-        if (!(group & 16))
-            break;
-        if (k == 3)
-            return bad(err, FX_T_E_SCORE_CODE, 0, 0);
-    }
-    if (*bit + used > (uint64_t)len * 8)
-        return bad(err, FX_T_E_RUNS_OFF, 0, 0);
-    *bit += used;
-    *score = (int16_t)(*last_score + fx_unfold16((uint16_t)v));
-    *last_score = (int16_t)-*score;
-    return 0;
-}
-
-int fx_bp_encode_ply(const fx_board *b, fx_move m, int16_t score, int16_t *last_score,
-                     fx_bit_writer *w)
-{
-    int us = b->turn, from = FX_FROM(m), to_sq = FX_TO(m), kind = FX_KIND(m);
-    uint64_t own = b->pieces[us][FX_ALL];
-    unsigned count, type = FX_TYPE_OF(b->sq[from]);
-    uint64_t to = targets(b, from, (int)type, &count);
-    unsigned steps = (unsigned)fx_popcount64(to), index;
-    if (kind == FX_MV_CASTLE) {
-        index = steps - 1 + (b->rook[2 * us + 1] != FX_NONE) + (to_sq > from);
-    } else {
-        if (!(to >> to_sq & 1))
-            return -1;
-        index = (unsigned)fx_popcount64(to & (BIT(to_sq) - 1));
-        if (type == FX_PAWN && count != steps)
-            index = 4 * index + (unsigned)(kind - FX_MV_PROMO);
-    }
-    unsigned piece = (unsigned)fx_popcount64(own & (BIT(from) - 1));
-    if (fx_put_bits(w, piece, fx_index_bits((unsigned)fx_popcount64(own)))
-        || fx_put_bits(w, index, fx_index_bits(count)))
-        return -1;
-    uint16_t v = fx_fold16((int16_t)(score - *last_score));
-    do {  /* 4-bit groups, each after a "more" bit */
-        if (fx_put_bits(w, (v & 15u) | (v > 15u) << 4, 5))
-            return -1;
-        v >>= 4;
-    } while (v);
-    *last_score = (int16_t)-score;
-    return 0;
 }

@@ -168,16 +168,22 @@ void fx_sf_settle_ep(fx_board *b);
 
 /* One ply of a chain's move text: the move (piece index, destination
  * index) and the score (a sign-folded difference to minus the previous
- * score, in 4-bit groups).  Decoding reads at bit *bit of data[0..len),
- * moves *bit on and fails past len; the move it gives is pseudo-legal. */
-int fx_bp_decode_ply(const fx_board *b, const uint8_t *data, size_t len, uint64_t *bit,
-                     int16_t *last_score, fx_move *m, int16_t *score, fx_t_error *err);
-/* Encoding needs m legal in b; -1 when w is full. */
-int fx_bp_encode_ply(const fx_board *b, fx_move m, int16_t score, int16_t *last_score,
-                     fx_bit_writer *w);
-/* Is the move (legal or not) of a decoded ply legal?  Cheaper than
- * fx_is_legal, for pseudo-legal moves. */
-int fx_pseudo_is_legal(const fx_board *b, fx_move m);
+ * score, in 4-bit groups).  Encoding needs m legal in b; -1 when w is
+ * full.  The chain reader and this encoder are compiled for the baseline
+ * CPU and, on x86-64 with GCC or Clang, for POPCNT and BMI2 (plycode.h);
+ * fx_t_init points fx_bp_read and fx_bp_encode_ply at those the CPU runs. */
+typedef int (*fx_bp_encode_fn)(const fx_board *b, fx_move m, int16_t score, int16_t *last_score,
+                               fx_bit_writer *w);
+extern fx_bp_encode_fn fx_bp_encode_ply;
+int fx_bp_encode_ply_generic(const fx_board *b, fx_move m, int16_t score, int16_t *last_score,
+                             fx_bit_writer *w);
+int fx_bp_encode_ply_bmi2(const fx_board *b, fx_move m, int16_t score, int16_t *last_score,
+                          fx_bit_writer *w);
+/* 1 when the CPU runs the POPCNT and BMI2 build (and PDEP is fast on it);
+ * FASTXFEN_NO_BMI2 in the environment says 0. */
+int fx_ply_bmi2_usable(void);
+/* Choose the builds for this CPU; once, before the readers run. */
+void fx_t_init(void);
 
 /* ------------------------------------------------------------ .binpack */
 
@@ -209,7 +215,18 @@ void fx_bp_reader_init(fx_bp_reader *r, const uint8_t *data, size_t len, int64_t
  * many.  With r->done set the block is over; a return short of max_n
  * without it is an error (in *err; the reader stands after the entries
  * given and the error's chain is lost, see fx_bp_skip_chain). */
-size_t fx_bp_read(fx_bp_reader *r, fx_t_columns *c, size_t row, size_t max_n, fx_t_error *err);
+typedef size_t (*fx_bp_read_fn)(fx_bp_reader *r, fx_t_columns *c, size_t row, size_t max_n,
+                                fx_t_error *err);
+extern fx_bp_read_fn fx_bp_read;
+size_t fx_bp_read_generic(fx_bp_reader *r, fx_t_columns *c, size_t row, size_t max_n,
+                          fx_t_error *err);
+size_t fx_bp_read_bmi2(fx_bp_reader *r, fx_t_columns *c, size_t row, size_t max_n,
+                       fx_t_error *err);
+/* Parts of the reader: the next chain's head, and the chain's next ply
+ * (checked legal with `check`).  0, or -1 with *err. */
+int fx_bp_read_head(fx_bp_reader *r, fx_t_error *err);
+int fx_bp_next_ply_generic(fx_bp_reader *r, int check, fx_t_error *err);
+int fx_bp_next_ply_bmi2(fx_bp_reader *r, int check, fx_t_error *err);
 /* After an error inside a chain's move text: skip the rest of the chain
  * if its moves can still be followed (an illegal move); returns 0, or -1
  * when the block cannot be followed further (r->done is then set). */
