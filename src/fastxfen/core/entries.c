@@ -17,14 +17,15 @@ static int same_position(const fx_board *a, const fx_board *b)
 
 int fx_t_continues(const fx_t_chains *t, const fx_t_entry *e)
 {
-    return t->has_last && t->last.result == -e->result && t->last.ply + 1 == e->ply
+    return t->has_last && t->result == -e->result && t->ply + 1 == e->ply
            && same_position(&t->after, &e->pos);
 }
 
 int64_t fx_t_chain_of(fx_t_chains *t, const fx_t_entry *e)
 {
     t->chain += !fx_t_continues(t, e);
-    t->last = *e;
+    t->ply = e->ply;
+    t->result = e->result;
     t->after = e->pos;
     fx_make(&t->after, e->move);
     t->has_last = 1;

@@ -25,13 +25,20 @@ int fx_board_from_pos(const fx_pos *pos, fx_board *b)
     if (pos->width != 8)
         return -1;
     fx_board_clear(b);
-    for (int sq = 0; sq < 64; sq++) {
+    memcpy(b->sq, pos->board, 64);
+    uint64_t *flat = &b->pieces[0][0];
+    for (uint64_t on = ~fx_equal64(pos->board, FX_EMPTY); on; on &= on - 1) {
+        int sq = fx_ctz64(on);  /* the occupied squares only */
         uint8_t code = pos->board[sq];
         if (code > FX_BK)
             return -1;
-        if (code)
-            fx_board_put(b, sq, code);
+        flat[code + (code > 6)] |= 1ull << sq;
     }
+    for (int type = FX_PAWN; type <= FX_KING; type++) {
+        b->pieces[FX_WHITE][FX_ALL] |= b->pieces[FX_WHITE][type];
+        b->pieces[FX_BLACK][FX_ALL] |= b->pieces[FX_BLACK][type];
+    }
+    b->occupied = b->pieces[FX_WHITE][FX_ALL] | b->pieces[FX_BLACK][FX_ALL];
     b->turn = pos->turn & 1;
     b->ep = pos->ep < 64 ? pos->ep : FX_NONE;
     for (int slot = 0; slot < 4; slot++) {

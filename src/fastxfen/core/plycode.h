@@ -123,16 +123,17 @@ int PLY(fx_bp_encode_ply)(const fx_board *b, fx_move m, int16_t score, int16_t *
         if (type == FX_PAWN && count != steps)
             index = 4 * index + (unsigned)(kind - FX_MV_PROMO);
     }
-    unsigned piece = (unsigned)POPCOUNT(own & (BIT(from) - 1));
-    if (fx_put_bits(w, piece, fx_index_bits((unsigned)POPCOUNT(own)))
-        || fx_put_bits(w, index, fx_index_bits(count)))
-        return -1;
+    /* the ply's bits (at most 5 + 5 + 20) gathered, then written at once */
+    unsigned pb = fx_index_bits((unsigned)POPCOUNT(own)), mb = fx_index_bits(count);
+    uint32_t bits = (uint32_t)POPCOUNT(own & (BIT(from) - 1)) << mb | index, n = pb + mb;
     uint16_t v = fx_fold16((int16_t)(score - *last_score));
     do {  /* 4-bit groups, each after a "more" bit */
-        if (fx_put_bits(w, (v & 15u) | (v > 15u) << 4, 5))
-            return -1;
+        bits = bits << 5 | (v & 15u) | (uint32_t)(v > 15u) << 4;
+        n += 5;
         v >>= 4;
     } while (v);
+    if (fx_put_bits(w, bits, n))
+        return -1;
     *last_score = (int16_t)-score;
     return 0;
 }

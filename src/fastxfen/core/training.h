@@ -119,8 +119,9 @@ int fx_t_emit(fx_t_columns *c, size_t i, const fx_t_entry *e, int64_t chain, int
  * position is the last entry's after its move, its ply one more and its
  * result the negation (Stockfish's rule for .binpack chains). */
 typedef struct {
-    fx_t_entry last;
     fx_board after;   /* the last entry's position after its move */
+    uint16_t ply;     /* the last entry's ply and result */
+    int8_t result;
     int has_last;
     int64_t chain;    /* the last entry's chain */
 } fx_t_chains;
