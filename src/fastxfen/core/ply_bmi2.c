@@ -8,14 +8,22 @@
 #include "training.h"
 
 #if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__) && !defined(FASTXFEN_NO_SIMD)
+#include <immintrin.h>
+#if defined(__clang__)
+#pragma clang attribute push(__attribute__((target("popcnt,bmi,bmi2"))), apply_to = function)
+#else
 #pragma GCC push_options
 #pragma GCC target("popcnt,bmi,bmi2")
-#include <immintrin.h>
+#endif
 #define PLY(name) name##_bmi2
 #define POPCOUNT(x) __builtin_popcountll(x)
 #define SELECT(x, n) ((int)__builtin_ctzll(_pdep_u64(1ull << (n), (x))))
 #include "plycode.h"
+#if defined(__clang__)
+#pragma clang attribute pop
+#else
 #pragma GCC pop_options
+#endif
 
 int fx_ply_bmi2_usable(void)
 {
