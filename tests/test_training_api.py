@@ -26,7 +26,7 @@ def entries():
 
 @pytest.fixture(scope="module")
 def rows(entries):
-    return {name: [getattr(e, name) for e in entries] for name in FIELDS}
+    return model.columns(entries)
 
 
 @pytest.fixture(scope="module")

@@ -39,7 +39,7 @@ def block(*parts):
 
 def good_chain():
     entries = model.game(chess.STARTING_FEN, 6, random.Random(3), result=1)
-    table = pa.table({k: [getattr(e, k) for e in entries] for k in ft.DEFAULT_COLUMNS[:5]})
+    table = pa.table(model.columns(entries))
     out = io.BytesIO()
     ft.write(out, table, format="binpack")
     return out.getvalue()[8:], entries
@@ -124,9 +124,7 @@ def test_random_damage_never_crashes():
     entries = model.game(chess.STARTING_FEN, 30, random.Random(4))
     ft.write(
         bin_data,
-        pa.table(
-            {k: [getattr(e, k) for e in entries] for k in ("fen", "move", "score", "ply", "result")}
-        ),
+        pa.table(model.columns(entries)),
         format="bin",
     )
     rng = random.Random(25)

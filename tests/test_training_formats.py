@@ -26,15 +26,7 @@ def entries():
 
 @pytest.fixture(scope="module")
 def table(entries):
-    return pa.table(
-        {
-            "fen": [e.fen for e in entries],
-            "move": [e.move for e in entries],
-            "score": [e.score for e in entries],
-            "ply": [e.ply for e in entries],
-            "result": [e.result for e in entries],
-        }
-    )
+    return pa.table(model.columns(entries))
 
 
 @pytest.fixture(scope="module")

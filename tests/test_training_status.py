@@ -18,14 +18,9 @@ def python_chess_status(fen, chess960=True):
 
 def readable(rows):
     """Rows both fastxfen and python-chess read, 8 wide."""
-    out = []
-    for row in rows:
-        if not gen.python_chess_accepts(row) or len(row.split()[0].split("/")[0]) > 8:
-            continue
-        if ft.status_flags([row], errors="coerce")[0] >> 31:
-            continue
-        out.append(row)
-    return out
+    rows = [r for r in rows if gen.python_chess_accepts(r) and len(r.split()[0].split("/")[0]) <= 8]
+    flags = ft.status_flags(rows, errors="coerce")
+    return [row for row, f in zip(rows, flags.tolist()) if not f >> 31]
 
 
 def scattered(seed, n):
@@ -59,22 +54,25 @@ def scattered(seed, n):
     return rows
 
 
-CORPUS = readable(gen.oracle_corpus()[::3] + gen.model_corpus()[::4] + tuple(scattered(7, 4000)))
+@pytest.fixture(scope="module")
+def corpus():
+    rows = readable(gen.oracle_corpus()[::6] + gen.model_corpus()[::8] + tuple(scattered(7, 2500)))
+    return rows, {c: [python_chess_status(r, c) for r in rows] for c in (True, False)}
 
 
-def test_the_corpus_has_every_flag():
+def test_the_corpus_has_every_flag(corpus):
     seen = 0
-    for row in CORPUS:
-        seen |= python_chess_status(row)
+    for flags in corpus[1][True]:
+        seen |= flags
     for bit, name in ft.STATUS_NAMES.items():
         assert seen & bit, name
 
 
 @pytest.mark.parametrize("chess960", [True, False])
-def test_status_is_python_chess_status(chess960):
-    got = ft.status_flags(CORPUS, chess960=chess960).tolist()
-    want = [python_chess_status(row, chess960) for row in CORPUS]
-    bad = [(row, g, w) for row, g, w in zip(CORPUS, got, want) if g != w]
+def test_status_is_python_chess_status(corpus, chess960):
+    rows, want = corpus[0], corpus[1][chess960]
+    got = ft.status_flags(rows, chess960=chess960).tolist()
+    bad = [(row, g, w) for row, g, w in zip(rows, got, want) if g != w]
     assert not bad, bad[:5]
 
 

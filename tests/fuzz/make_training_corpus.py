@@ -19,10 +19,6 @@ import fastxfen.training as ft  # noqa: E402
 OUT = os.path.join(HERE, "corpus", "training")
 
 
-def table(entries):
-    return {k: [getattr(e, k) for e in entries] for k in ("fen", "move", "score", "ply", "result")}
-
-
 def main():
     rng = random.Random(25)
     os.makedirs(OUT, exist_ok=True)
@@ -31,7 +27,7 @@ def main():
     games += [model.game(chess.STARTING_FEN, n, rng) for n in (1, 12, 60)]
     for i, entries in enumerate(games):
         out = io.BytesIO()
-        ft.write(out, table(entries), format="binpack")
+        ft.write(out, model.columns(entries), format="binpack")
         block = out.getvalue()[8:]
         seeds[f"binpack-{i}"] = bytes([0]) + block
         seeds[f"binpack-trip-{i}"] = bytes([3 | 4 * (i % 16)]) + block

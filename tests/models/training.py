@@ -31,6 +31,11 @@ class Entry:
     result: int
 
 
+def columns(entries) -> dict:
+    """The entries as a table of columns, as fastxfen.training writes them."""
+    return {k: [getattr(e, k) for e in entries] for k in ("fen", "move", "score", "ply", "result")}
+
+
 def board_of(fen: str) -> chess.Board:
     board = chess.Board(fen, chess960=True)
     if board.ep_square is not None and not board.has_legal_en_passant():

@@ -4,7 +4,7 @@
 
 fx_magic fx_rook_magic[64], fx_bishop_magic[64];
 uint64_t fx_knight_attacks[64], fx_king_attacks[64], fx_pawn_attacks[2][64];
-uint64_t fx_line[64][64], fx_between[64][64], fx_rook_rays[64], fx_bishop_rays[64];
+uint64_t fx_line[64][64], fx_between[64][64];
 uint8_t fx_select8[256][8];
 
 /* Rook slices hold 2^bits entries each: 102,400 in all; bishops 5,248. */
@@ -160,8 +160,6 @@ int fx_attacks_init(void)
         fx_king_attacks[sq] = steps(sq, KING, 8);
         fx_pawn_attacks[0][sq] = steps(sq, WHITE_PAWN, 2);
         fx_pawn_attacks[1][sq] = steps(sq, BLACK_PAWN, 2);
-        fx_rook_rays[sq] = slide(sq, 0, ROOK_DIRS);
-        fx_bishop_rays[sq] = slide(sq, 0, BISHOP_DIRS);
     }
     for (int b = 0; b < 256; b++)
         for (int i = 0, n = 0; i < 8; i++)

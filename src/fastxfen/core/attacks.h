@@ -25,8 +25,6 @@ extern uint64_t fx_pawn_attacks[2][64];
 extern uint64_t fx_line[64][64];
 /* Squares strictly between two squares on a shared line; 0 otherwise. */
 extern uint64_t fx_between[64][64];
-/* A rook's and a bishop's attacks from a square on an empty board. */
-extern uint64_t fx_rook_rays[64], fx_bishop_rays[64];
 
 /* Fill the tables; 0, or -1 if a magic number does not fit (a build that
  * miscompiled the table: every caller refuses to work then). */

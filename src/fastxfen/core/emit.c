@@ -25,25 +25,6 @@ static void record_of(const fx_board *b, int odd, fx_pos *pos)
 }
 
 
-/* The board as an 8x8 record, when no repair is needed: one copy and the
- * fields. */
-static inline void plain_record(const fx_board *b, fx_rec8 *rec)
-{
-    uint32_t rights;
-    memcpy(&rights, b->rook, 4);
-    memcpy(rec->board, b->sq, 64);
-    rec->width = 8;
-    rec->turn = b->turn;
-    rec->prefix = FX_PREFIX_NONE;
-    rec->ep = b->ep;
-    memcpy(rec->castling, &rights, 4);
-    if (rights != 0xFFFFFFFFu)
-        for (int slot = 0; slot < 4; slot++)
-            rec->castling[slot] = b->rook[slot] == FX_NONE ? FX_NONE : b->rook[slot] & 7;
-    rec->halfmove = b->rule50;
-    rec->fullmove = b->ply / 2 + 1;
-}
-
 /* The columns that take more than a store: packed, FEN and UCI text, and
  * records that need the repair. */
 static int text_columns(fx_t_columns *c, size_t i, const fx_t_entry *e, int odd,

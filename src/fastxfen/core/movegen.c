@@ -66,12 +66,6 @@ void fx_board_to_pos(const fx_board *b, fx_pos *pos)
 
 /* ------------------------------------------------------------ attacks */
 
-uint64_t fx_checkers(const fx_board *b)
-{
-    int king = fx_king_square(b, b->turn);
-    return king < 0 ? 0 : fx_attackers(b, king, !b->turn, b->occupied);
-}
-
 static int one_king_each(const fx_board *b)
 {
     uint64_t w = b->pieces[FX_WHITE][FX_KING], k = b->pieces[FX_BLACK][FX_KING];

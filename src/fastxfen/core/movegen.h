@@ -77,9 +77,6 @@ static inline uint64_t fx_attackers(const fx_board *b, int sq, int by, uint64_t 
            | (fx_rook_attacks(sq, occupied) & (p[FX_ROOK] | p[FX_QUEEN]))
            | (fx_bishop_attacks(sq, occupied) & (p[FX_BISHOP] | p[FX_QUEEN]));
 }
-/* Pieces of the opposite color giving check to the side to move's king
- * (0 without a king). */
-uint64_t fx_checkers(const fx_board *b);
 /* Squares a piece of the given type and color on sq attacks.  Conditional
  * branches, not a jump table: the types come in no order a predictor
  * follows. */
