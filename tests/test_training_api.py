@@ -230,3 +230,12 @@ def test_the_baseline_build_reads_the_same(tmp_path, binpack):
     out = io.BytesIO()
     ft.write(out, ft.read(path, columns=FIELDS), format="binpack")
     assert written == out.getvalue()  # the baseline move text encoder writes the same
+
+
+def test_the_examples_in_the_docstrings_run():
+    import doctest
+
+    from fastxfen import _training_status
+
+    for module in (ft, _training_status):
+        assert doctest.testmod(module, optionflags=doctest.ELLIPSIS).failed == 0
