@@ -19,21 +19,22 @@ Cases:
   score, ply and result;
 * ``records->binpack``: ``write()`` of records, 16-bit moves, score, ply and
   result, into memory;
-* ``binpack->plain`` and ``plain->binpack``: file to file;
+* ``binpack->plain`` and ``plain->binpack``: ``convert()``, file to file;
 * ``binpack->records threads=2``: the file's blocks on two threads (the
   file is repeated to have blocks enough).
 
 ``--peer NAME=COMMAND`` times another program in the same rounds: COMMAND
 is run with ``{file}`` replaced by the .binpack path (``{plain}`` by the
-.plain one) and is taken to process ``--peer-reps`` times the file's
-entries; its CPU time comes from the child's resource usage.  The ratio of
-each case named NAME to it is printed per round and as the median.
+.plain one) and is taken to process the file's entries once, or REPS times
+with ``NAME@REPS=COMMAND``; its CPU time comes from the child's resource
+usage.  The ratio of each case named NAME to it is printed per round and
+as the median.
 
 Usage::
 
     python bench/training_bench.py data.binpack --repeat 7
     python bench/training_bench.py data.binpack \\
-        --peer "binpack->records=./reader {file} 20" --peer-reps 20
+        --peer "binpack->records@20=./reader {file} 20"
 
 For instructions per entry, run one case under callgrind::
 
@@ -120,12 +121,10 @@ def cases(path: Path, plain: Path, work: Path, repeated: Path, entries: int) -> 
         ft.write(io.BytesIO(), data, format="binpack")
 
     def to_plain():
-        ft.write(work / "out.plain", ft.read(path, columns=TABLE_COLUMNS))
+        ft.convert(path, work / "out.plain")
 
     def from_plain():
-        with ft.Writer(work / "out.binpack") as w:
-            for batch in ft.batches(plain, columns=TABLE_COLUMNS):
-                w.write(batch)
+        ft.convert(plain, work / "out.binpack")
 
     def threaded():
         for _ in ft.batches(repeated, columns=("record",), output="numpy", threads=2):
@@ -157,8 +156,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     parser.add_argument("--cases", nargs="*", help="names of the cases to run")
-    parser.add_argument("--peer", action="append", default=[], metavar="NAME=COMMAND")
-    parser.add_argument("--peer-reps", type=int, default=1)
+    parser.add_argument("--peer", action="append", default=[], metavar="NAME[@REPS]=COMMAND")
     args = parser.parse_args()
     clock = cpu_time if args.clock == "cpu" else time.perf_counter
     with tempfile.TemporaryDirectory() as tmp:
@@ -174,7 +172,11 @@ def main() -> None:
         todo = cases(path, plain, work, repeated, entries)
         if args.cases:
             todo = {k: v for k, v in todo.items() if k in args.cases}
-        peers = dict(p.split("=", 1) for p in args.peer)
+        peers, reps = {}, {}
+        for spec in args.peer:
+            name, command = spec.split("=", 1)
+            name, _, count = name.partition("@")
+            peers[name], reps[name] = command, int(count or 1)
         print(
             f"{path.name}: {entries:,} entries, {path.stat().st_size:,} bytes; "
             f"clock {args.clock}; {os.cpu_count()} CPUs"
@@ -196,15 +198,13 @@ def main() -> None:
                 f"{name:30s} {n / statistics.median(ts) / 1e6:7.2f} M/s ({n / min(ts) / 1e6:.2f})"
             )
         for name in peers:
-            ts = [t / args.peer_reps for t in times[f"peer {name}"]]
+            ts = [t / reps[name] for t in times[f"peer {name}"]]
             print(
                 f"{'peer ' + name:30s} {entries / statistics.median(ts) / 1e6:7.2f} M/s "
                 f"({entries / min(ts) / 1e6:.2f})"
             )
             if name in times:
-                ratios = [
-                    p / args.peer_reps / m for p, m in zip(times[f"peer {name}"], times[name])
-                ]
+                ratios = [p / reps[name] / m for p, m in zip(times[f"peer {name}"], times[name])]
                 print(
                     f"  same-run ratio {name} / peer: median {statistics.median(ratios):.2f} "
                     f"(rounds {', '.join(f'{r:.2f}' for r in ratios)})"

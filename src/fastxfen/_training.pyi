@@ -12,6 +12,7 @@ BLOCK_LIMIT: int
 BLOCK_CUT: int
 BIN_SIZE: int
 COLUMNS: tuple[str, ...]
+ENTRY_SIZE: int
 
 class Failure:
     code: int
@@ -64,6 +65,7 @@ class Table:
         ply: npt.NDArray[np.int64] | None = ...,
         result: npt.NDArray[np.int64] | None = ...,
         missing: npt.NDArray[np.uint8] | None = ...,
+        entries: npt.NDArray[np.uint8] | None = ...,
     ) -> None: ...
 
 def check_offsets(offsets: npt.NDArray[np.int64], size: int) -> None: ...

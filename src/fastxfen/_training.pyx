@@ -59,6 +59,7 @@ cdef extern from "training.h" nogil:
 
     ctypedef struct fx_t_entry:
         uint16_t ply
+        int16_t score
 
     ctypedef struct fx_t_columns:
         uint8_t *records
@@ -76,11 +77,13 @@ cdef extern from "training.h" nogil:
         int8_t *result
         uint32_t *rule50
         int64_t *chain
+        fx_t_entry *entries
 
     ctypedef struct fx_t_chains:
         int64_t chain
 
     ctypedef struct fx_t_table:
+        const fx_t_entry *entries
         const uint8_t *fen
         const int64_t *fen_offsets
         const uint8_t *records
@@ -118,8 +121,8 @@ cdef extern from "training.h" nogil:
     size_t fx_bin_write_rows(const fx_t_table *t, size_t start, size_t n, uint8_t *out,
                              fx_t_error *err)
     size_t fx_plain_read(const uint8_t *text, size_t len, int final, size_t *used,
-                         fx_t_columns *c, fx_t_chains *chains, size_t row, size_t max_n,
-                         fx_t_error *err)
+                         size_t *lines, fx_t_columns *c, fx_t_chains *chains, size_t row,
+                         size_t max_n, fx_t_error *err)
     size_t fx_plain_write_rows(const fx_t_table *t, size_t start, size_t n, uint8_t *out,
                                size_t *used, fx_t_error *err)
 
@@ -135,9 +138,11 @@ CHAIN_HEAD = FX_BP_HEAD
 BLOCK_LIMIT = FX_BP_BLOCK_LIMIT
 BLOCK_CUT = FX_BP_BLOCK_CUT
 BIN_SIZE = FX_BIN_SIZE
-#: Every column a reader can give.
+#: Every column a reader can give; and "entries", the entries themselves
+#: (opaque bytes) that a writer takes back without reading text.
 COLUMNS = ("fen", "record", "packed", "move", "sfmove", "score", "ply", "result", "rule50",
            "chain")
+ENTRY_SIZE = sizeof(fx_t_entry)
 
 
 cdef class Failure:
@@ -234,12 +239,18 @@ def status_rows(data, const int64_t[::1] offsets, bint chess960):
 
 
 cdef class Spec:
-    """The columns a reader gives, and the modes of its FEN text."""
+    """The columns a reader gives, and the modes of its FEN text.  With
+    `reuse`, each call gives its columns in the arrays of the last call
+    (for a caller done with them, as a conversion is)."""
     cdef readonly tuple columns
     cdef uint8_t castling, ep_mode
+    cdef bint reuse
+    cdef dict scratch
+    cdef Py_ssize_t room
 
-    def __init__(self, columns, castling="xfen", en_passant="xfen"):
-        unknown = [c for c in columns if c not in COLUMNS]
+    def __init__(self, columns, castling="xfen", en_passant="xfen", reuse=False):
+        self.reuse, self.scratch, self.room = reuse, None, 0
+        unknown = [c for c in columns if c not in COLUMNS + ("entries",)]
         if unknown:
             raise ValueError(f"unknown column {unknown[0]!r}; columns are {', '.join(COLUMNS)}")
         self.columns = tuple(columns)
@@ -251,6 +262,19 @@ cdef dict _alloc(Spec spec, Py_ssize_t n, fx_t_columns *c):
     """Arrays for up to n entries of spec's columns, wired into *c."""
     memset(c, 0, sizeof(fx_t_columns))
     c.castling, c.ep_mode = spec.castling, spec.ep_mode
+    cdef dict out
+    if spec.reuse and spec.scratch is not None and spec.room >= n:
+        out = spec.scratch
+    else:
+        out = _arrays(spec, n)
+        if spec.reuse:
+            spec.scratch, spec.room = out, n
+    _wire(out, c)
+    return out
+
+
+cdef dict _arrays(Spec spec, Py_ssize_t n):
+    """Fresh arrays for up to n entries of spec's columns."""
     cdef dict out = {}
     cdef cnp.ndarray a
     for name in spec.columns:
@@ -259,18 +283,30 @@ cdef dict _alloc(Spec spec, Py_ssize_t n, fx_t_columns *c):
             data = np.empty(n * width + FX_MAX_OUTPUT, np.uint8)
             offsets = np.zeros(n + 1, np.int32)
             out[name] = (data, offsets)
-            if name == "fen":
-                c.fen, c.fen_ends = <uint8_t *>cnp.PyArray_DATA(data), <int32_t *>cnp.PyArray_DATA(offsets) + 1
-            else:
-                c.uci, c.uci_ends = <uint8_t *>cnp.PyArray_DATA(data), <int32_t *>cnp.PyArray_DATA(offsets) + 1
             continue
-        a = {"record": lambda: np.empty(n, POSITION_DTYPE),
+        out[name] = {"record": lambda: np.empty(n, POSITION_DTYPE),
              "packed": lambda: np.empty((n, 24), np.uint8),
              "sfmove": lambda: np.empty(n, np.uint16), "score": lambda: np.empty(n, np.int16),
              "ply": lambda: np.empty(n, np.uint16), "result": lambda: np.empty(n, np.int8),
              "rule50": lambda: np.empty(n, np.uint32),
-             "chain": lambda: np.empty(n, np.int64)}[name]()
-        out[name] = a
+             "chain": lambda: np.empty(n, np.int64),
+             "entries": lambda: np.empty(n * sizeof(fx_t_entry), np.uint8)}[name]()
+    return out
+
+
+cdef void _wire(dict arrays, fx_t_columns *c):
+    """Point the columns of *c at the arrays."""
+    cdef cnp.ndarray a
+    for name, value in arrays.items():
+        if name == "fen" or name == "move":
+            p = cnp.PyArray_DATA(value[0])
+            ends = <int32_t *>cnp.PyArray_DATA(value[1]) + 1
+            if name == "fen":
+                c.fen, c.fen_ends = <uint8_t *>p, ends
+            else:
+                c.uci, c.uci_ends = <uint8_t *>p, ends
+            continue
+        a = value
         p = cnp.PyArray_DATA(a)
         if name == "record": c.records = <uint8_t *>p
         elif name == "packed": c.packed = <uint8_t *>p
@@ -279,8 +315,8 @@ cdef dict _alloc(Spec spec, Py_ssize_t n, fx_t_columns *c):
         elif name == "ply": c.ply = <uint16_t *>p
         elif name == "result": c.result = <int8_t *>p
         elif name == "rule50": c.rule50 = <uint32_t *>p
-        else: c.chain = <int64_t *>p
-    return out
+        elif name == "chain": c.chain = <int64_t *>p
+        else: c.entries = <fx_t_entry *>p
 
 
 cdef dict _trim(dict arrays, Py_ssize_t n):
@@ -292,7 +328,7 @@ cdef dict _trim(dict arrays, Py_ssize_t n):
             offsets = offsets[:n + 1]
             out[name] = (data[:offsets[n]], offsets)
         else:
-            out[name] = value[:n]
+            out[name] = value[:n * (sizeof(fx_t_entry) if name == "entries" else 1)]
     return out
 
 
@@ -363,23 +399,23 @@ def read_bin(data, Spec spec, Chains chains, Py_ssize_t max_n):
 
 def read_plain(data, bint final, Spec spec, Chains chains, Py_ssize_t max_n):
     """Up to max_n whole entries of .plain text: (columns, n, bytes used,
-    failure or None)."""
+    newlines in them, failure or None)."""
     cdef const uint8_t[::1] view = _bytes(data)
-    cdef size_t used = 0, n = 0
+    cdef size_t used = 0, n = 0, lines = 0
     cdef fx_t_columns c
     cdef fx_t_error err
     cdef dict arrays = _alloc(spec, max_n, &c)
     memset(&err, 0, sizeof(err))
     if view.shape[0]:
         with nogil:
-            n = fx_plain_read(&view[0], view.shape[0], final, &used, &c, &chains.t, 0, max_n,
-                              &err)
+            n = fx_plain_read(&view[0], view.shape[0], final, &used, &lines, &c, &chains.t, 0,
+                              max_n, &err)
     failure = None
     if err.code:
         start = err.offset
         end = bytes(view[start:]).find(b"\n")
         failure = _failure(err, bytes(view[start:len(view) if end < 0 else start + end]))
-    return _trim(arrays, n), n, used, failure
+    return _trim(arrays, n), n, used, lines, failure
 
 
 def spread(data, const int32_t[::1] offsets, Py_ssize_t width):
@@ -400,19 +436,24 @@ def spread(data, const int32_t[::1] offsets, Py_ssize_t width):
 
 
 cdef class Table:
-    """Flat columns of rows to write: positions as text (data, int64
-    offsets) or records, moves as UCI text or Stockfish's 16 bits, and
-    int64 score, ply and result.  `missing` holds 1 + the field of a row's
-    missing value (0: none)."""
+    """Flat columns of rows to write: entries a reader gave (the bytes of
+    its "entries" column), or positions as text (data, int64 offsets) or
+    records, moves as UCI text or Stockfish's 16 bits, and int64 score, ply
+    and result.  `missing` holds 1 + the field of a row's missing value
+    (0: none)."""
     cdef fx_t_table t
     cdef readonly Py_ssize_t n
     cdef object keep
 
     def __init__(self, Py_ssize_t n, fen=None, records=None, uci=None, sfmove=None,
-                 score=None, ply=None, result=None, missing=None):
+                 score=None, ply=None, result=None, missing=None, entries=None):
         self.n = n
-        self.keep = (fen, records, uci, sfmove, score, ply, result, missing)
+        self.keep = (fen, records, uci, sfmove, score, ply, result, missing, entries)
         memset(&self.t, 0, sizeof(fx_t_table))
+        if entries is not None:
+            self.t.entries = <const fx_t_entry *>_pointer(entries, np.uint8,
+                                                          n * sizeof(fx_t_entry))
+            return
         if fen is not None:
             self.t.fen = _pointer(fen[0], np.uint8, -1)
             self.t.fen_offsets = <const int64_t *>_pointer(fen[1], np.int64, n + 1)
@@ -458,8 +499,10 @@ cdef class BinpackWriter:
     cdef cnp.ndarray block
 
     def __init__(self):
-        self.block = np.empty(FX_BP_WRITER_ROOM, np.uint8)
-        fx_bp_writer_init(&self.w, <uint8_t *>cnp.PyArray_DATA(self.block), FX_BP_WRITER_ROOM)
+        self.block = np.empty(8 + FX_BP_WRITER_ROOM, np.uint8)  # the header, then the block
+        self.block[:4] = np.frombuffer(b"BINP", np.uint8)
+        fx_bp_writer_init(&self.w, <uint8_t *>cnp.PyArray_DATA(self.block) + 8,
+                          FX_BP_WRITER_ROOM)
 
     def add(self, Table table, Py_ssize_t start):
         """Add rows from start on: (rows added, status, failure or None);
@@ -476,10 +519,11 @@ cdef class BinpackWriter:
         return n, status, failure
 
     def take(self):
-        """The complete block with its header, as bytes; the next starts."""
+        """The complete block with its header, a view to write out before
+        the writer goes on; the next block starts."""
         cdef size_t n = self.w.len
-        header = b"BINP" + int(n).to_bytes(4, "little")
-        out = header + self.block[:n].tobytes() if n else b""
+        self.block[4:8] = np.frombuffer(int(n).to_bytes(4, "little"), np.uint8)
+        out = memoryview(self.block)[:8 + n] if n else memoryview(b"")
         fx_bp_writer_flushed(&self.w)
         return out
 
@@ -496,16 +540,24 @@ cdef object _row_text(Table table, Py_ssize_t row):
     return bytes(fen[0][fen[1][row]:fen[1][row + 1]])
 
 
-def write_rows(Table table, Py_ssize_t start, Py_ssize_t count, str fmt):
-    """Up to count rows from start on as .bin or .plain bytes: (bytes, rows
-    written, failure or None); a failure stops at its row."""
-    cdef Py_ssize_t n = min(count, table.n - start)
-    cdef size_t rows, used = 0
+#: Bytes write_rows needs a row.
+BIN_ROW = FX_BIN_SIZE
+PLAIN_ROW = FX_PLAIN_MAX
+
+
+def write_rows(Table table, Py_ssize_t start, cnp.ndarray out, str fmt):
+    """Rows from start on as .bin or .plain bytes into out (uint8, room for
+    BIN_ROW or PLAIN_ROW bytes a row, as many rows as fit): (a view of the
+    bytes in out, rows written, failure or None); a failure stops at its
+    row."""
+    cdef bint binary = fmt == "bin"
+    if out.dtype != np.uint8 or not out.flags.c_contiguous or out.ndim != 1:
+        raise ValueError("internal: write_rows needs a flat uint8 array")
+    cdef Py_ssize_t n = min(out.shape[0] // (FX_BIN_SIZE if binary else FX_PLAIN_MAX),
+                            table.n - start)
+    cdef size_t rows = 0, used = 0
     cdef fx_t_error err
     memset(&err, 0, sizeof(err))
-    cdef bint binary = fmt == "bin"
-    cdef cnp.ndarray out = np.empty(max(n, 0) * (FX_BIN_SIZE if binary else FX_PLAIN_MAX) + 1,
-                                    np.uint8)
     cdef uint8_t *o = <uint8_t *>cnp.PyArray_DATA(out)
     with nogil:
         if binary:
@@ -514,4 +566,4 @@ def write_rows(Table table, Py_ssize_t start, Py_ssize_t count, str fmt):
         else:
             rows = fx_plain_write_rows(&table.t, start, n, o, &used, &err)
     failure = _failure(err, _row_text(table, start + rows)) if err.code else None
-    return out[:used].tobytes(), rows, failure
+    return memoryview(out)[:used], rows, failure

@@ -293,8 +293,8 @@ def arrow_batch(cols: dict, n: int, names):
                     pa.string(), n, [None, pa.py_buffer(offsets), pa.py_buffer(data)]
                 )
             )
-        elif name in ("record", "packed"):
-            width = 80 if name == "record" else 24
+        elif name in ("record", "packed", "entries"):
+            width = {"record": 80, "packed": 24, "entries": _training.ENTRY_SIZE}[name]
             raw = np.ascontiguousarray(value).view(np.uint8).reshape(-1)
             arrays.append(pa.Array.from_buffers(pa.binary(width), n, [None, pa.py_buffer(raw)]))
         else:
@@ -403,8 +403,17 @@ def columns_of(data) -> dict:
 
 def table_of(data) -> _training.Table:
     """The core's Table of a table's rows (columns fen or record, move or
-    sfmove, score, ply, result)."""
+    sfmove, score, ply, result; or the entries a reader gave)."""
     cols = columns_of(data)
+    if "entries" in cols:
+        raw = cols["entries"]
+        size = _training.ENTRY_SIZE
+        raw = np.frombuffer(
+            raw if isinstance(raw, np.ndarray) else _fixed_bytes(raw, size), np.uint8
+        )
+        if raw.size % size:
+            raise ValueError(f"entries must be a whole number of {size}-byte entries")
+        return _training.Table(raw.size // size, entries=np.ascontiguousarray(raw))
     for need in (("fen", "record"), ("move", "sfmove"), ("score",), ("ply",), ("result",)):
         if not any(name in cols for name in need):
             raise ValueError(

@@ -50,6 +50,7 @@ class Reader:
         batch_size=BATCH,
         errors="raise",
         threads=None,
+        reuse=False,
     ):
         if output not in ("arrow", "numpy"):
             raise ValueError(f"output must be 'arrow' or 'numpy', not {output!r}")
@@ -57,7 +58,9 @@ class Reader:
             raise ValueError(f"errors must be 'raise' or 'coerce', not {errors!r}")
         if isinstance(batch_size, bool) or not isinstance(batch_size, int) or batch_size < 1:
             raise ValueError(f"batch_size must be a positive int, not {batch_size!r}")
-        self.spec = _training.Spec(columns, castling, en_passant)
+        # reuse (internal): each batch in the arrays of the last, for a
+        # caller done with a batch before it takes the next (convert)
+        self.spec = _training.Spec(columns, castling, en_passant, reuse and not threads)
         self.columns, self.output, self.batch_size = tuple(columns), output, batch_size
         self.raising, self.threads = errors == "raise", _options.threads(threads)
         self.errors, self.entries = [], 0
@@ -258,33 +261,37 @@ class Reader:
 
     def _plain(self):
         chains, offset, line = _training.Chains(), 0, 1
-        text, final = b"", False
+        text, start, final = bytearray(), 0, False  # text[start:] is still to read
         while True:
-            if not final and len(text) < CHUNK:
+            if not final and len(text) - start < CHUNK:
+                del text[:start]
+                start = 0
                 more = self._read(CHUNK)
                 final = len(more) < CHUNK
                 text += more
-            cols, n, used, failure = _training.read_plain(
-                text, final, self.spec, chains, self.batch_size
+            view = memoryview(text)[start:]
+            cols, n, used, lines, failure = _training.read_plain(
+                view, final, self.spec, chains, self.batch_size
             )
             yield cols, n
             if failure is not None:
+                at = failure.offset
                 self._fail(
                     failure_error(
                         failure,
                         "plain",
                         file=self.name,
                         entry=self.entries,
-                        offset=offset + failure.offset,
-                        line=line + text.count(b"\n", 0, failure.offset),
+                        offset=offset + at,
+                        line=line + bytes(view[:at]).count(b"\n"),
                     )
                 )
-            line += text.count(b"\n", 0, used)
-            offset, text = offset + used, text[used:]
-            if final and not text:
+            view.release()
+            line, offset, start = line + lines, offset + used, start + used
+            if final and start == len(text):
                 return
-            if not (used or n or failure) and not final and len(text) >= CHUNK:
-                text += self._read(CHUNK)  # one entry longer than a chunk
+            if not (used or n or failure) and not final:
+                text += self._read(CHUNK)  # an entry longer than what is here
 
 
 def _known_suffix(name) -> bool:

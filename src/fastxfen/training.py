@@ -38,6 +38,7 @@ __all__ = [
     "TrainingDataError",
     "Writer",
     "batches",
+    "convert",
     "illegal_positions",
     "legal_moves",
     "perft",
@@ -256,6 +257,8 @@ class Writer:
         self.file = open(path, "wb") if path is not None else target
         self.owned = path is not None
         self.packer = _training.BinpackWriter() if self.format == "binpack" else None
+        row = _training.BIN_ROW if self.format == "bin" else _training.PLAIN_ROW
+        self.scratch = np.empty(0 if self.packer else WRITE_ROWS * row, np.uint8)
         self.rows = 0  # rows of earlier write() calls
 
     def __enter__(self):
@@ -277,7 +280,7 @@ class Writer:
                 if state == 1:
                     self.file.write(self.packer.take())
             else:
-                out, done, failure = _training.write_rows(table, start, WRITE_ROWS, self.format)
+                out, done, failure = _training.write_rows(table, start, self.scratch, self.format)
                 self.file.write(out)
             self.entries += done
             start += done
@@ -345,4 +348,66 @@ def write(target, data, *, format: Optional[Format] = None, errors: RecordErrors
     """
     with Writer(target, format=format, errors=errors) as w:
         w.write(data)
+    return w.entries
+
+
+def convert(
+    source,
+    target,
+    *,
+    format: Optional[Format] = None,
+    to: Optional[Format] = None,
+    errors: RecordErrors = "raise",
+    threads: Optional[int] = None,
+) -> int:
+    """Convert a training file into another format.
+
+    The entries go from the reader to the writer as they are, with no text
+    to write and read again in between.
+
+    Parameters
+    ----------
+    source, target : str, os.PathLike or binary file object
+        The file to read and the file to write.
+    format, to : {"binpack", "bin", "plain"}, optional
+        Their formats; by default from the names (``format`` also from the
+        source's first bytes).
+    errors : {"raise", "coerce"}, default "raise"
+        ``"coerce"`` leaves out what cannot be read or written (as
+        ``batches`` and ``Writer`` do).
+    threads : int, optional
+        ``.binpack`` blocks decoded on that many threads.
+
+    Returns
+    -------
+    int
+        The entries written.
+
+    Raises
+    ------
+    TrainingDataError
+        An entry that cannot be read or written (``errors="raise"``).
+    ValueError
+        A format it cannot tell.
+
+    Examples
+    --------
+    >>> import io
+    >>> import fastxfen.training as ft
+    >>> plain = b"fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\\nmove e1e2\\nscore 3\\nply 0\\nresult 0\\ne\\n"
+    >>> out = io.BytesIO()
+    >>> ft.convert(io.BytesIO(plain), out, format="plain", to="bin")
+    1
+    """
+    with Writer(target, format=to, errors=errors) as w:
+        with Reader(
+            source,
+            format=format,
+            columns=("entries",),
+            output="numpy",
+            errors=errors,
+            threads=threads,
+        ) as r:
+            for batch in r:
+                w.write(batch)
     return w.entries

@@ -189,11 +189,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *input, size_t size)
         for (size_t at = 0; at < len;) {
             fx_t_columns c;
             fx_t_error err;
-            size_t used;
+            size_t used, lines;
             memset(&err, 0, sizeof err);
             wire(&c, &b, flags);
-            size_t n = fx_plain_read(data + at, len - at, 1, &used, &c, &chains, 0, step, &err);
-            check(used <= len - at && n <= step, "plain count");
+            size_t n = fx_plain_read(data + at, len - at, 1, &used, &lines, &c, &chains, 0, step,
+                                     &err);
+            check(used <= len - at && n <= step && lines <= used, "plain count");
             if (!used && !n && !err.code)
                 break;
             at += used;

@@ -52,6 +52,8 @@ static inline void fx_t_emit_quick(fx_t_columns *c, size_t i, const fx_t_entry *
         c->rule50[i] = e->pos.rule50;
     if (c->chain)
         c->chain[i] = chain;
+    if (c->entries)
+        c->entries[i] = *e;
 }
 
 #endif

@@ -82,6 +82,10 @@ static int move_of(const fx_t_table *t, size_t i, const fx_board *b, fx_move *m,
 
 int fx_t_table_entry(const fx_t_table *t, size_t i, fx_t_entry *e, fx_t_error *err)
 {
+    if (t->entries) {  /* read and checked by a reader already */
+        *e = t->entries[i];
+        return 0;
+    }
     if (t->missing && t->missing[i])
         return fail(err, FX_T_E_MISSING, t->missing[i] - 1, 0);
     if (position_of(t, i, &e->pos, err) || move_of(t, i, &e->pos, &e->move, err))

@@ -185,14 +185,15 @@ static int read_line(const uint8_t *text, size_t a, size_t b, plain_entry *p, in
     return 0;
 }
 
-size_t fx_plain_read(const uint8_t *text, size_t len, int final, size_t *used, fx_t_columns *c,
-                     fx_t_chains *chains, size_t row, size_t max_n, fx_t_error *err)
+size_t fx_plain_read(const uint8_t *text, size_t len, int final, size_t *used, size_t *lines,
+                     fx_t_columns *c, fx_t_chains *chains, size_t row, size_t max_n,
+                     fx_t_error *err)
 {
-    size_t i = 0, n = 0, entry_at = 0;
+    size_t i = 0, n = 0, entry_at = 0, line = 0;  /* line: newlines before i */
     plain_entry p;
     int failed = 0;
     memset(&p, 0, sizeof p);
-    *used = 0;
+    *used = *lines = 0;
     while (n < max_n && i < len) {
         const uint8_t *nl = memchr(text + i, '\n', len - i);
         if (!nl && !final)
@@ -206,18 +207,24 @@ size_t fx_plain_read(const uint8_t *text, size_t len, int final, size_t *used, f
             && ((p.seen >> K_FEN & 1) || failed)) {
             /* the next entry begins: this one lacks its "e" line */
             *used = i;
+            *lines = line;
             if (!failed)
                 fail(err, FX_T_E_MISSING, FX_T_F_LINE, entry_at, 0);
             return n;
         }
-        if (a == b || !read_line(text, a, b, &p, &failed, err)) {
-            if (!p.seen && !failed)
+        int ends = a != b && read_line(text, a, b, &p, &failed, err);
+        i = next;
+        line += nl != NULL;
+        if (!ends) {
+            if (!p.seen && !failed) {
                 *used = entry_at = next;
-            i = next;
+                *lines = line;
+            }
             continue;
         }
         fx_t_entry e;
-        *used = i = next;
+        *used = next;
+        *lines = line;
         if (failed || make_entry(&p, entry_at, &e, err))
             return n;
         if (fx_t_emit(c, row + n, &e, fx_t_chain_of(chains, &e), 0, err)) {
@@ -230,6 +237,7 @@ size_t fx_plain_read(const uint8_t *text, size_t len, int final, size_t *used, f
     }
     if (final && i >= len && (p.seen || failed) && n < max_n) {
         *used = len;
+        *lines = line;
         if (!failed)
             fail(err, FX_T_E_MISSING, FX_T_F_LINE, entry_at, 0);
     }

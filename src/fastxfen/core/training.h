@@ -100,6 +100,7 @@ typedef struct {
     int8_t *result;
     uint32_t *rule50;
     int64_t *chain;
+    fx_t_entry *entries;        /* the entries themselves, for a writer */
 } fx_t_columns;
 
 /* Longest FEN text a reader writes (both counters of ten digits); the
@@ -131,11 +132,12 @@ int fx_t_continues(const fx_t_chains *t, const fx_t_entry *e);
 /* The chain of the next entry (and remember it). */
 int64_t fx_t_chain_of(fx_t_chains *t, const fx_t_entry *e);
 
-/* The rows of a table to write: the position as text (fen, offsets of n + 1
- * entries) or 80-byte records; the move as UCI text or Stockfish's 16
- * bits; score, ply and result as 64-bit integers.  missing (may be NULL)
+/* The rows of a table to write: entries a reader gave, or the position as
+ * text (fen, offsets of n + 1 entries) or 80-byte records; the move as UCI
+ * text or Stockfish's 16 bits; score, ply and result as 64-bit integers.  missing (may be NULL)
  * is 1 + the FX_T_F_* field of a row's missing value, 0 for none. */
 typedef struct {
+    const fx_t_entry *entries;  /* entries a reader gave: no text to read */
     const uint8_t *fen;
     const int64_t *fen_offsets;
     const uint8_t *records;
@@ -294,10 +296,12 @@ size_t fx_plain_write_rows(const fx_t_table *t, size_t start, size_t n, uint8_t 
                            size_t *used, fx_t_error *err);
 /* Read up to max_n whole entries of text[0..len) into columns from row on;
  * `final` says the text ends the file (its last line needs no newline).
- * *used gets the bytes of the entries read and blank lines after them.
- * An error (err->code set, offsets relative to text) stops the reading
- * with *used past the failing entry. */
-size_t fx_plain_read(const uint8_t *text, size_t len, int final, size_t *used, fx_t_columns *c,
-                     fx_t_chains *chains, size_t row, size_t max_n, fx_t_error *err);
+ * *used gets the bytes of the entries read and blank lines after them,
+ * *lines the newlines among those bytes.  An error (err->code set,
+ * offsets relative to text) stops the reading with *used past the failing
+ * entry. */
+size_t fx_plain_read(const uint8_t *text, size_t len, int final, size_t *used, size_t *lines,
+                     fx_t_columns *c, fx_t_chains *chains, size_t row, size_t max_n,
+                     fx_t_error *err);
 
 #endif
