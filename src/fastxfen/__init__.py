@@ -3,6 +3,7 @@
 from fastxfen._api import decode, encode, normalize, validate
 from fastxfen._errors import FenError
 from fastxfen._records import PIECE_CODES, POSITION_DTYPE, POSITION_DTYPE_10x8, record_dtype
+from fastxfen._training_errors import TrainingDataError
 from fastxfen.chess960 import chess960_fen, chess960_number
 from fastxfen.export import (
     PLANE_EXTRAS,
@@ -15,7 +16,6 @@ from fastxfen.export import (
     unpack,
 )
 from fastxfen.keys import Deduper, unique, zobrist
-from fastxfen.training import TrainingDataError
 
 __all__ = [
     "BinaryColumn",

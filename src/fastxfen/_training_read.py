@@ -3,7 +3,6 @@ in file order, from the C core (.binpack blocks on threads)."""
 
 from __future__ import annotations
 
-import concurrent.futures
 import os
 from typing import Any, Iterator
 
@@ -196,6 +195,8 @@ class Reader:
     def _binpack_threads(self, threads):
         def job(index, offset, data):
             return list(self._decode(index, offset, data, False))
+
+        import concurrent.futures  # only here: it takes a while to import
 
         chains = 0
         with concurrent.futures.ThreadPoolExecutor(threads) as pool:
