@@ -9,6 +9,7 @@ import pytest
 from support import strategies as gen
 from test_training_perft import SUITES
 
+import fastxfen as fx
 import fastxfen.training as ft
 
 
@@ -121,6 +122,8 @@ def test_rows_that_cannot_be_read():
     assert ft.status_flags("k7/8/8/8/8/8/8/K7 w - -").tolist() == [0]
     with pytest.raises(ValueError):
         ft.status_flags(["k7/8/8/8/8/8/8/K7 w - -"], errors="ignore")
+    with pytest.raises(fx.FenError, match="10-wide"):
+        ft.status_flags(["rnabqkbcnr/pppppppppp/10/10/10/10/PPPPPPPPPP/RNABQKBCNR w KQkq - 0 1"])
 
 
 def test_illegal_positions_messages():

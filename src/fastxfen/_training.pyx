@@ -14,10 +14,12 @@ from libc.string cimport memcpy, memset
 cimport numpy as cnp
 
 from fastxfen._codec cimport _castling_mode, _ep_mode, _error
-from fastxfen._core cimport FX_MAX_OUTPUT, fx_error, fx_init_tables, fx_parse, fx_pos, fx_span
+from fastxfen._core cimport (FX_E_WIDE_ROW, FX_MAX_OUTPUT, fx_error, fx_init_tables, fx_parse,
+                             fx_pos, fx_span)
 
 import numpy as np
 
+from fastxfen._errors import FenError
 from fastxfen._records import POSITION_DTYPE
 
 cnp.import_array()
@@ -232,6 +234,9 @@ def status_rows(data, const int64_t[::1] offsets, bint chess960):
         row = bytes(text[offsets[i]:offsets[i + 1]])
         fx_status_text(row, len(row), chess960, &f[i], &err)
         errors[int(i)] = _error(i, err, row)
+        if err.code == FX_E_WIDE_ROW:
+            errors[int(i)] = FenError(i, err.column, "placement",
+                                      "a 10-wide position: the status is of 8x8 positions")
     return flags, errors
 
 
