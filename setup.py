@@ -66,7 +66,8 @@ setup(
     ext_modules=cythonize(
         [
             extension("_codec"),
-            extension("_bulk", ["lines.c"]),
+            extension("_jobs", ["lines.c"]),
+            extension("_bulk", ["lines.c"], core=()),
             extension("_export", ["export.c"]),
             extension("_pgn", ["pgnscan.c"], core=()),
             extension("_keys", ["zobrist.c", "zobrist_keys.c", "dedupe.c"]),

@@ -17,12 +17,13 @@ Cases:
 * ``fx.encode`` alone (text -> records), ``fx.decode`` alone (records ->
   text, as a list and, on one thread, as bytes and an Arrow column) and
   ``fx.validate``;
-* the floor: ``fastxfen._codec.copy_rows(fens)``, which reads every string
-  and builds a new string of the same bytes per row through the same C glue
-  that normalize uses to make its output strings, with no parsing at all.
-  No list-of-str -> list-of-str function can beat it; "x floor" shows how
-  much of each case's time is the unavoidable cost of reading and making
-  Python strings.  Builds without ``copy_rows`` fall back to the next row;
+* the floor: ``copy_rows(fens)`` of bench/_floor.pyx (compiled on first use
+  by floor.py), which reads every string and builds a new string of the same
+  bytes per row the way normalize's glue makes its output strings, with no
+  parsing at all.  No list-of-str -> list-of-str function can beat it; "x
+  floor" shows how much of each case's time is the unavoidable cost of
+  reading and making Python strings.  Without Cython or a C compiler it
+  falls back to the next row;
 * a pure-Python reference: ``list(map(str.upper, fens))``, the cheapest
   per-string builtin method, for comparison with the floor.
 
@@ -169,9 +170,9 @@ def run(n: int, repeat: int, chess_n: int, seed: int) -> dict:
     def add(name, fn, count, group=None, note=""):
         cases.append({"case": name, "fn": fn, "positions": count, "group": group, "note": note})
 
-    copy_rows = getattr(importlib.import_module("fastxfen._codec"), "copy_rows", None)
+    copy_rows = importlib.import_module("floor").copy_rows()
     if copy_rows is not None:
-        add("floor: fastxfen._codec.copy_rows(fens)", lambda: copy_rows(fens), n)
+        add("floor: copy_rows(fens) (bench/_floor.pyx)", lambda: copy_rows(fens), n)
     add("reference: list(map(str.upper, fens))", lambda: list(map(str.upper, fens)), n)
 
     agreement = {}
@@ -325,7 +326,7 @@ def markdown(result: dict) -> str:
         (
             f"floor = `{result['floor'].split(': ', 1)[1]}`: read each string and build a new "
             "string of the same bytes, no parsing; about the least a list-of-str -> list-of-str "
-            "pass can cost. `fastxfen._codec.copy_rows` does it through the C glue that makes "
+            "pass can cost. `copy_rows` (bench/_floor.pyx) does it as the C glue makes "
             "normalize's output strings; `list(map(str.upper, fens))` is the cheapest "
             "pure-Python way, shown for reference."
         ),

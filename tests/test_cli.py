@@ -20,8 +20,9 @@ from support.compressed import decompress
 
 import fastxfen as fx
 from fastxfen import cli
-from fastxfen.cli import chunks, compress
-from fastxfen.cli.io import Input
+from fastxfen.files import gzip_members, text_chunks
+from fastxfen.files.inputs import Input
+from fastxfen.files.prefetch import prefetch
 
 GOOD = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -208,7 +209,7 @@ def test_empty_input(tmp_path):
 def test_plain_and_compressed_files_read_alike(tmp_path, monkeypatch, chunk, errors):
     """A plain file and a compressed one of the same text give the same
     output and rejects, with one output row per input row."""
-    monkeypatch.setattr(chunks, "MAX_LINE", 300)
+    monkeypatch.setattr(text_chunks, "MAX_LINE", 300)
     rows = GOOD + ["8/8/8/8/8/8/8/8 w - - 0 " + "1" * 200] + GOOD[:2] + ["y" * 299]
     rows += ["x" * 400 + "\r", "", "bad\r"] + GOOD + ["z" * 301, GOOD[0], "w" * 350]
     data = "\n".join(rows).encode()  # a long last line without a newline
@@ -228,7 +229,7 @@ def test_plain_and_compressed_files_read_alike(tmp_path, monkeypatch, chunk, err
 
 
 def test_long_line_is_one_rejected_row(tmp_path, monkeypatch):
-    monkeypatch.setattr(chunks, "MAX_LINE", 300)
+    monkeypatch.setattr(text_chunks, "MAX_LINE", 300)
     long_row = "8/8/8/8/8/8/8/8 w - - 0 " + "1" * 1000
     rows = GOOD + [long_row] + GOOD + ["x" * 400] + GOOD
     data = ("\r\n".join(rows)).encode()
@@ -490,7 +491,7 @@ def _gzip_members(data: bytes) -> list:
 
 @pytest.mark.parametrize("threads", ["1", "2"])
 def test_gz_output_in_members(tmp_path, monkeypatch, threads):
-    monkeypatch.setattr(compress, "MEMBER", 1000)
+    monkeypatch.setattr(gzip_members, "MEMBER", 1000)
     data = ("\n".join(GOOD * 200) + "\n").encode()
     src = write(tmp_path / "in.fen", data)
     out = tmp_path / "o.fen.gz"
@@ -504,11 +505,11 @@ def test_gz_output_in_members(tmp_path, monkeypatch, threads):
 
 
 def test_gz_members_of_any_writes(monkeypatch):
-    monkeypatch.setattr(compress, "MEMBER", 1024)
+    monkeypatch.setattr(gzip_members, "MEMBER", 1024)
     text = bytes(range(256)) * 40
     for sizes in ([len(text)], [1] * 50 + [len(text) - 50], [1000, 24, 9216], [3000] * 4):
         raw = io.BytesIO()
-        stream = compress.GzipMembers(raw, 6, 2)
+        stream = gzip_members.GzipMembers(raw, 6, 2)
         at = 0
         for size in sizes:
             assert stream.write(memoryview(text)[at : at + size]) == len(text[at : at + size])
@@ -518,7 +519,7 @@ def test_gz_members_of_any_writes(monkeypatch):
         assert b"".join(members) == text[:at]
         assert [len(m) for m in members[:-1]] == [1024] * (len(members) - 1)
     empty = io.BytesIO()
-    compress.GzipMembers(empty, 6, 2).close()
+    gzip_members.GzipMembers(empty, 6, 2).close()
     assert gzip.decompress(empty.getvalue()) == b""
 
 
@@ -667,7 +668,7 @@ class _Source:
 
 @pytest.mark.parametrize("most", [1, 3, 1000])
 def test_text_chunks_rebuild_the_input(monkeypatch, most):
-    monkeypatch.setattr(chunks, "MAX_LINE", 16)
+    monkeypatch.setattr(text_chunks, "MAX_LINE", 16)
     import random
 
     rng = random.Random(most)
@@ -681,8 +682,8 @@ def test_text_chunks_rebuild_the_input(monkeypatch, most):
         data = b"".join(lines)
         chunk = rng.randrange(1, 17)
         got = []
-        for item in chunks.text_chunks(_Source(data, most), chunk):
-            if isinstance(item, chunks.LongLine):
+        for item in text_chunks.text_chunks(_Source(data, most), chunk):
+            if isinstance(item, text_chunks.LongLine):
                 parts = []
                 item.copy_to(parts.append)
                 got.append(("long", b"".join(parts), item.terminator))
@@ -705,7 +706,7 @@ def test_prefetched_chunks_stay_intact_while_used(tmp_path):
     path.write_bytes(data)
     got = []
     with contextlib.ExitStack() as stack:
-        for item in chunks.prefetch(chunks.text_chunks(Input(str(path), stack), 4096)):
+        for item in prefetch(text_chunks.text_chunks(Input(str(path), stack), 4096)):
             time.sleep(0.001)
             got.append(bytes(item))
             item = None
@@ -713,7 +714,7 @@ def test_prefetched_chunks_stay_intact_while_used(tmp_path):
 
 
 def test_raise_on_long_line(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(chunks, "MAX_LINE", 100)
+    monkeypatch.setattr(text_chunks, "MAX_LINE", 100)
     src = write(tmp_path / "in.fen", (GOOD[0] + "\n" + "y" * 500 + "\n").encode())
     assert run(["normalize", src, "-o", tmp_path / "o", "--chunk-size", "32"]) == 2
     err = capsys.readouterr().err

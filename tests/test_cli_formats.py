@@ -12,7 +12,7 @@ import pytest
 import fastxfen as fx
 from fastxfen import cli
 from fastxfen import export as ex
-from fastxfen.cli import chunks
+from fastxfen.files import text_chunks
 
 GOOD = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -266,7 +266,7 @@ def test_planes_8_wide_row_with_width_10(tmp_path):
 
 
 def test_long_line_is_a_null_row(tmp_path, monkeypatch):
-    monkeypatch.setattr(chunks, "MAX_LINE", 200)
+    monkeypatch.setattr(text_chunks, "MAX_LINE", 200)
     rows = [GOOD[0], "x" * 500, GOOD[1]]
     src = write_rows(tmp_path / "in.fen", rows)
     out = tmp_path / "l.bin"

@@ -18,7 +18,8 @@ import pytest
 
 import fastxfen as fx
 from fastxfen import cli
-from fastxfen.cli.report import PacedOutput, Progress
+from fastxfen.cli.display import Bar
+from fastxfen.files.progress import PacedOutput, Progress
 
 ROOT = Path(__file__).resolve().parent.parent
 FOUR = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3"
@@ -82,7 +83,7 @@ def test_decode_refuses_fields_same(tmp_path, capsys):
     records = tmp_path / "r.npy"
     np.save(records, fx.encode(ROWS))
     assert run("decode", records, "-o", tmp_path / "o.fen", "--fields", "same") == 2
-    assert "records keep no count of fields" in capsys.readouterr().err
+    assert "records have no such count" in capsys.readouterr().err
 
 
 class _Bar:
@@ -107,8 +108,9 @@ class _Compressed:
 
 
 def test_compressed_output_moves_the_bar_as_it_is_written():
-    progress = Progress(False)
-    progress.bar = _Bar()
+    bar = Bar()
+    bar.bar = _Bar()  # tqdm's part
+    progress = Progress(bar)
     progress.to(1000)
     output = _Compressed()
     assert isinstance(progress.paced(output), PacedOutput)
@@ -117,8 +119,8 @@ def test_compressed_output_moves_the_bar_as_it_is_written():
     progress.paced(output).write(chunk)
     assert b"".join(output.data) == chunk
     assert len(output.data) == 4
-    assert progress.bar.updates[0] == 1000
-    assert len(progress.bar.updates) == 5
+    assert bar.bar.updates[0] == 1000
+    assert len(bar.bar.updates) == 5
     assert progress.at == 5000
 
 
@@ -218,3 +220,30 @@ def test_heap_thresholds_are_left_alone_off_linux(monkeypatch):
 
     monkeypatch.setattr(heap.sys, "platform", "darwin")
     assert heap.reuse_freed_blocks() is False
+
+
+@pytest.mark.parametrize(
+    "argv, library",
+    [
+        (["normalize", "--castling", "kqkq"], lambda: fx.normalize(FOUR, castling="kqkq")),
+        (["normalize", "--en-passant", "all"], lambda: fx.normalize(FOUR, en_passant="all")),
+        (["normalize", "--errors", "skip"], lambda: fx.normalize(FOUR, errors="skip")),
+        (["normalize", "--fields", "5"], lambda: fx.normalize(FOUR, fields=5)),
+        (["decode", "--fields", "same"], lambda: fx.decode(fx.encode([FOUR]), fields="same")),
+        (["encode", "--errors", "ignore"], lambda: fx.encode(FOUR, errors="ignore")),
+        (["encode", "--width", "9"], lambda: fx.encode(FOUR, width=9)),
+        (["validate", "--threads", "0"], lambda: fx.validate([FOUR], threads=0)),
+        (["decode", "--perspective", "black"], lambda: fx.to_planes([FOUR], perspective="black")),
+        (
+            ["encode", "--format", "planes", "--extra", "turn,nope"],
+            lambda: fx.to_planes([FOUR], extra=("turn", "nope")),
+        ),
+    ],
+)
+def test_a_bad_option_gets_the_library_message(capsys, argv, library):
+    """One message per mistake: the command line's is the library's."""
+    with pytest.raises(ValueError) as raised:
+        library()
+    assert run(*argv) == 2
+    err = capsys.readouterr().err
+    assert err.count(f": {raised.value}\n") == 1 and "error: " in err

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import fastxfen as fx
-from fastxfen import cli
+from fastxfen import cli, files
 from fastxfen import dask as fxd
 
 pa = pytest.importorskip("pyarrow")
@@ -52,6 +52,40 @@ def test_missing_dask_names_the_extra(monkeypatch):
         fxd.normalize_files(["x.fen"], "out", scheduler="tcp://127.0.0.1:1")
     # the partition functions need neither
     assert fxd.normalize_lines(["8/8/8/8/8/8/8/8 w - - 00 1\n"]) == ["8/8/8/8/8/8/8/8 w - - 0 1\n"]
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [dict(fields=5), dict(castling="x"), dict(errors="skip"), dict(threads=0), dict(chunk_size=0)],
+)
+def test_normalize_files_checks_every_option_before_any_task(tmp_path, bad):
+    src = tmp_path / "a.fen"
+    src.write_bytes(b"8/8/8/8/8/8/8/8 w - - 0 1\n")
+    with pytest.raises(ValueError):
+        fxd.normalize_files([str(src)], str(tmp_path / "out"), **bad)
+    assert not (tmp_path / "out").exists()
+
+
+def test_normalize_file_runs_the_file_engine_with_values(tmp_path, monkeypatch):
+    src, out = tmp_path / "a.fen", tmp_path / "a.out.fen"
+    data = ("\n".join(positions(300)) + "\n").encode()
+    src.write_bytes(data)
+
+    class Untouched:
+        def write(self, text):
+            raise AssertionError(f"wrote to stderr: {text!r}")
+
+    stderr = Untouched()
+    monkeypatch.setattr(sys, "stderr", stderr)  # the task leaves stderr alone
+    task, settings = files.Normalize(castling="shredder"), files.Settings(errors="coerce")
+    result = fxd.normalize_file(str(src), str(out), task, settings)
+    assert sys.stderr is stderr
+    assert result["status"] == 1 and result["input"] == str(src)
+    assert result["messages"].startswith("fastxfen normalize: 300 rows read, 300 written")
+    assert out.read_bytes() == fx.normalize(data, castling="shredder", errors="coerce")
+    missing = fxd.normalize_file(str(tmp_path / "no.fen"), str(out), task, settings)
+    assert missing["status"] == 2
+    assert missing["messages"].startswith("fastxfen: error: cannot read")
 
 
 @pytest.mark.parametrize("errors", ["coerce", "ignore"])

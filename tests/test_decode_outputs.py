@@ -14,6 +14,7 @@ from support import strategies as S
 
 import fastxfen as fx
 from fastxfen._columns import arrow_text
+from fastxfen._options import ErrorsMode
 
 pa = pytest.importorskip("pyarrow")
 
@@ -114,10 +115,10 @@ def test_bad_arguments():
 
 def test_arrow_offsets_narrowed_when_the_text_fits():
     data = b"ab" + b"cde"
-    column = arrow_text((data, np.array([0, 2, 2, 5], np.int64), [1]), "coerce")
+    column = arrow_text((data, np.array([0, 2, 2, 5], np.int64), [1]), ErrorsMode.COERCE)
     assert column.type == pa.string()
     assert column.to_pylist() == ["ab", None, "cde"]
-    column = arrow_text((data, np.array([0, 2, 5], np.int32), []), "raise")
+    column = arrow_text((data, np.array([0, 2, 5], np.int32), []), ErrorsMode.RAISE)
     assert column.type == pa.string() and column.to_pylist() == ["ab", "cde"]
 
 

@@ -1,5 +1,5 @@
 """The page cache of large outputs released behind the writer
-(fastxfen.cli.dropbehind) and the command line's --keep-cache."""
+(fastxfen.files.dropbehind) and the command line's --keep-cache."""
 
 import os
 import time
@@ -8,7 +8,7 @@ import pytest
 
 import fastxfen as fx
 from fastxfen import cli
-from fastxfen.cli import direct, dropbehind, io
+from fastxfen.files import direct, dropbehind, publication
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "posix_fadvise"), reason="no posix_fadvise on this system"
@@ -274,7 +274,7 @@ def test_command_line_writes_large_outputs_direct(tmp_path, blocks, setfl, monke
     assert cli.main(argv) == 1
     assert setfl == []
     # one of DROP_START bytes or more: direct from the first byte
-    monkeypatch.setattr(io, "DROP_START", len(data))
+    monkeypatch.setattr(publication, "DROP_START", len(data))
     assert cli.main(argv) == 1
     if command == "normalize":
         assert out.read_bytes() == fx.normalize(data, errors="coerce")

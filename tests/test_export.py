@@ -19,6 +19,7 @@ from support.strategies import game_fens
 
 import fastxfen as fx
 from fastxfen import export as ex
+from fastxfen._options import EnPassantMode, ErrorsMode
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
 
 START_FEN = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -622,7 +623,9 @@ def test_kernels_collect_every_failure():
     same rows, with the same errors, as running each row alone, and leaves
     the other rows' outputs as errors="coerce" does."""
     from fastxfen import _export
+    from fastxfen._options import PlaneOptions
 
+    FEN, COERCE = EnPassantMode.FEN, ErrorsMode.COERCE
     inner = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w HFhf - 0 1"
     texts = [START_FEN, inner, CAPABLANCA_FEN, "8/8/8/8/8/8/8/8 w - - 0 1", inner, START_FEN]
     recs = fx.encode(texts, width=10)
@@ -631,7 +634,7 @@ def test_kernels_collect_every_failure():
     failures = []
     out = np.empty((n, 24), np.uint8)
     _export.stockfish_pack(
-        recs, trusted=True, en_passant="fen", errors="coerce", out=out, failures=failures
+        recs, trusted=True, en_passant=FEN, errors=COERCE, out=out, failures=failures
     )
     assert _as_tuples(failures) == _errors_one_by_one(
         lambda i: ex.pack(recs[i : i + 1], format="stockfish"), n
@@ -641,24 +644,13 @@ def test_kernels_collect_every_failure():
 
     failures = []
     out = np.empty((n, 12, 8, 8), np.uint8)
-    _export.planes(
-        recs,
-        trusted=True,
-        width=8,
-        flip=False,
-        dtype=np.dtype(np.uint8),
-        en_passant="fen",
-        extra=(),
-        errors="coerce",
-        out=out,
-        failures=failures,
-    )
+    _export.planes(recs, PlaneOptions(), trusted=True, errors=COERCE, out=out, failures=failures)
     assert _as_tuples(failures) == _errors_one_by_one(lambda i: ex.to_planes(recs[i : i + 1]), n)
     assert np.array_equal(out, ex.to_planes(recs, errors="coerce"))
 
     failures = []
     data, offsets, valid = _export.lichess_pack(
-        recs, trusted=True, en_passant="fen", errors="coerce", failures=failures
+        recs, trusted=True, en_passant=FEN, errors=COERCE, failures=failures
     )
     assert _as_tuples(failures) == _errors_one_by_one(lambda i: ex.pack(recs[i : i + 1]), n)
     expected = ex.pack(recs, errors="coerce")
@@ -669,7 +661,7 @@ def test_kernels_collect_every_failure():
     first = [e.index for e in failures]
     many = np.concatenate([recs, fx.encode([START_FEN] * (1 << 18), width=10)])
     failures = []
-    _export.lichess_pack(many, trusted=True, en_passant="fen", errors="coerce", failures=failures)
+    _export.lichess_pack(many, trusted=True, en_passant=FEN, errors=COERCE, failures=failures)
     assert [e.index for e in failures] == first == [2]
 
     # readers: per-row counters must stay with their rows after a failure
@@ -679,7 +671,7 @@ def test_kernels_collect_every_failure():
     halfmove = np.arange(5, dtype=np.uint32) + 10
     failures = []
     got = _export.stockfish_unpack(
-        rows, _export.Defaults(5, halfmove=halfmove), errors="coerce", failures=failures
+        rows, _export.Defaults(5, halfmove=halfmove), errors=COERCE, failures=failures
     )
     assert [e.index for e in failures] == [1, 3]
     assert list(got["halfmove"]) == [10, 0, 12, 0, 14]

@@ -28,8 +28,7 @@ from support.compressed import decompress
 
 import fastxfen as fx
 from fastxfen import cli, pgn
-from fastxfen.cli import chunks, signals
-from fastxfen.cli.commands import table as table_command
+from fastxfen.files import signals, table_jobs, text_chunks
 
 zstandard = pytest.importorskip("zstandard")
 
@@ -330,7 +329,7 @@ def test_a_swallowed_signal_still_publishes_nothing(tmp_path, monkeypatch, capsy
     the run then ends as terminated where it would have published."""
     pytest.importorskip("pyarrow")
     src, _ = _raise_input(tmp_path, "in.csv")
-    mask = table_command._mask
+    mask = table_jobs._mask
 
     def swallowing(array):
         try:
@@ -339,13 +338,13 @@ def test_a_swallowed_signal_still_publishes_nothing(tmp_path, monkeypatch, capsy
             pass
         return mask(array)
 
-    monkeypatch.setattr(table_command, "_mask", swallowing)
+    monkeypatch.setattr(table_jobs, "_mask", swallowing)
     out, rej = tmp_path / "o.parquet", tmp_path / "r.csv"
     argv = ["normalize", src, "-o", out, "--rejects", rej, "--errors", "coerce", "-q"]
     assert run(argv) == 143
     assert "fastxfen: terminated" in capsys.readouterr().err
     assert not out.exists() and not rej.exists() and temporaries(tmp_path) == []
-    monkeypatch.setattr(table_command, "_mask", mask)
+    monkeypatch.setattr(table_jobs, "_mask", mask)
     assert run(argv) == 1  # the next run starts afresh
     assert out.exists() and rej.exists()
 
@@ -611,7 +610,7 @@ def test_a_long_last_line_keeps_its_row(tmp_path, monkeypatch, chunk, length):
     """A last line without newline, longer than the chunk (1200 also longer
     than MAX_LINE, which is made 300 here): rows in = rows out for every
     text command and errors mode."""
-    monkeypatch.setattr(chunks, "MAX_LINE", 300)
+    monkeypatch.setattr(text_chunks, "MAX_LINE", 300)
     lines = [*GOOD, "8/8/8/8/8/8/8/8 w - - 0 " + "1" * length]
     src = tmp_path / "in.fen"
     src.write_bytes("\n".join(lines).encode())

@@ -19,7 +19,8 @@ from support.profiles import examples
 
 import fastxfen as fx
 from fastxfen import cli, pgn
-from fastxfen.cli.commands import pgn as pgn_command
+from fastxfen.files import pgn_job
+from fastxfen.files.progress import Progress
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 E4 = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"
@@ -603,13 +604,6 @@ def test_cli_progress_reads_the_file_position_without_waiting(tmp_path):
     src = tmp_path / "in.pgn"
     src.write_bytes(sample_pgn() * 50)
 
-    class Bar:
-        def __init__(self):
-            self.bar, self.seen = object(), []
-
-        def to(self, position):
-            self.seen.append(position)
-
     class Source:
         def position(self):
             raise AssertionError("the fd position is used")
@@ -617,13 +611,12 @@ def test_cli_progress_reads_the_file_position_without_waiting(tmp_path):
     with open(src, "rb") as raw:
         source = Source()
         source.raw = raw
-        bar = Bar()
-        update = pgn_command._progress(bar, source)
+        seen = []
+        update = pgn_job.progress_of(Progress(lambda at, total, unit: seen.append(at)), source)
         raw.read(100)
         update()
-        assert bar.seen == [raw.raw.tell()] and bar.seen[0] >= 100
-        bar.bar = None
-        assert pgn_command._progress(bar, source) is None
+        assert seen == [raw.raw.tell()] and seen[0] >= 100
+        assert pgn_job.progress_of(Progress(None), source) is None
 
 
 def test_cli_reads_plain_and_compressed_files_alike(tmp_path):

@@ -21,13 +21,15 @@ from models import pgn as ref
 from support.profiles import examples
 
 from fastxfen import _pgn, pgn
+from fastxfen._options import ErrorsMode, PgnSelect, pgn_select
+from fastxfen._options import errors as errors_mode
 
 NAMES = sorted(name.encode() for name in pgn.STANDARD_VARIANTS)
 START = b"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 
 def c_scan(text, variants=None, inside=False, after_tag=False) -> dict:
-    return ref.as_dict(_pgn.scan(text, variants, inside, after_tag))
+    return ref.as_dict(_pgn.scan(text, variants, inside=inside, after_tag=after_tag))
 
 
 def check(text, variants=NAMES, inside=False, after_tag=False) -> dict:
@@ -276,7 +278,7 @@ def test_nothing_is_read_past_the_buffer(text):
         pytest.skip("needs mprotect (Linux)")
     area, view = guarded
     for inside in (False, True):
-        got = ref.as_dict(_pgn.scan(view, NAMES, inside))
+        got = ref.as_dict(_pgn.scan(view, NAMES, inside=inside))
         assert got == ref.scan(text, NAMES, inside)
     scan = _pgn.scan(view, NAMES)
     if len(scan.starts):
@@ -284,17 +286,17 @@ def test_nothing_is_read_past_the_buffer(text):
         ends = np.arange(len(scan.fen), dtype=np.int64)
         got = _pgn.edit(
             view,
-            len(text),
-            scan.starts,
-            scan.fen,
-            scan.setup_games,
-            scan.odd_variant_games,
-            bad,
-            b"x" * len(ends),
-            ends + 1,
-            None,
-            "ignore",
-            len(scan.starts),
+            cut=len(text),
+            starts=scan.starts,
+            fen=scan.fen,
+            setup_games=scan.setup_games,
+            odd_variant_games=scan.odd_variant_games,
+            failed_games=bad,
+            rep=b"x" * len(ends),
+            rep_ends=ends + 1,
+            select=PgnSelect.ALL,
+            errors=ErrorsMode.IGNORE,
+            stop=len(scan.starts),
         )
         assert (got[0] or text).count(b"x") >= got[3]
     view.release()
@@ -393,17 +395,17 @@ def test_edit_is_a_splice_of_games(text, select, errors, data):
     rep_ends = np.cumsum([len(v) for v in values], dtype=np.int64)
     got = _pgn.edit(
         text,
-        cut,
-        found.starts[:games],
-        found.fen[: len(rows)],
-        found.setup_games,
-        found.odd_variant_games,
-        np.array(sorted(failed), np.int64),
-        b"".join(values),
-        rep_ends,
-        select,
-        errors,
-        stop,
+        cut=cut,
+        starts=found.starts[:games],
+        fen=found.fen[: len(rows)],
+        setup_games=found.setup_games,
+        odd_variant_games=found.odd_variant_games,
+        failed_games=np.array(sorted(failed), np.int64),
+        rep=b"".join(values),
+        rep_ends=rep_ends,
+        select=pgn_select(select),
+        errors=errors_mode(errors),
+        stop=stop,
     )
     want, kept, written, tags, setups = splice(
         text, cut, scan, failed, values, select, errors, stop
@@ -427,16 +429,16 @@ def test_edit_checks_its_input():
         failed_games=np.empty(0, np.int64),
         rep=b"XY",
         rep_ends=np.array([1, 2], np.int64),
-        select=None,
-        errors="coerce",
+        select=PgnSelect.ALL,
+        errors=ErrorsMode.COERCE,
         stop=2,
     )
 
     def run(**change):
-        return _pgn.edit(*dict(args, **change).values())
+        return _pgn.edit(**dict(args, **change))
 
     assert run()[0] == b'[Event "a"]\n[SetUp "1"]\n[FEN "X"]\n\n*\n[SetUp "1"]\n[FEN "Y"]\n'
-    assert run(select="standard", rep=None, rep_ends=None)[0] == b""
+    assert run(select=PgnSelect.STANDARD, rep=None, rep_ends=None)[0] == b""
     swapped = np.ascontiguousarray(found.fen[::-1])
     for change in (
         dict(cut=len(text) + 1),

@@ -3,9 +3,10 @@
 pyffish normalizes a FEN with ``get_fen(variant, fen, [], chess960)``.  Its
 semantics differ from fastxfen's on purpose in a few places, listed (with
 reasons) in docs/variants.md; this file asserts agreement only where the two
-are meant to agree, and checks our side of every documented difference.
-pyffish's side of a difference is only observed: if a pyffish release changes
-it, the check skips with a note instead of failing.
+are meant to agree, and checks both sides of every documented difference:
+if a pyffish release changes its side, the check fails until
+docs/variants.md (and DIFFERENCES below) say what it does now.  Without
+pyffish the file is skipped.
 """
 
 import pytest
@@ -282,8 +283,7 @@ def test_pyffish_side_of_each_difference():
         got = get_fen(variant, fen, chess960)
         if got != theirs:
             changed.append(f"{name}: {got}")
-    if changed:
-        pytest.skip("pyffish no longer behaves as docs/variants.md says: " + "; ".join(changed))
+    assert not changed, "pyffish no longer behaves as docs/variants.md says: " + "; ".join(changed)
 
 
 def test_janus_letter():
@@ -337,8 +337,8 @@ def fsf_castling_model(fen):
 @pytest.mark.slow
 def test_pyffish_castling_model():
     """The description of pyffish's castling reading in docs/variants.md,
-    checked on generated positions (one king per color).  Observation only:
-    a mismatch skips."""
+    checked on generated positions (one king per color): a mismatch means
+    the description is out of date."""
     rows = []
     for kind, seed in (("castling", 300), ("game", 301)):
         for row in gen10x8.sample(300, seed=seed, kind=kind):
@@ -351,5 +351,4 @@ def test_pyffish_castling_model():
         for row in rows
         if (got := sf.get_fen("caparandom", row, [], True).split()[2]) != fsf_castling_model(row)
     ]
-    if mismatches:
-        pytest.skip(f"pyffish castling reading changed, e.g. {mismatches[0]}")
+    assert not mismatches, f"pyffish castling reading changed, e.g. {mismatches[0]}"

@@ -28,7 +28,7 @@ BLOCK = re.compile(r"^```python\n(.*?)^```$", re.M | re.S)
 #: Blocks not run, by "file#n" (n counts the file's python blocks from 1).
 SKIP = {
     "docs/dask.md#3": "connects to a Dask scheduler at a network address",
-    "docs/dask.md#4": "starts a LocalCluster (tests/test_dask.py runs one)",
+    "docs/dask.md#5": "starts a LocalCluster (tests/test_dask.py runs one)",
 }
 #: Blocks run as a script in a child process: Dask computes them in worker
 #: processes that import the main script (the block's __main__ guard).

@@ -46,6 +46,9 @@ def calls():
             (f"to_planes {kind}", lambda t, x=x: fx.to_planes(x, threads=t)),
             (f"pack lichess {kind}", lambda t, x=x: fx.pack(x, threads=t)),
             (f"pack stockfish {kind}", lambda t, x=x: fx.pack(x, format="stockfish", threads=t)),
+            (f"zobrist {kind}", lambda t, x=x: fx.zobrist(x, threads=t)),
+            (f"unique {kind}", lambda t, x=x: fx.unique(x, threads=t)),
+            (f"Deduper.add {kind}", lambda t, x=x: fx.Deduper().add(x, threads=t)),
         ]
     game = f'[FEN "{BAD}"]\n\n*\n'.encode()
     out += [

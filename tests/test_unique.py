@@ -12,6 +12,7 @@ import pytest
 
 import fastxfen as fx
 from fastxfen import _keys
+from fastxfen._options import KeyOptions
 
 START = chess.STARTING_FEN
 
@@ -84,7 +85,7 @@ def with_key_mask(mask, **options):
     """A Deduper whose keys are cut to the bits of mask, so that different
     positions share keys and only the byte comparison tells them apart."""
     dedupe = fx.Deduper(**options)
-    dedupe._table = _keys.Table(options.get("counters", False), "xfen", mask)
+    dedupe._table = _keys.Table(KeyOptions(options.get("counters", False)), key_mask=mask)
     return dedupe
 
 

@@ -1,27 +1,17 @@
-"""The public functions: find out what kind of input came in and send it to the
-kernel for that kind.  No per-row work happens here."""
+"""The public functions normalize, encode, decode and validate: their
+options built into values, the kind of input found, and both handed to the
+way that kind goes through the kernels (``_paths``).  No per-row work
+happens here."""
 
-from typing import Any, Callable, Literal, Optional, overload
+from typing import Any, Literal, Optional, overload
 
 import numpy as np
 import numpy.typing as npt
 
-from fastxfen import _bulk, _codec, _options
-from fastxfen._columns import (
-    arrow_batches,
-    arrow_result,
-    arrow_text,
-    is_arrow,
-    numpy_batch,
-    numpy_out,
-    numpy_result,
-    text_scratch,
-)
-from fastxfen._errors import FenError
-from fastxfen._frames import is_series, on_series
-from fastxfen._records import record_dtype
+from fastxfen import _bulk, _codec, _options, _paths
+from fastxfen._columns import arrow_text, numpy_out
+from fastxfen._inputs import BUFFER, FIXED, STR, Kind, as_text, kind_of, read_as_text
 from fastxfen._types import (
-    BUFFERS,
     ArrowArrayT,
     ArrowStreamT,
     Buffer,
@@ -40,66 +30,6 @@ from fastxfen._types import (
 )
 
 __all__ = ["decode", "encode", "normalize", "validate"]
-
-
-def _rows(fens: Any) -> list[Any]:
-    """Inputs read row by row (the GIL held): lists, iterables, object arrays."""
-    if isinstance(fens, np.ndarray):
-        return fens.ravel().tolist()
-    return fens if isinstance(fens, list) else list(fens)
-
-
-def _list_batch(rows: list[Any], threads: Optional[int], epd: bool) -> Any:
-    """A GIL-free batch for a list long enough to split over the threads
-    asked for (its ASCII str rows read where they are), or None to go row
-    by row.  threads=None goes row by row: gathering the rows and building
-    the strings out take the GIL, and on two cores they cost about what the
-    second thread saves."""
-    if epd or threads is None or len(rows) < 2 * _bulk.MIN_ROWS_PER_THREAD:
-        return None
-    if _bulk.jobs_for(len(rows), _options.kernel_threads(threads)) < 2:
-        return None
-    return _bulk.strings(rows)
-
-
-def _check_rows(batch: Any, failed: list[int], check: Callable[[int], Any]) -> None:
-    """errors="raise" for a list batch run in coerce mode: raise for the first
-    refused row, whether the kernel or the row-by-row glue (``check``) read it."""
-    first = failed[0] if failed else len(batch.texts)
-    for i in batch.slow:
-        if i > first:
-            break
-        check(i)
-    batch.raise_first()
-
-
-def _one_row(fn: Callable[..., Any], rows: list[Any], **options: Any) -> Callable[[int], Any]:
-    """Row i through the row-by-row glue fn([row], **options), errors naming row i."""
-
-    def one(i: int) -> Any:
-        try:
-            return fn([rows[i]], **options)[0]
-        except FenError as e:
-            raise FenError(i, e.column, e.field, e.reason) from None
-
-    return one
-
-
-def _batches(
-    fens: Any, epd: bool, threads: Optional[int], count: bool = True
-) -> Optional[list[Any]]:
-    """Inputs read by the GIL-free kernels: one batch per buffer, numpy
-    ``S``/``U`` array or Arrow chunk; None for every other input.  (EPD
-    operations may hold any text, which the kernels' ASCII view of a ``U``
-    array cannot carry: such arrays go row by row.)  A buffer's lines are
-    counted up front unless count is False (normalize counts them itself)."""
-    if isinstance(fens, BUFFERS):
-        return [_bulk.lines(fens, threads=_options.kernel_threads(threads), count=count)]
-    if isinstance(fens, np.ndarray) and fens.dtype.kind in ("SU" if not epd else "S"):
-        return [numpy_batch(fens)]
-    if is_arrow(fens):
-        return arrow_batches(fens)
-    return None
 
 
 # A str is also a Sequence[str]: the first matching overload wins.
@@ -236,22 +166,21 @@ def normalize(
         passant: a position key), "same" as many fields as each row had
         (4, 5 or 6).  EPD rows never get counters.
     out : bytearray or numpy array, optional
-        Where to write the result, for callers that loop: memory already
-        in use is not faulted in again.  For a buffer, a ``bytearray``,
-        resized to the text (its memory is kept for the next call); for a
-        numpy ``S`` or ``U`` array, a writeable C-contiguous array of the
-        same shape and kind, any width (rows are zero padded; a row longer
-        than the width is a ``ValueError``).  Other inputs take no ``out``.
+        Where to write the result, for callers that loop: memory already in use
+        is not faulted in again.  For a buffer, a ``bytearray``, resized to the
+        text (its memory is kept for the next call); for a numpy ``S`` or ``U``
+        array, a writeable C-contiguous array of the same shape and kind, any width
+        (rows are zero padded; a row longer than the width is a ``ValueError``).
+        Other inputs take no ``out``.
 
     Returns
     -------
     str, list, bytes, numpy array, Arrow column or Series
-        The same kind of value as ``fens``: a ``str`` for a ``str``, a
-        ``list`` of ``str`` (``None`` for a coerced row) for an iterable,
-        ``bytes`` in the same line layout for a buffer, an array of the same
-        kind and shape, an Arrow column of the same type (nulls kept), a
-        Series of the same kind (pandas keeps the index); ``out`` when
-        given.
+        The same kind of value as ``fens``: a ``str`` for a ``str``, a ``list`` of
+        ``str`` (``None`` for a coerced row) for an iterable, ``bytes`` in the same
+        line layout for a buffer, an array of the same kind and shape, an Arrow
+        column of the same type (nulls kept), a Series of the same kind (pandas
+        keeps the index); ``out`` when given.
 
     Raises
     ------
@@ -276,111 +205,24 @@ def normalize(
     >>> fx.normalize(b"8/8/8/8/8/8/8/8 w - -\\n")
     b'8/8/8/8/8/8/8/8 w - - 0 1\\n'
     """
-    _options.castling(castling)
-    _options.en_passant(en_passant)
-    _options.errors(errors)
-    _options.fields(fields)
-    threads = _options.threads(threads)
-    if out is not None:
-        _check_text_out(fens, out)
-    if isinstance(fens, str):
-        return _codec.normalize_rows(
-            [fens], castling=castling, en_passant=en_passant, errors=errors, epd=epd, fields=fields
-        )[0]
-    if is_series(fens):
-        options = dict(
-            castling=castling, en_passant=en_passant, errors=errors, epd=epd, fields=fields
-        )
-        return on_series(normalize, fens, "text", threads=threads, **options)
-    batches = _batches(fens, epd, threads, count=False)
-    if batches is None:
-        rows = _rows(fens)
-        batch = _list_batch(rows, threads, epd)
-        if batch is None:
-            texts_out = _codec.normalize_rows(
-                rows,
-                castling=castling,
-                en_passant=en_passant,
-                errors=errors,
-                epd=epd,
-                fields=fields,
-            )
-        else:
-            kernel = "coerce" if errors == "raise" else errors
-            data, ends, failed = batch.normalize(
-                castling=castling,
-                en_passant=en_passant,
-                errors=kernel,
-                threads=_options.kernel_threads(threads),
-                terminators=False,
-                fields=fields,
-            )
-            one = _one_row(
-                _codec.normalize_rows,
-                rows,
-                castling=castling,
-                en_passant=en_passant,
-                errors=errors,
-                epd=False,
-                fields=fields,
-            )
-            if errors == "raise":
-                _check_rows(batch, failed, one)
-            texts_out = _bulk.rows_from(
-                rows, data, ends, failed, ignore=errors == "ignore", one=one
-            )
-        if not isinstance(fens, np.ndarray):
-            return texts_out
-        if fens.dtype.kind == "O":  # same shape, None kept
-            return np.array(texts_out + [None], dtype=object)[:-1].reshape(fens.shape)
-        texts = ["" if text is None else text for text in texts_out]
-        result = np.array(texts, dtype=str if texts else fens.dtype).reshape(fens.shape)
-        if out is None:
-            return result
-        if result.dtype.itemsize > out.dtype.itemsize:
-            raise ValueError(f"a row's text does not fit out's dtype {out.dtype}")
-        out[...] = result
-        return out
-
-    def run(batch: Any, offsets: Any = None, buffer: bool = False, into: Any = None) -> Any:
-        return batch.normalize(
-            castling=castling,
-            en_passant=en_passant,
-            errors=errors,
-            threads=_options.kernel_threads(threads),
-            terminators=buffer,
-            epd=epd,
-            ends=not buffer,
-            offsets=offsets,
-            into=into,
-            fields=fields,
-        )
-
-    if isinstance(fens, BUFFERS):
-        if out is None:
-            return run(batches[0], buffer=True)[0]
-        view = run(batches[0], buffer=True, into=out)[0]
-        size = len(view)
-        view.release()
-        del out[size:]  # within its memory: kept for the next call
-        return out
-    if isinstance(fens, np.ndarray):
-        batch = batches[0]
-        result = run(batch, into=text_scratch(batch.output_bound()))
-        try:
-            return numpy_result(fens, result, errors, _options.kernel_threads(threads), out)
-        finally:
-            if isinstance(result[0], memoryview):
-                result[0].release()
-    return arrow_result(fens, run, errors)
+    text = _options.text_options(castling, en_passant, fields, epd)
+    mode = _options.errors(errors)
+    asked = _options.threads_of(threads)
+    kind = _check_text_out(fens, kind_of(fens), out)
+    if kind is STR:  # one row, straight to the glue
+        return _codec.normalize_rows([fens], text=text, errors=mode)[0]
+    return _paths.normalize(fens, as_text(kind, fens, text.epd), text, mode, asked, out)
 
 
-def _check_text_out(fens: Any, out: Any) -> None:
-    """normalize's ``out`` fits ``fens``: a bytearray none holds a view of
-    (it is resized) for a buffer, numpy_out's array for an S or U array."""
+def _check_text_out(fens: Any, kind: Kind, out: Any) -> Kind:
+    """``kind``, once normalize's ``out`` (if given) is known to fit ``fens``:
+    a bytearray none holds a view of (it is resized) for a buffer, numpy_out's
+    array for an S or U array."""
+    if out is None:
+        return kind
     if out is fens or (isinstance(fens, np.ndarray) and np.may_share_memory(fens, out)):
         raise ValueError("out must not share memory with the input")
-    if isinstance(fens, BUFFERS):
+    if kind is BUFFER:
         if type(out) is not bytearray:
             raise ValueError(f"out must be a bytearray for a buffer, not {type(out).__name__}")
         try:
@@ -391,13 +233,14 @@ def _check_text_out(fens: Any, out: Any) -> None:
             raise ValueError(
                 "out is exported (a memoryview or array of it is alive): it cannot be resized"
             ) from None
-    elif isinstance(fens, np.ndarray) and fens.dtype.kind in "SU":
+    elif kind is FIXED:
         numpy_out(fens, out)
     else:
         raise ValueError(
             "out is taken for a buffer (a bytearray) or a numpy S or U array "
             f"(an array like it), not for {type(fens).__name__}"
         )
+    return kind
 
 
 def encode(
@@ -459,74 +302,11 @@ def encode(
     >>> fx.decode(records, castling="shredder")
     ['4k3/8/8/8/8/8/8/R3K2R w HA - 0 1']
     """
-    _options.width(width)
-    _options.record_errors(errors)
-    threads = _options.threads(threads)
-    if isinstance(fens, str):
-        return _records_into(out, _codec.encode_rows([fens], width=width, errors=errors, epd=epd))
-    if is_series(fens):
-        return _records_into(
-            out,
-            on_series(
-                encode, fens, "records", width=width, errors=errors, threads=threads, epd=epd
-            ),
-        )
-    if out is not None and isinstance(fens, np.ndarray) and np.may_share_memory(fens, out):
-        raise ValueError("out must not share memory with the input")
-    batches = _batches(fens, epd, threads)
-    if batches is None:
-        rows = _rows(fens)
-        batch = _list_batch(rows, threads, epd)
-        if batch is None:
-            return _records_into(out, _codec.encode_rows(rows, width=width, errors=errors, epd=epd))
-        records = batch.encode(
-            width=width, errors="coerce", threads=_options.kernel_threads(threads), out=out
-        )
-        one = _one_row(_codec.encode_rows, rows, width=width, errors=errors)
-        if errors == "raise":
-            _check_rows(batch, batch.rejected_rows(), one)
-        for i in batch.slow:
-            records[i] = one(i)
-        return records
-    kernel_threads = _options.kernel_threads(threads)
-    if out is not None:  # each batch writes its rows' slice of out
-        n = sum(batch.n for batch in batches)
-        if not isinstance(out, np.ndarray) or out.shape != (n,):
-            shape = out.shape if isinstance(out, np.ndarray) else type(out).__name__
-            raise ValueError(f"out must be a numpy array of shape ({n},), not {shape}")
-        at = 0
-        for batch in batches:
-            part = out[at : at + batch.n]
-            batch.encode(width=width, errors=errors, threads=kernel_threads, epd=epd, out=part)
-            at += batch.n
-        return out
-    parts = [
-        batch.encode(width=width, errors=errors, threads=kernel_threads, epd=epd)
-        for batch in batches
-    ]
-    if len(parts) == 1:
-        return parts[0]
-    return np.concatenate(parts) if parts else np.empty(0, record_dtype(width))
-
-
-def _records_into(out: Any, records: np.ndarray) -> np.ndarray:
-    """records, or copied into out (checked as Batch.encode checks it)."""
-    if out is None:
-        return records
-    if (
-        not isinstance(out, np.ndarray)
-        or out.dtype != records.dtype
-        or out.shape != records.shape
-        or not out.flags.c_contiguous
-        or not out.flags.writeable
-    ):
-        name = "POSITION_DTYPE_10x8" if records.dtype.itemsize > 80 else "POSITION_DTYPE"
-        raise ValueError(
-            f"out must be a writeable C-contiguous array of shape {records.shape} "
-            f"and dtype fastxfen.{name}"
-        )
-    out[...] = records
-    return out
+    records = _options.record_options(width, epd)
+    mode = _options.record_errors(errors)
+    asked = _options.threads_of(threads)
+    kind = read_as_text(fens, records.epd)
+    return _paths.encode(fens, kind, records, mode, asked, out)
 
 
 @overload
@@ -634,43 +414,30 @@ def decode(
     >>> fx.decode(records, output="bytes", fields=4)
     b'4k3/8/8/8/8/8/8/R3K2R w KQ -\\n'
     """
-    _options.castling(castling)
-    _options.en_passant(en_passant)
-    _options.record_errors(errors)
+    text = _options.record_text_options(castling, en_passant, fields)
+    mode = _options.record_errors(errors)
     _options.output(output)
-    _options.record_fields(fields)
-    threads_asked = _options.kernel_threads(threads)
+    kernel_threads = _options.threads_of(threads).kernel
     if output == "list":
-        return _codec.decode_records(
-            records, castling=castling, en_passant=en_passant, errors=errors, fields=fields
-        )
+        return _codec.decode_records(records, text=text, errors=mode)
     flat = np.ascontiguousarray(np.asarray(records).reshape(-1))
     batch = _bulk.records(flat)
     if output == "bytes":
         return batch.decode(
-            castling=castling,
-            en_passant=en_passant,
-            errors=errors,
-            threads=threads_asked,
-            terminators=True,
-            ends=False,
-            fields=fields,
-            missing=True,
+            text, mode, threads=kernel_threads, terminators=True, ends=False, missing=True
         )[0]
     wide = batch.output_bound() > np.iinfo(np.int32).max
     offsets = np.int64 if wide else np.int32
     result = batch.decode(
-        castling=castling,
-        en_passant=en_passant,
-        errors=errors,
-        threads=threads_asked,
+        text,
+        mode,
+        threads=kernel_threads,
         terminators=False,
         ends=True,
         offsets=offsets,
-        fields=fields,
         missing=True,
     )
-    return arrow_text(result, errors, _null_records(flat))
+    return arrow_text(result, mode, _null_records(flat))
 
 
 def _null_records(flat: np.ndarray) -> Optional[np.ndarray]:
@@ -733,20 +500,8 @@ def validate(fens: Texts, *, threads: Optional[int] = None, epd: bool = False) -
     >>> print(fx.validate("4k3/8/8/8/8/8/8/4K3 w - - 0 1"))
     None
     """
-    threads = _options.threads(threads)
-    if isinstance(fens, str):
+    asked = _options.threads_of(threads)
+    kind = read_as_text(fens, epd)
+    if kind is STR:  # one row, straight to the glue
         return _codec.validate_rows([fens], epd=epd)[0]
-    if is_series(fens):
-        return on_series(validate, fens, "messages", threads=threads, epd=epd)
-    batches = _batches(fens, epd, threads)
-    if batches is None:
-        rows = _rows(fens)
-        batch = _list_batch(rows, threads, epd)
-        if batch is None:
-            return _codec.validate_rows(rows, epd=epd)
-        out = batch.validate(threads=_options.kernel_threads(threads))
-        for i in batch.slow:
-            out[i] = _codec.validate_rows([rows[i]])[0]
-        return out
-    kernel_threads = _options.kernel_threads(threads)
-    return [m for batch in batches for m in batch.validate(threads=kernel_threads, epd=epd)]
+    return _paths.validate(fens, kind, epd, asked)

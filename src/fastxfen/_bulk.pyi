@@ -1,4 +1,4 @@
-"""GIL-free kernels over many rows of one data buffer."""
+"""Batches of rows for the GIL-free kernels, and their results back."""
 
 from typing import Any, Callable
 
@@ -6,6 +6,7 @@ import numpy as np
 import numpy.typing as npt
 
 from fastxfen._errors import FenError
+from fastxfen._options import ErrorsMode, RecordOptions, TextOptions
 
 MIN_ROWS_PER_THREAD: int
 ROW_BYTES: int
@@ -17,42 +18,39 @@ class Batch:
     slow: list[int]
     def normalize(
         self,
+        text: TextOptions | None = ...,
+        errors: ErrorsMode | None = ...,
         *,
-        castling: str,
-        en_passant: str,
-        errors: str,
         threads: int,
         terminators: bool,
-        epd: bool = ...,
         ends: bool = ...,
         offsets: type[np.int32] | type[np.int64] | None = ...,
         into: bytearray | None = ...,
-        fields: int | str = ...,
+        **strings: Any,
     ) -> tuple[
         bytes | memoryview, npt.NDArray[np.int64] | npt.NDArray[np.int32] | None, list[int]
     ]: ...
     def decode(
         self,
+        text: TextOptions | None = ...,
+        errors: ErrorsMode | None = ...,
         *,
-        castling: str,
-        en_passant: str,
-        errors: str,
         threads: int,
         terminators: bool,
         ends: bool = ...,
         offsets: type[np.int32] | type[np.int64] | None = ...,
-        fields: int = ...,
         missing: bool = ...,
+        **strings: Any,
     ) -> tuple[bytes, npt.NDArray[np.int64] | npt.NDArray[np.int32] | None, list[int]]: ...
     def output_bound(self) -> int: ...
     def encode(
         self,
+        records: RecordOptions | None = ...,
+        errors: ErrorsMode | None = ...,
         *,
-        width: int,
-        errors: str,
         threads: int,
-        epd: bool = ...,
         out: npt.NDArray[np.void] | None = ...,
+        **strings: Any,
     ) -> npt.NDArray[np.void]: ...
     def validate(self, *, threads: int, epd: bool = ...) -> list[str | None]: ...
     def rejections(self) -> list[tuple[int, FenError]]: ...
@@ -60,12 +58,8 @@ class Batch:
     def rejected_rows(self) -> list[int]: ...
     def raise_first(self) -> None: ...
 
-class Job:
-    def run(self) -> None: ...
-
 MIN_BYTES_PER_THREAD: int
 
-def jobs_for(n: int, threads: int) -> int: ...
 def text_bound(size: int) -> int: ...
 def lines(buffer: Any, *, threads: int = ..., count: bool = ...) -> Batch: ...
 def spans(data: Any, starts: Any, ends: Any, nulls: Any = ...) -> Batch: ...

@@ -1,24 +1,24 @@
 # cython: language_level=3
-"""Bulk kernels: many rows in one buffer, read and written with the GIL released.
+"""Batches: many rows of Python objects as the bulk kernels read them, and
+their results back as Python objects.
 
-A batch's rows are found in one of five ways (``Source``): byte spans of one
-buffer in two int64 arrays, the cells of a numpy ``S`` or ``U`` array (read
-in place by the row loop), the characters of a list's ``str`` rows where
-they are, an Arrow column's own offsets, or the lines of a newline-separated
-buffer, cut into pieces of about a megabyte whose lines each job finds (and
-for normalize counts) a block at a time as it reads them, so the text is read
-from memory once.  Another kind of batch holds records instead of text, for
-decode, which writes its text as normalize does.  A batch is cut into jobs of
-consecutive rows, which the threads (workers) take in row order as each gets
-free and run with the GIL released, handing their rows to the C row loop
-(core/batch.c) a block at a time; each job keeps its own list of failed
-rows, and normalize places each job's text in the result in row order.
+A batch's rows are found in one of five ways: byte spans of one buffer in
+two int64 arrays (``spans``), the cells of a numpy ``S`` or ``U`` array
+(``from_fixed_width``, read in place by the row loop), the characters of a
+list's ``str`` rows where they are (``strings``), an Arrow column's own
+offsets (``offsets``), or the lines of a newline-separated buffer
+(``lines``), cut into pieces of about a megabyte whose lines each job finds
+(and for normalize counts) a block at a time as it reads them, so the text
+is read from memory once.  Another kind of batch holds records instead of
+text (``records``), for decode, which writes its text as normalize does.
+A Batch cuts itself into jobs run on threads (fastxfen._jobs) with the GIL
+released.  ``rows_from`` and ``to_fixed_width`` turn the text back into a
+list or a numpy array.
 """
 from cpython.bytearray cimport PyByteArray_AS_STRING, PyByteArray_Resize
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize, _PyBytes_Resize
-from cpython.pythread cimport (NOWAIT_LOCK, WAIT_LOCK, PyThread_acquire_lock,
-                               PyThread_allocate_lock, PyThread_free_lock,
-                               PyThread_release_lock, PyThread_type_lock)
+from cpython.pythread cimport (WAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock,
+                               PyThread_free_lock)
 from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
 from cpython.unicode cimport PyUnicode_GET_LENGTH
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
@@ -28,27 +28,25 @@ from libc.string cimport memchr, memcmp, memcpy, memset
 cimport cython
 cimport numpy as cnp
 
-from fastxfen._codec cimport (COERCE, RAISE, _castling_mode, _ep_mode, _error, _errors_mode,
-                              _fields_mode, _record_errors, _record_fields)
+from fastxfen._codec cimport COERCE, RAISE, _error, _opts, _text_opts
 from fastxfen._core cimport *
-
-import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
+from fastxfen._jobs cimport (CELLS, CHUNK_ROWS, LINES, OFFSETS, RECORDS, SPANS, TEXTS, Job,
+                             Worker, _offset, each)
 
 import numpy as np
 
-from fastxfen._options import ROWS_PER_THREAD, cpu_count, resolve_threads
+from fastxfen._jobs import jobs_for
+
+from fastxfen._options import (ROWS_PER_THREAD, RecordOptions, TextOptions, cpu_count,
+                               record_errors)
+from fastxfen._options import errors as errors_mode
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
 
 cdef extern from "advise.h" nogil:
     void fx_advise_huge(void *p, size_t n)
-    void fx_copy_out(uint8_t *dst, const uint8_t *src, size_t n)
 
 cdef extern from "lines.h" nogil:
     int64_t fx_count_lines(const uint8_t *data, size_t at, size_t size)
-    int64_t fx_line_spans(const uint8_t *data, size_t *at, size_t size, int64_t *starts,
-                          int64_t *ends, int64_t max_rows)
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object)
@@ -56,7 +54,6 @@ cdef extern from "Python.h":
     object PyUnicode_New(Py_ssize_t, Py_UCS4)
 
 cnp.import_array()
-fx_init_tables()
 
 #: The error of a call whose input changed under it (another thread wrote
 #: to the buffer): its lines are no longer those counted.
@@ -69,231 +66,6 @@ ROW_BYTES = 64
 #: Rows per job (but for newline buffers, cut by bytes): a normalize job's
 #: text (about 1 MB) is still in the core's cache when it is copied into the
 #: result.
-cdef enum:
-    CHUNK_ROWS = 16384
-    BLOCK = 1024  # rows a newline-buffer or offsets job finds at a time (16 KB of spans)
-    SLACK = 3     # written normalize jobs a worker may hold before they are placed
-
-cdef enum Source:  # where a job finds its rows' bytes
-    SPANS,    # the batch's starts and ends
-    LINES,    # the lines of data[byte_lo:byte_hi]
-    OFFSETS,  # an Arrow offsets array: row r is data[offsets[r]:offsets[r + 1]]
-    CELLS,    # a numpy S or U array: row r is cell r of data, its NULs trimmed
-    TEXTS,    # a list's str rows: row r is texts[r][0:lens[r]]
-    RECORDS   # records (decode): row r is records[r]
-
-
-@cython.final
-cdef class Job:
-    """Rows [lo, hi) of a batch and what became of them.  The job finds its
-    rows (a block at a time) and hands them to the C row loop (core/batch.c),
-    making the room it asks for."""
-    cdef const uint8_t *data
-    cdef const int64_t *starts
-    cdef const int64_t *ends
-    cdef int source             # Source
-    cdef size_t byte_lo, byte_hi
-    # LINES not counted up front: the job counts them (count) and numbers
-    # its rows from 0 until its turn tells it its first row
-    cdef bint uncounted
-    cdef int64_t count
-    cdef const void *offsets
-    cdef bint wide_offsets      # int64 offsets (else int32)
-    cdef size_t data_size
-    cdef int64_t bad_row         # the first row whose offsets leave the data, or -1
-    cdef bint changed           # the lines differ from those counted
-    cdef const uint8_t *nulls   # 1 for a null row (Arrow), or NULL
-    cdef const uint8_t *const *texts  # TEXTS: each row's characters ...
-    cdef const size_t *lens           # ... and their number
-    cdef size_t cell            # CELLS: bytes per cell
-    cdef bint ucs4              # ... which are UCS-4, narrowed into narrow
-    cdef uint8_t *narrow
-    cdef int64_t lo, hi
-    cdef fx_batch_opts opts     # the work (a records batch's is normalize: text)
-    # what the row loop wrote: normalize's text, in a buffer lent by the
-    # Worker running the job, and the job's failed rows, in order (with
-    # errors="raise" the job stops at the first)
-    cdef fx_batch_out out
-    # where each row's text ends, in the result's ends or offsets (int64, or
-    # with out.ends32 int32), from row lo; or NULL
-    cdef void *out_ends
-    cdef bint fixed             # out.text is the result itself, which cannot grow
-    cdef bint outgrew           # ... and a row did not fit in it
-    # the job's turn to copy its text into the result, and the next job's
-    cdef PyThread_type_lock turn
-    cdef PyThread_type_lock next_turn
-    # encode: the record array written; decode: the record array read
-    cdef char *records
-    cdef Py_ssize_t itemsize
-    cdef bint stopped           # at a failed row, with errors="raise"
-    cdef bint out_of_memory
-    # normalize: its turn taken; the worker's buffer holding its text (or -1)
-    cdef bint has_turn
-    cdef int slot
-
-    def __dealloc__(self):
-        free(self.out.failures)
-        free(self.narrow)
-
-    cdef bint _make_room(self) noexcept nogil:
-        """Make the room the row loop stopped for; False if it cannot be made
-        (out of memory, or the text is the result and its bound was wrong)."""
-        cdef size_t cap
-        cdef void *p
-        if self.out.stop == FX_STOP_FAILURES:
-            cap = self.out.failures_cap * 2 if self.out.failures_cap else 16
-            p = realloc(self.out.failures, cap * sizeof(fx_failure))
-            if p == NULL:
-                self.out_of_memory = True
-                return False
-            self.out.failures, self.out.failures_cap = <fx_failure *>p, cap
-            return True
-        if self.fixed:
-            self.outgrew = True
-            return False
-        cap = self.out.cap
-        while cap - self.out.len < self.out.need:
-            cap = cap * 2 if cap else 1 << 16
-        p = realloc(self.out.text, cap)
-        if p == NULL:
-            self.out_of_memory = True
-            return False
-        fx_advise_huge(p, cap)
-        self.out.text, self.out.cap = <uint8_t *>p, cap
-        return True
-
-    cdef void _loop(self, fx_rows *rows, int64_t first, int64_t last) noexcept nogil:
-        """Rows first to last (rows[0] is row first) through the row loop."""
-        cdef size_t at = 0, n = <size_t>(last - first)
-        rows.first = first
-        if self.nulls != NULL:
-            rows.nulls = self.nulls + first
-        if self.out_ends != NULL:
-            self.out.ends = (<char *>self.out_ends
-                             + (first - self.lo) * (4 if self.out.ends32 else 8))
-        if self.source == RECORDS:
-            rows.records = <const uint8_t *>self.records + first * self.itemsize
-        elif self.opts.task == FX_ENCODE:
-            self.out.records = <uint8_t *>self.records + first * self.itemsize
-        while True:
-            if self.source == RECORDS:
-                at = fx_batch_records(&self.opts, rows, at, n, &self.out)
-            else:
-                at = fx_batch_rows(&self.opts, rows, at, n, &self.out)
-            if self.out.stop == FX_STOP_DONE:
-                return
-            if self.out.stop == FX_STOP_FAILURE:
-                self.hi = first + <int64_t>at
-                self.stopped = True
-                return
-            if not self._make_room():
-                return
-
-    cdef void _run(self) noexcept nogil:
-        cdef fx_rows rows
-        memset(&rows, 0, sizeof(rows))
-        rows.data = self.data
-        if self.source == SPANS:
-            rows.starts, rows.ends = self.starts + self.lo, self.ends + self.lo
-            self._loop(&rows, self.lo, self.hi)
-        elif self.source == LINES:
-            self._lines(rows)
-        elif self.source == RECORDS:
-            self._loop(&rows, self.lo, self.hi)
-        elif self.source == TEXTS:
-            rows.data, rows.texts, rows.lens = NULL, self.texts + self.lo, self.lens + self.lo
-            self._loop(&rows, self.lo, self.hi)
-        elif self.source == CELLS:
-            rows.itemsize, rows.ucs4 = self.cell, self.ucs4
-            if self.ucs4:
-                if self.narrow == NULL:
-                    self.narrow = <uint8_t *>malloc(self.cell // 4)
-                if self.narrow == NULL:
-                    self.out_of_memory = True
-                    return
-                rows.narrow = self.narrow
-            self._loop(&rows, self.lo, self.hi)
-        else:
-            self._offset_rows(rows)
-
-    cdef void _offset_rows(self, fx_rows rows) noexcept nogil:
-        """The rows of an offsets array, BLOCK at a time, once every offset
-        of the job is known to lie in the data (so a bad one is reported
-        whatever the rows before it hold).  Each block's offsets are checked
-        again as they are copied: the array may change meanwhile."""
-        cdef int64_t spans[2 * BLOCK]
-        cdef int64_t k, r = self.lo
-        rows.starts, rows.ends = spans, spans + BLOCK
-        self.bad_row = _first_bad_offset(self.offsets, self.wide_offsets, self.lo, self.hi,
-                                         self.data_size)
-        while r < self.hi and not self.stopped and self.bad_row < 0:
-            k = min(<int64_t>BLOCK, self.hi - r)
-            self.bad_row = _offset_spans(self.offsets, self.wide_offsets, r, k, spans,
-                                         spans + BLOCK, self.data_size)
-            if self.bad_row >= 0:
-                return
-            self._loop(&rows, r, r + k)
-            r += k
-
-    cdef void _lines(self, fx_rows rows) noexcept nogil:
-        """The piece's lines, BLOCK at a time, found as they are read:
-        one pass over the bytes, which also counts an uncounted piece.  A
-        counted piece reads no more rows than were counted, and notes
-        (changed) when its lines are not those counted."""
-        cdef int64_t spans[2 * BLOCK]
-        cdef size_t at = self.byte_lo
-        cdef int64_t k, limit, r = self.lo
-        rows.starts, rows.ends = spans, spans + BLOCK
-        while not self.stopped:
-            limit = BLOCK if self.uncounted else min(<int64_t>BLOCK, self.hi - r)
-            k = fx_line_spans(self.data, &at, self.byte_hi, spans, spans + BLOCK, limit)
-            if k == 0:
-                break
-            self._loop(&rows, r, r + k)
-            r += k
-        if self.uncounted:
-            self.count = r
-            self.hi = r
-        elif not self.stopped and (r != self.hi or at < self.byte_hi):
-            self.changed = True
-
-
-cdef inline int64_t _offset(const void *offsets, bint wide, int64_t k) noexcept nogil:
-    """Entry k of an int64 (wide) or int32 offsets array."""
-    return (<const int64_t *>offsets)[k] if wide else (<const int32_t *>offsets)[k]
-
-
-cdef int64_t _first_bad_offset(const void *offsets, bint wide, int64_t lo, int64_t hi,
-                               size_t size) noexcept nogil:
-    """The first row of lo to hi whose offsets leave the data's size bytes
-    (offsets must rise and stay in [0, size]), or -1."""
-    cdef int64_t k, a, b
-    for k in range(lo, hi):
-        a, b = _offset(offsets, wide, k), _offset(offsets, wide, k + 1)
-        if a < 0 or b < a or <size_t>b > size:
-            return k
-    return -1
-
-
-cdef int64_t _offset_spans(const void *offsets, bint wide, int64_t lo, int64_t n,
-                           int64_t *starts, int64_t *ends, size_t size) noexcept nogil:
-    """Rows lo to lo + n of an offsets array as spans; the first of them
-    that, as read here, leaves the data's size bytes, or -1."""
-    cdef int64_t k, a, b
-    for k in range(n):
-        a, b = _offset(offsets, wide, lo + k), _offset(offsets, wide, lo + k + 1)
-        if a < 0 or b < a or <size_t>b > size:
-            return lo + k
-        starts[k], ends[k] = a, b
-    return -1
-
-
-def jobs_for(int64_t n, int threads):
-    """How many threads a batch of n rows runs on: `threads` (0: automatic),
-    as _options.resolve_threads gives it, and at most one per row."""
-    return max(1, min(resolve_threads(threads if threads > 0 else None, n), n))
-
-
 cdef class Batch:
     """Rows of one data buffer, cut into jobs."""
     cdef object keep            # what owns the memory the pointers point into
@@ -327,15 +99,15 @@ cdef class Batch:
     cdef list jobs
     cdef Py_ssize_t taken       # jobs taken by the workers of a run (with the GIL held)
 
-    cdef void _jobs(self, int task, int errors, castling, ep, bint epd) except *:
-        """The jobs: one per piece, or CHUNK_ROWS rows each."""
+    cdef void _jobs(self, fx_batch_opts opts) except *:
+        """The jobs, each to do ``opts``: one per piece, or CHUNK_ROWS rows each."""
         cdef Job job
         cdef int64_t k, parts
         cdef const int64_t[::1] cuts
         cdef const int64_t[::1] firsts
-        if self.records != NULL and task != FX_NORMALIZE:
+        if self.records != NULL and opts.task != FX_NORMALIZE:
             raise TypeError("a batch of records can only be decoded")
-        if self.pieces is not None and self.pieces[1] is None and (task != FX_NORMALIZE
+        if self.pieces is not None and self.pieces[1] is None and (opts.task != FX_NORMALIZE
                                                                   or self.n >= 0):
             # rows numbered from the counts: an uncounted batch (or one whose
             # rows a normalize counted in its jobs) is counted first
@@ -350,6 +122,7 @@ cdef class Batch:
         self.jobs = []
         for k in range(parts):
             job = Job()
+            job.opts = opts
             job.bad_row = -1
             job.data, job.starts, job.ends = self.data, self.starts, self.ends
             job.nulls = self.nulls
@@ -375,10 +148,6 @@ cdef class Batch:
                 job.offsets, job.wide_offsets = self.offsets, self.wide_offsets
                 job.data_size = self.data_size
                 job.lo, job.hi = self.n * k // parts, self.n * (k + 1) // parts
-            job.opts.task, job.opts.errors, job.opts.epd = task, errors, epd
-            if castling is not None:
-                job.opts.castling = _castling_mode(castling)
-                job.opts.ep = _ep_mode(ep)
             self.jobs.append(job)
 
     cdef void _count_lines(self, int threads):
@@ -398,7 +167,7 @@ cdef class Batch:
             counter.data, counter.cuts, counter.counts = self.data, &c[0], &n[0]
             counter.lo, counter.hi = pieces * k // parts, pieces * (k + 1) // parts
             counters.append(counter)
-        _each(counters, _Counter.count)
+        each(counters, _Counter.count)
         firsts = np.zeros(pieces + 1, np.int64)
         np.cumsum(counts[:pieces], out=firsts[1:])
         self.pieces = (cuts, firsts)
@@ -424,7 +193,7 @@ cdef class Batch:
 
     cdef _run(self, list workers):
         cdef Job job
-        _each(workers, Worker.run)
+        each(workers, Worker.run)
         for job in self.jobs:
             if job.out_of_memory:
                 raise MemoryError()
@@ -476,36 +245,45 @@ cdef class Batch:
                     return out
         return out
 
-    def normalize(self, *, castling, en_passant, errors, threads, bint terminators,
-                  bint epd=False, bint ends=True, offsets=None, bytearray into=None,
-                  fields=6):
-        """Normalized text of every row: (data, ends, failed rows).  ends are
-        int64 row ends; None with ends=False; with offsets=np.int32 or
-        np.int64, Arrow offsets of that type (n + 1, from 0).  Each job's text
-        is copied into the result as soon as the jobs before it are.  With
-        `into`, the text is written into that bytearray (grown if it is too
-        small) and data is a memoryview of it: a caller reusing one buffer
-        spares the page faults of fresh memory.  `fields`: 4, 6 or "same"
-        (EPD rows always get their four position fields)."""
-        return self._write_text(_errors_mode(errors), castling, en_passant, threads,
-                                terminators, epd, ends, offsets, into, _fields_mode(fields))
+    def normalize(self, text=None, errors=None, *, int threads, bint terminators,
+                  bint ends=True, offsets=None, bytearray into=None, **strings):
+        """Normalized text of every row, as ``text`` (a TextOptions) says,
+        bad rows as the ErrorsMode ``errors`` says: (data, ends, failed
+        rows).  ends are int64 row ends; None with ends=False; with
+        offsets=np.int32 or np.int64, Arrow offsets of that type (n + 1,
+        from 0).  Each job's text is copied into the result as soon as the
+        jobs before it are.  With `into`, the text is written into that
+        bytearray (grown if it is too small) and data is a memoryview of
+        it: a caller reusing one buffer spares the page faults of fresh
+        memory.  EPD rows always get their four position fields.
 
-    def decode(self, *, castling, en_passant, errors, threads, bint terminators,
-               bint ends=True, offsets=None, fields=6, bint missing=False):
+        ``strings``: the options as strings (castling=, en_passant=, epd=,
+        fields=, with errors= a string), as the command line still passes
+        them, in place of the values."""
+        if text is None:
+            text, errors = TextOptions(**strings), errors_mode(errors)
+        return self._write_text(_text_opts(text, errors), threads, terminators, ends, offsets,
+                                into)
+
+    def decode(self, text=None, errors=None, *, int threads, bint terminators,
+               bint ends=True, offsets=None, bint missing=False, **strings):
         """The text of every record of a ``records`` batch, as normalize
-        gives it; errors "raise" or "coerce" (a failed record writes no
-        text); fields 4 or 6.  With `missing`, a null record is a missing
-        value: no text, whatever errors says, and not among the failed rows."""
+        gives it; ``text`` a TextOptions of records (fields 4 or 6), errors
+        RAISE or COERCE (a failed record writes no text).  With `missing`,
+        a null record is a missing value: no text, whatever errors says, and
+        not among the failed rows.  ``strings`` as for normalize."""
+        if text is None:
+            text, errors = TextOptions.of_records(**strings), record_errors(errors)
         self.missing = missing
-        return self._write_text(_record_errors(errors), castling, en_passant, threads,
-                                terminators, False, ends, offsets, None, _record_fields(fields))
+        return self._write_text(_text_opts(text, errors), threads, terminators, ends, offsets,
+                                None)
 
     cpdef int64_t output_bound(self):
         """Bytes the text of the batch may take."""
         return _output_bound(self)
 
-    cdef _write_text(self, int mode, castling, en_passant, threads, bint terminators,
-                     bint epd, bint ends, offsets, bytearray into, int fields):
+    cdef _write_text(self, fx_batch_opts opts, int threads, bint terminators, bint ends,
+                     offsets, bytearray into):
         cdef Job job
         cdef Worker worker
         cdef int64_t k
@@ -517,7 +295,8 @@ cdef class Batch:
         cdef uint8_t *result
         if self.n < 0 and (ends or offsets is not None):  # the row ends need the rows
             self._count_lines(threads)
-        self._jobs(FX_NORMALIZE, mode, castling, en_passant, epd)
+        opts.terminators = terminators
+        self._jobs(opts)
         if into is not None:
             if len(into) < bound:  # in place: no copy of a zeroed buffer
                 PyByteArray_Resize(into, bound)
@@ -542,8 +321,6 @@ cdef class Batch:
         try:
             for k in range(len(self.jobs)):
                 job = self.jobs[k]
-                job.opts.terminators = terminators
-                job.opts.fields = fields
                 job.out_ends = ends_at + job.lo * width if ends_at != NULL else NULL
                 job.out.ends32 = width == 4
                 job.turn = PyThread_allocate_lock()
@@ -564,9 +341,9 @@ cdef class Batch:
             raise RuntimeError("fastxfen: normalized text outgrew its bound (a bug)")
         if width == 4 and placed > 0x7FFFFFFF:
             raise OverflowError("output exceeds 2 GiB: use a large_string column")
-        if mode == RAISE:
+        if opts.errors == RAISE:
             self.raise_first()
-        failed = self._rejected_rows() if mode != RAISE else []
+        failed = self._rejected_rows() if opts.errors != RAISE else []
         if into is not None:
             return memoryview(into)[:placed], row_ends, failed
         # cut the result to its size, in place where the allocator allows
@@ -578,151 +355,45 @@ cdef class Batch:
         Py_DECREF(data)
         return data, row_ends, failed
 
-    def encode(self, *, int width, errors, threads, bint epd=False, out=None):
-        """Records of every row; failed rows get the null record.  With
+    def encode(self, records=None, errors=None, *, int threads, out=None, **strings):
+        """Records of every row, as ``records`` (a RecordOptions) says;
+        failed rows get the null record; errors RAISE or COERCE.  With
         `out` (a writeable C-contiguous array of n records of the width's
-        dtype, checked by the caller), they are written there."""
-        cdef int mode = _record_errors(errors)
+        dtype, checked by the caller), they are written there.  ``strings``:
+        width=, epd= and errors= as strings, as the command line still
+        passes them."""
+        if records is None:
+            records, errors = RecordOptions(**strings), record_errors(errors)
+        cdef fx_batch_opts opts = _opts(FX_ENCODE, errors, records.epd)
         cdef Job job
-        self._jobs(FX_ENCODE, mode, None, None, epd)  # counts the rows of an uncounted batch
-        dtype = POSITION_DTYPE_10x8 if width == 10 else POSITION_DTYPE
+        opts.wide = records.wide
+        self._jobs(opts)  # counts the rows of an uncounted batch
+        dtype = POSITION_DTYPE_10x8 if opts.wide else POSITION_DTYPE
         if out is None:
-            records = np.empty(self.n, dtype)
+            result = np.empty(self.n, dtype)
         elif (out.dtype != dtype or out.shape != (self.n,) or not out.flags.c_contiguous
               or not out.flags.writeable):
-            name = "POSITION_DTYPE_10x8" if width == 10 else "POSITION_DTYPE"
+            name = "POSITION_DTYPE_10x8" if opts.wide else "POSITION_DTYPE"
             raise ValueError(f"out must be a writeable C-contiguous array of shape "
                              f"({self.n},) and dtype fastxfen.{name}")
         else:
-            records = out
+            result = out
         for job in self.jobs:
-            job.records = <char *>cnp.PyArray_DATA(records)
-            job.itemsize = records.itemsize
-            job.opts.wide = width == 10
+            job.records = <char *>cnp.PyArray_DATA(result)
+            job.itemsize = result.itemsize
         self._run(self._workers(threads))
-        if mode == RAISE:
+        if opts.errors == RAISE:
             self.raise_first()
-        return records
+        return result
 
-    def validate(self, *, threads, bint epd=False):
+    def validate(self, *, int threads, bint epd=False):
         """None or the message of every row."""
-        self._jobs(FX_VALIDATE, COERCE, None, None, epd)
+        self._jobs(_opts(FX_VALIDATE, COERCE, epd))
         self._run(self._workers(threads))
         out = [None] * self.n
         for row, failure in self._rejections(False):
             out[row] = f"{failure.location}: {failure.reason}"
         return out
-
-
-@cython.final
-cdef class Worker:
-    """One thread's share of a batch's jobs: it takes the next job not yet
-    taken until none is left, so its jobs rise.  A normalize job whose turn
-    has come as it starts (every job, on one thread) writes straight into
-    the result; the others write into a scratch buffer of the worker's and
-    are placed when their turn comes: the job takes the room after the text
-    of the jobs before it, hands the turn on, then copies its text there.
-    A worker holds up to SLACK written jobs unplaced, so it goes on with
-    its next job while another thread's job before is still being written."""
-    cdef list jobs              # the batch's
-    cdef Py_ssize_t *taken      # the batch's count of jobs taken
-    cdef uint8_t *buffers[SLACK]
-    cdef size_t caps[SLACK]
-    cdef uint32_t busy          # bit s: buffers[s] holds an unplaced job's text
-    cdef uint8_t *result
-    cdef int64_t capacity
-    cdef int64_t *placed    # bytes of the result filled; read and written in turn
-    cdef int64_t *rows      # rows placed (numbering uncounted jobs); likewise
-    cdef bint *overflow
-
-    def __dealloc__(self):
-        cdef int k
-        for k in range(SLACK):
-            free(self.buffers[k])
-
-    def run(self):
-        cdef Job job
-        cdef list written = []  # normalize jobs not yet placed, in row order
-        while self.taken[0] < len(self.jobs):  # the GIL makes taking a job atomic
-            job = self.jobs[self.taken[0]]
-            self.taken[0] += 1
-            if job.opts.task != FX_NORMALIZE:
-                with nogil:
-                    job._run()
-                continue
-            if len(written) == SLACK:
-                self._place(written.pop(0), True)
-            with nogil:
-                self._write(job)
-            written.append(job)
-            while written and self._place(written[0], False):
-                written.pop(0)
-        for job in written:
-            self._place(job, True)
-
-    cdef void _write(self, Job job) noexcept nogil:
-        cdef int slot = 0
-        job.has_turn = PyThread_acquire_lock(job.turn, NOWAIT_LOCK)
-        if job.has_turn:
-            job.slot = -1
-            job.out.text = self.result + self.placed[0]
-            job.out.cap = <size_t>(self.capacity - self.placed[0])
-        else:
-            while self.busy >> slot & 1:
-                slot += 1
-            self.busy |= 1u << slot
-            job.slot = slot
-            job.out.text, job.out.cap = self.buffers[slot], self.caps[slot]
-        job.out.len, job.fixed = 0, job.has_turn
-        job._run()
-        if not job.has_turn:  # the buffer may have grown
-            self.buffers[job.slot], self.caps[job.slot] = job.out.text, job.out.cap
-
-    cdef bint _place(self, Job job, bint wait):
-        """Place a written job when its turn has come (with `wait`, once it
-        comes); False if it has not."""
-        if not job.has_turn:
-            if wait:
-                with nogil:
-                    PyThread_acquire_lock(job.turn, WAIT_LOCK)
-            elif not PyThread_acquire_lock(job.turn, NOWAIT_LOCK):
-                return False
-            job.has_turn = True
-        with nogil:
-            self._placed(job)
-        return True
-
-    cdef void _placed(self, Job job) noexcept nogil:
-        cdef int64_t at, k, first
-        cdef bint fits
-        if job.uncounted:
-            first = self.rows[0]
-            self.rows[0] += job.count
-            for k in range(<int64_t>job.out.n_failures):
-                job.out.failures[k].row += first
-        at = self.placed[0]
-        fits = not job.outgrew and at + <int64_t>job.out.len <= self.capacity
-        if fits:
-            self.placed[0] = at + job.out.len
-        else:
-            self.overflow[0] = True
-        # the next job needs only the offset: the copy (and the page faults
-        # of fresh result memory) runs while it is placed
-        if job.next_turn != NULL:
-            PyThread_release_lock(job.next_turn)
-        if job.slot >= 0:  # written aside: copy it, and free its buffer
-            if fits and job.out.len:
-                fx_copy_out(self.result + at, job.out.text, job.out.len)
-            self.busy &= ~(1u << job.slot)
-        job.out.text = NULL
-        if not fits:
-            return
-        if job.out_ends != NULL and job.out.ends32:
-            for k in range(job.hi - job.lo):
-                (<int32_t *>job.out_ends)[k] += <int32_t>at
-        elif job.out_ends != NULL:
-            for k in range(job.hi - job.lo):
-                (<int64_t *>job.out_ends)[k] += at
 
 
 cpdef int64_t text_bound(int64_t size):
@@ -844,49 +515,6 @@ def lines(buffer, *, int threads=1, bint count=True):
     if count:
         batch._count_lines(threads)
     return batch
-
-
-_local = threading.local()
-_generation = 0  # a forked child's count: pools made before its fork have no threads
-
-
-def _forked():
-    global _generation
-    _generation += 1
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forked)
-
-
-cdef _helpers(int n):
-    """The calling thread's own pool of at least n helper threads, kept for
-    its next calls (starting threads for every call costs milliseconds when
-    other threads hold the GIL).  No other thread submits to it, so all n
-    run at once: a worker waiting for its turn never waits on a queued one."""
-    pool = getattr(_local, "pool", None)
-    if pool is None or _local.generation != _generation or _local.size < n:
-        if pool is not None and _local.generation == _generation:
-            pool.shutdown(wait=False)
-        pool = ThreadPoolExecutor(n, thread_name_prefix="fastxfen")
-        _local.pool, _local.size, _local.generation = pool, n, _generation
-    return pool
-
-
-cdef _each(list items, method):
-    """method(item) for every item at once: the first in the calling
-    thread, the others in its helper threads."""
-    if not items:
-        return
-    futures = []
-    if len(items) > 1:
-        pool = _helpers(len(items) - 1)
-        futures = [pool.submit(method, item) for item in items[1:]]
-    try:
-        method(items[0])
-    finally:
-        for future in futures:
-            future.result()
 
 
 def strings(list rows):
@@ -1040,7 +668,7 @@ def to_fixed_width(data, ends, Py_ssize_t chars, *, bint ucs4=False, int threads
             part.chars, part.ucs4, part.pad = chars, ucs4, pad
             part.lo, part.hi = n * k // parts, n * (k + 1) // parts
             copies.append(part)
-        _each(copies, _Widen.run)
+        each(copies, _Widen.run)
     return out
 
 

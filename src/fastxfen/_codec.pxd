@@ -1,5 +1,5 @@
 # What the bulk kernels share with the row-by-row glue.
-from fastxfen._core cimport fx_error
+from fastxfen._core cimport fx_batch_opts, fx_error
 
 
 cdef extern from "batch.h":
@@ -9,12 +9,7 @@ cdef extern from "batch.h":
         IGNORE "FX_IGNORE"
         FIELDS_SAME "FX_FIELDS_SAME"  # fields="same": each row keeps the number it came with
 
-cdef int _option(dict choices, str name, value) except -1
-cdef int _errors_mode(value) except -1
-cdef int _record_errors(value) except -1
-cdef int _castling_mode(value) except -1
-cdef int _ep_mode(value) except -1
-cdef int _fields_mode(value) except -1
-cdef int _record_fields(value) except -1
+cdef fx_batch_opts _opts(int task, int errors, bint epd) noexcept
+cdef fx_batch_opts _text_opts(object text, int errors) except *
 
 cdef object _error(Py_ssize_t index, fx_error err, object text)

@@ -20,7 +20,9 @@ from fastxfen._core cimport *
 
 import numpy as np
 
-from fastxfen._errors import FenError
+from fastxfen._errors import FenError, fen_error
+from fastxfen._options import FIELDS_SAME as _FIELDS_SAME
+from fastxfen._options import CastlingMode, EnPassantMode, ErrorsMode
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
 
 cnp.import_array()
@@ -37,54 +39,20 @@ assert POSITION_DTYPE_10x8.itemsize == sizeof(fx_pos)
 
 # ---------------------------------------------------------------- options
 
-cdef dict _CASTLING = {"xfen": FX_CASTLING_XFEN, "shredder": FX_CASTLING_SHREDDER}
-cdef dict _EN_PASSANT = {"fen": FX_EP_FEN, "xfen": FX_EP_XFEN, "legal": FX_EP_LEGAL}
-cdef dict _ERRORS = {"raise": RAISE, "coerce": COERCE, "ignore": IGNORE}
+# The modes of fastxfen._options are the core's numbers.
+assert [int(m) for m in ErrorsMode] == [RAISE, COERCE, IGNORE]
+assert [int(m) for m in CastlingMode] == [FX_CASTLING_XFEN, FX_CASTLING_SHREDDER]
+assert [int(m) for m in EnPassantMode] == [FX_EP_FEN, FX_EP_XFEN, FX_EP_LEGAL]
+assert _FIELDS_SAME == FIELDS_SAME
 
 
-cdef int _option(dict choices, str name, value) except -1:
-    try:
-        return choices[value]
-    except (KeyError, TypeError):
-        options = ", ".join(repr(k) for k in choices)
-        raise ValueError(f"{name} must be one of {options}, not {value!r}") from None
 
-
-cdef int _errors_mode(value) except -1:
-    return _option(_ERRORS, "errors", value)
-
-
-cdef int _castling_mode(value) except -1:
-    return _option(_CASTLING, "castling", value)
-
-
-cdef int _ep_mode(value) except -1:
-    return _option(_EN_PASSANT, "en_passant", value)
-
-
-cdef int _fields_mode(value) except -1:
-    """fields= of normalize: 4 or 6, or FIELDS_SAME for "same"."""
-    if isinstance(value, str) and value == "same":
-        return FIELDS_SAME
-    if type(value) is int and (value == 4 or value == 6):
-        return value
-    raise ValueError(f"fields must be 4, 6 or 'same', not {value!r}")
-
-
-cdef int _record_fields(value) except -1:
-    """fields= of decode: a record keeps no count of fields to be the same as."""
-    if isinstance(value, str) and value == "same":
-        raise ValueError("fields='same' keeps the fields each text row came with; "
-                         "records have no such count (use 4 or 6)")
-    return _fields_mode(value)
-
-
-cdef int _record_errors(value) except -1:
-    cdef int mode = _option(_ERRORS, "errors", value)
-    if mode == IGNORE:
-        raise ValueError("errors='ignore' passes text through; records have none "
-                         "(use 'raise' or 'coerce')")
-    return mode
+cdef fx_batch_opts _text_opts(object text, int errors) except *:
+    """The row loop's options for writing text as ``text`` (a TextOptions)
+    says, under the errors mode ``errors``."""
+    cdef fx_batch_opts o = _opts(FX_NORMALIZE, errors, text.epd)
+    o.castling, o.ep, o.fields = text.castling, text.en_passant, text.fields_mode
+    return o
 
 # ---------------------------------------------------------------- messages
 
@@ -190,9 +158,7 @@ E_WIDE_ROW = FX_E_WIDE_ROW
 
 
 cdef object _error(Py_ssize_t index, fx_error err, object text):
-    error = FenError(index, err.column, _FIELDS[err.field], _reason(err, text))
-    error.code = err.code
-    return error
+    return fen_error(index, err.column, _FIELDS[err.field], _reason(err, text), err.code)
 
 
 cdef object _not_text(Py_ssize_t index, object item):
@@ -377,11 +343,11 @@ cdef fx_batch_opts _opts(int task, int errors, bint epd) noexcept:
 # ---------------------------------------------------------------- rows of str
 
 
-def normalize_rows(list rows, *, castling, en_passant, errors, bint epd=False, fields=6):
-    """normalize() for a list of str."""
-    cdef fx_batch_opts o = _opts(FX_NORMALIZE, _errors_mode(errors), epd)
-    o.castling, o.ep = _castling_mode(castling), _ep_mode(en_passant)
-    o.fields = _fields_mode(fields)
+def normalize_rows(list rows, *, text, int errors):
+    """normalize() for a list of str: the text of each row as ``text`` (a
+    TextOptions) says, bad rows as the ErrorsMode ``errors`` says."""
+    cdef fx_batch_opts o = _text_opts(text, errors)
+    cdef bint epd = o.epd
     cdef Py_ssize_t lo, i, n = len(rows)
     cdef size_t k, m, f, start
     cdef list out = [None] * n
@@ -446,10 +412,12 @@ def validate_rows(list rows, *, bint epd=False):
     return out
 
 
-def encode_rows(list rows, *, int width, errors, bint epd=False):
-    """encode() for a list of str."""
-    cdef fx_batch_opts o = _opts(FX_ENCODE, _record_errors(errors), epd)
-    o.wide = width == 10
+def encode_rows(list rows, *, records, int errors):
+    """encode() for a list of str, as ``records`` (a RecordOptions) says;
+    errors: ErrorsMode.RAISE or COERCE."""
+    cdef fx_batch_opts o = _opts(FX_ENCODE, errors, records.epd)
+    cdef bint epd = o.epd
+    o.wide = records.wide
     cdef cnp.ndarray out = np.empty(len(rows), POSITION_DTYPE_10x8 if o.wide else POSITION_DTYPE)
     cdef char *base = <char *>cnp.PyArray_DATA(out)
     cdef Py_ssize_t itemsize = out.itemsize
@@ -484,11 +452,10 @@ def encode_rows(list rows, *, int width, errors, bint epd=False):
     return out
 
 
-def decode_records(records, *, castling, en_passant, errors, fields=6):
-    """decode(): text of each record; one str for a single (0-d) record."""
-    cdef fx_batch_opts o = _opts(FX_NORMALIZE, _record_errors(errors), False)
-    o.castling, o.ep = _castling_mode(castling), _ep_mode(en_passant)
-    o.fields = _record_fields(fields)
+def decode_records(records, *, text, int errors):
+    """decode(): text of each record as ``text`` (a TextOptions of
+    records) says; one str for a single (0-d) record."""
+    cdef fx_batch_opts o = _text_opts(text, errors)
     o.missing = True  # a null record gives None, whatever errors says
     arr = np.asarray(records)
     if arr.dtype != POSITION_DTYPE and arr.dtype != POSITION_DTYPE_10x8:
@@ -520,13 +487,3 @@ def decode_records(records, *, castling, en_passant, errors, fields=6):
         free(w.text)
     return out[0] if single else out
 
-
-def copy_rows(list rows):
-    """Read each ASCII str of rows and build a new str of the same bytes: the
-    least a list-of-str to list-of-str pass costs (bench/compare.py's floor)."""
-    cdef Py_ssize_t i, n = len(rows)
-    cdef list out = [None] * n
-    for i in range(n):
-        item = rows[i]
-        out[i] = _text_from(<const uint8_t *>PyUnicode_DATA(item), PyUnicode_GET_LENGTH(item))
-    return out

@@ -11,6 +11,7 @@ import numpy as np
 
 from fastxfen import _bulk
 from fastxfen._optional import require_arrow
+from fastxfen._options import ErrorsMode
 
 __all__ = [
     "arrow_batches",
@@ -71,7 +72,9 @@ def numpy_out(arr: np.ndarray, out) -> np.ndarray:
     return out.reshape(-1)
 
 
-def numpy_result(arr: np.ndarray, result, errors: str, threads: int = 1, out=None) -> np.ndarray:
+def numpy_result(
+    arr: np.ndarray, result, errors: ErrorsMode, threads: int = 1, out=None
+) -> np.ndarray:
     """The normalized rows as an array of the input's kind and shape (or in
     `out`, which numpy_out checked); a coerced row is the empty string, an
     ignored row its input.  Written in up to `threads` threads."""
@@ -94,7 +97,7 @@ def numpy_result(arr: np.ndarray, result, errors: str, threads: int = 1, out=Non
     else:
         chars = max(size, arr.dtype.itemsize // 4)
         flat = _bulk.to_fixed_width(data, ends, chars, ucs4=True, threads=threads)
-    if failed and errors == "ignore" and arr.dtype.kind == "U":
+    if failed and errors is ErrorsMode.IGNORE and arr.dtype.kind == "U":
         # the stand-in was copied: put the input back
         flat[failed] = np.ascontiguousarray(arr.reshape(-1))[failed]
     return flat.reshape(arr.shape) if out is None else out
@@ -192,9 +195,10 @@ def _array(kind, result, nulls, errors):
     written = _written(kind)
     n = len(offsets) - 1
     validity, null_count = None, 0
-    if nulls is not None or (errors == "coerce" and failed):
+    coerced = errors is ErrorsMode.COERCE
+    if nulls is not None or (coerced and failed):
         missing = np.zeros(n, bool) if nulls is None else nulls.astype(bool)
-        if errors == "coerce":
+        if coerced:
             missing[failed] = True
         null_count = int(missing.sum())
         validity = pa.py_buffer(np.packbits(~missing, bitorder="little"))
@@ -207,10 +211,10 @@ def _array(kind, result, nulls, errors):
     return out if written == kind else out.cast(kind)
 
 
-def arrow_text(result, errors: str, nulls=None):
+def arrow_text(result, errors: ErrorsMode, nulls=None):
     """A pyarrow ``string`` column of a text result (data, int32 or int64
     offsets, failed rows): ``large_string`` when the text needs int64
-    offsets; failed rows null under errors="coerce", and rows where the
+    offsets; failed rows null under ErrorsMode.COERCE, and rows where the
     bool array nulls is set."""
     pa = require_arrow('decode(output="arrow")')
 
@@ -221,7 +225,7 @@ def arrow_text(result, errors: str, nulls=None):
     return _array(kind, (data, offsets, failed), nulls, errors)
 
 
-def arrow_result(obj, run, errors: str):
+def arrow_result(obj, run, errors: ErrorsMode):
     """Run a normalize kernel per chunk (``run(batch, offsets_dtype)``); the
     result has the input's type, null where the input is null and, with
     errors="coerce", where a row failed."""

@@ -6,6 +6,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from fastxfen._options import EnPassantMode, ErrorsMode, PlaneOptions
+
 EXTRAS: tuple[str, ...]
 EXTRA_PLANES: dict[str, int]
 MAX_EXTRA: int
@@ -31,30 +33,27 @@ def bitboards(
     recs: npt.NDArray[np.void],
     *,
     trusted: bool,
-    errors: str,
+    errors: ErrorsMode,
     out: npt.NDArray[np.uint64],
     failures: list[Any] | None = ...,
 ) -> npt.NDArray[np.uint64]: ...
 def planes(
     recs: npt.NDArray[np.void],
+    spec: PlaneOptions | None = ...,
     *,
     trusted: bool,
-    width: int,
-    flip: bool,
-    dtype: np.dtype[Any],
-    en_passant: str,
-    extra: tuple[str, ...],
-    errors: str,
+    errors: ErrorsMode,
     out: npt.NDArray[Any],
     failures: list[Any] | None = ...,
     hint: str | None = ...,
+    **strings: Any,
 ) -> npt.NDArray[Any]: ...
 def stockfish_pack(
     recs: npt.NDArray[np.void],
     *,
     trusted: bool,
-    en_passant: str,
-    errors: str,
+    en_passant: EnPassantMode,
+    errors: ErrorsMode,
     out: npt.NDArray[np.uint8],
     failures: list[Any] | None = ...,
 ) -> npt.NDArray[np.uint8]: ...
@@ -62,26 +61,25 @@ def lichess_pack(
     recs: npt.NDArray[np.void],
     *,
     trusted: bool,
-    en_passant: str,
-    errors: str,
+    en_passant: EnPassantMode,
+    errors: ErrorsMode,
     failures: list[Any] | None = ...,
 ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.int64], npt.NDArray[np.bool_] | None]: ...
 def from_bitboards(
     bb: npt.NDArray[np.uint64],
     defaults: Defaults,
     *,
-    errors: str,
+    errors: ErrorsMode,
     failures: list[Any] | None = ...,
 ) -> npt.NDArray[np.void]: ...
 def from_planes(
     tensors: npt.NDArray[Any],
     defaults: Defaults,
+    spec: PlaneOptions | None = ...,
     *,
-    width: int,
-    flip: bool,
-    extra: tuple[str, ...],
-    errors: str,
+    errors: ErrorsMode,
     failures: list[Any] | None = ...,
+    **strings: Any,
 ) -> npt.NDArray[np.void]: ...
 def lichess_unpack(
     data: Any,
@@ -89,7 +87,7 @@ def lichess_unpack(
     ends: npt.NDArray[np.int64],
     nulls: npt.NDArray[np.uint8] | None,
     *,
-    errors: str,
+    errors: ErrorsMode,
     failures: list[Any] | None = ...,
     first_row: int = ...,
 ) -> npt.NDArray[np.void]: ...
@@ -104,7 +102,7 @@ def stockfish_unpack(
     rows: npt.NDArray[np.uint8],
     defaults: Defaults,
     *,
-    errors: str,
+    errors: ErrorsMode,
     failures: list[Any] | None = ...,
 ) -> npt.NDArray[np.void]: ...
 def lichess_frames(

@@ -11,13 +11,15 @@ from libc.string cimport memcpy, memset
 
 cimport numpy as cnp
 
-from fastxfen._codec cimport COERCE, RAISE, _ep_mode, _error, _record_errors
+from fastxfen._codec cimport COERCE, RAISE, _error
 from fastxfen._core cimport (FX_STOP_DONE, fx_batch_opts, fx_batch_out, fx_error,
                              fx_failure, fx_null_record, fx_pos, fx_rec8)
 
 import numpy as np
 
-from fastxfen._errors import FenError
+from fastxfen._errors import fen_error
+from fastxfen._options import EXTRA_PLANES, EXTRAS, PlaneOptions, plane_count, record_errors
+from fastxfen._options import en_passant as _en_passant
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
 
 cnp.import_array()
@@ -96,12 +98,10 @@ assert POSITION_DTYPE.itemsize == sizeof(fx_rec8)
 assert POSITION_DTYPE_10x8.itemsize == sizeof(fx_pos)
 fx_x_init()     # the packed formats' tables, before any kernel runs
 
-#: Names of the extra planes, in the order of their kernel codes.
-EXTRAS = ("turn", "castling", "castling_rooks", "en_passant", "halfmove",
-          "halfmove_scaled")
-#: Planes each extra takes.
-EXTRA_PLANES = {"turn": 1, "castling": 4, "castling_rooks": 1, "en_passant": 1,
-                "halfmove": 1, "halfmove_scaled": 1}
+# The extra planes of fastxfen._options, in the order of their kernel codes.
+assert [EXTRAS.index(name) for name in EXTRAS] == [
+    FX_X_TURN, FX_X_CASTLING, FX_X_CASTLING_ROOKS, FX_X_EN_PASSANT, FX_X_HALFMOVE,
+    FX_X_HALFMOVE_SCALED]
 #: Most extras one tensor can have (each at most once).
 MAX_EXTRA = FX_X_MAX_EXTRA
 #: Longest lichess element this module writes, and reads.
@@ -204,7 +204,7 @@ cdef object _row_error(Py_ssize_t index, fx_error err, int width, object tensor,
         reason = f"{a} bytes; a position takes at most {b}"
     else:
         reason = f"internal error code {code}"
-    return FenError(index, err.column, field, reason)
+    return fen_error(index, err.column, field, reason, code)
 
 # ---------------------------------------------------------------- inputs
 
@@ -218,23 +218,32 @@ cdef fx_x_records _records(cnp.ndarray recs, bint trusted):
     return r
 
 
-cdef fx_x_planes _spec(int width, bint flip, object dtype, int ep_mode, tuple extra) except *:
+cdef fx_x_planes _spec(object spec) except *:
+    """The kernels' plane layout of a PlaneOptions."""
     cdef fx_x_planes s
     cdef int k
-    s.width = width
-    s.flip = flip
-    s.kind = _KINDS[dtype.kind]
-    s.size = dtype.itemsize
-    s.ep_mode = ep_mode
-    s.n_extra = len(extra)
-    for k in range(len(extra)):
-        s.extra[k] = EXTRAS.index(extra[k])
+    cdef tuple codes = spec.extra_codes
+    s.width = spec.width
+    s.flip = spec.flip
+    s.kind = _KINDS[spec.dtype.kind]
+    s.size = spec.dtype.itemsize
+    s.ep_mode = spec.en_passant
+    s.n_extra = len(codes)
+    for k in range(len(codes)):
+        s.extra[k] = codes[k]
     return s
 
 
-def plane_count(int width, tuple extra):
-    """Planes of one tensor: the piece planes and then the extras."""
-    return (16 if width == 10 else 12) + sum(EXTRA_PLANES[name] for name in extra)
+cdef int _errors_mode(errors) except -1:
+    """An ErrorsMode (RAISE or COERCE), or the errors string, as the command
+    line still passes it."""
+    return record_errors(errors) if isinstance(errors, str) else errors
+
+
+cdef int _ep_mode(en_passant) except -1:
+    """An EnPassantMode, or the en_passant string, as the command line still
+    passes it."""
+    return _en_passant(en_passant) if isinstance(en_passant, str) else en_passant
 
 
 cdef class Defaults:
@@ -301,10 +310,10 @@ cdef struct Run:
 
 
 cdef int _start(Run *run, errors, list failures) except -1:
-    """The kernels' options: errors="raise" (and no failures list) stops at
+    """The kernels' options: errors RAISE (and no failures list) stops at
     a failing row; otherwise failing rows get a zero output, and are errors
     only when failures collects them."""
-    cdef int mode = _record_errors(errors)
+    cdef int mode = _errors_mode(errors)
     memset(run, 0, sizeof(Run))
     run.opts.errors = RAISE if mode == RAISE and failures is None else COERCE
     run.opts.drop_failures = run.opts.errors == COERCE and failures is None
@@ -373,13 +382,20 @@ def bitboards(cnp.ndarray recs, *, bint trusted, errors, cnp.ndarray out, list f
         start += done
 
 
-def planes(cnp.ndarray recs, *, bint trusted, int width, bint flip, object dtype, en_passant,
-           tuple extra, errors, cnp.ndarray out, list failures=None, str hint=None):
-    """Plane tensors of flat contiguous records into out (N, C, 8, width)."""
+def planes(cnp.ndarray recs, spec=None, *, bint trusted, errors, cnp.ndarray out,
+           list failures=None, str hint=None, **strings):
+    """Plane tensors of flat contiguous records into out (N, C, 8, width),
+    laid out as ``spec`` (a PlaneOptions) says.  (``strings``: width=,
+    flip=, dtype=, en_passant= and extra= in place of spec, as the command
+    line still passes them.)"""
+    if spec is None:
+        perspective = "side_to_move" if strings.pop("flip") else "white"
+        spec = PlaneOptions(perspective=perspective, **strings)
     cdef Run run
     _start(&run, errors, failures)
     cdef fx_x_records r = _records(recs, trusted)
-    cdef fx_x_planes s = _spec(width, flip, dtype, _ep_mode(en_passant), extra)
+    cdef fx_x_planes s = _spec(spec)
+    cdef int width = spec.width
     cdef const uint8_t *base = r.base
     cdef size_t n = recs.shape[0], start = 0, size = fx_x_planes_bytes(&s), done
     cdef uint8_t *dest = <uint8_t *>cnp.PyArray_DATA(out)
@@ -492,14 +508,21 @@ def from_bitboards(cnp.ndarray bb, Defaults defaults, *, errors, list failures=N
         start += done
 
 
-def from_planes(cnp.ndarray tensors, Defaults defaults, *, int width, bint flip, tuple extra,
-                errors, list failures=None):
-    """Records of (N, C, 8, width) contiguous plane tensors: POSITION_DTYPE for
-    width 8, POSITION_DTYPE_10x8 for width 10."""
+def from_planes(cnp.ndarray tensors, Defaults defaults, spec=None, *, errors,
+                list failures=None, **strings):
+    """Records of (N, C, 8, width) contiguous plane tensors laid out as
+    ``spec`` (a PlaneOptions of their dtype and width) says:
+    POSITION_DTYPE for width 8, POSITION_DTYPE_10x8 for width 10.
+    (``strings``: width=, flip= and extra= in place of spec, as the command
+    line still passes them.)"""
+    if spec is None:
+        perspective = "side_to_move" if strings.pop("flip") else "white"
+        spec = PlaneOptions(tensors.dtype, perspective, **strings)
     cdef Run run
     _start(&run, errors, failures)
+    cdef int width = spec.width
     run.opts.wide = width == 10
-    cdef fx_x_planes s = _spec(width, flip, tensors.dtype, 0, extra)
+    cdef fx_x_planes s = _spec(spec)
     cdef size_t n = tensors.shape[0], start = 0, size = fx_x_planes_bytes(&s), done
     cdef cnp.ndarray out = np.empty(n, POSITION_DTYPE_10x8 if run.opts.wide else POSITION_DTYPE)
     cdef size_t stride = out.itemsize

@@ -1,21 +1,33 @@
 """GIL-free key kernels: Zobrist keys of records and the exact set of
 distinct positions (used by fastxfen.keys)."""
 
+from typing import Any
+
 import numpy as np
 import numpy.typing as npt
+
+from fastxfen._options import ErrorsMode, KeyOptions
 
 POLYGLOT_KEYS: npt.NDArray[np.uint64]
 WIDE_KEYS: npt.NDArray[np.uint64]
 PACKED_MAX: int
 
-def zobrist(recs: npt.NDArray[np.void], trusted: bool, errors: str) -> npt.NDArray[np.uint64]: ...
+def zobrist(
+    recs: npt.NDArray[np.void], *, trusted: bool, errors: ErrorsMode
+) -> npt.NDArray[np.uint64]: ...
 
 class Table:
-    def __init__(self, counters: bool, en_passant: str, key_mask: int = ...) -> None: ...
+    def __init__(
+        self, options: KeyOptions, en_passant: Any = ..., *, key_mask: int = ...
+    ) -> None: ...
     @property
     def count(self) -> int: ...
     @property
     def nbytes(self) -> int: ...
     def add(
-        self, recs: npt.NDArray[np.void], trusted: bool, errors: str
+        self,
+        recs: npt.NDArray[np.void],
+        *strings: Any,
+        trusted: bool = ...,
+        errors: ErrorsMode = ...,
     ) -> npt.NDArray[np.bool_]: ...

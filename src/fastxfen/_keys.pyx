@@ -6,11 +6,12 @@ from libc.stdint cimport int64_t, uint8_t, uint64_t
 
 cimport numpy as cnp
 
-from fastxfen._codec cimport COERCE, _ep_mode, _error, _record_errors
+from fastxfen._codec cimport COERCE, RAISE, _error
 from fastxfen._core cimport fx_ep_mode, fx_error, fx_pos
 
 import numpy as np
 
+from fastxfen._options import KeyOptions, record_errors
 from fastxfen._records import POSITION_DTYPE_10x8
 
 cnp.import_array()
@@ -25,14 +26,19 @@ cdef extern from "zobrist.h" nogil:
     const uint64_t fx_wide_keys[]
     ctypedef struct fx_dedupe:
         size_t count
+    ctypedef struct fx_same:
+        int counters
+        fx_ep_mode ep
+    ctypedef struct fx_key_records:
+        const uint8_t *base
+        size_t stride
+        int wide, trusted, coerce
     void fx_zobrist_init()
-    int64_t fx_zobrist_batch(const uint8_t *base, size_t stride, int wide, int trusted,
-                             size_t n, int coerce, uint64_t *out, fx_error *err)
-    int fx_dedupe_init(fx_dedupe *d, int counters, fx_ep_mode ep, uint64_t key_mask)
+    int64_t fx_zobrist_batch(const fx_key_records *recs, size_t n, uint64_t *out, fx_error *err)
+    int fx_dedupe_init(fx_dedupe *d, const fx_same *same, uint64_t key_mask)
     void fx_dedupe_free(fx_dedupe *d)
     size_t fx_dedupe_bytes(const fx_dedupe *d)
-    int64_t fx_dedupe_add(fx_dedupe *d, const uint8_t *base, size_t stride, int wide,
-                          int trusted, size_t n, int coerce, uint8_t *first,
+    int64_t fx_dedupe_add(fx_dedupe *d, const fx_key_records *recs, size_t n, uint8_t *first,
                           fx_error *err)
 
 
@@ -46,18 +52,27 @@ WIDE_KEYS = np.array(<uint64_t[:FX_WIDE_KEYS]>fx_wide_keys, np.uint64)
 PACKED_MAX = FX_PACKED_MAX
 
 
-def zobrist(cnp.ndarray recs, bint trusted, errors):
-    """uint64 keys of flat contiguous records (trusted: fresh from encode)."""
-    cdef int coerce = _record_errors(errors) == COERCE
-    cdef size_t n = recs.shape[0], stride = recs.itemsize
-    cdef int wide = recs.dtype == POSITION_DTYPE_10x8
+cdef fx_key_records _records(cnp.ndarray recs, bint trusted, int errors):
+    """Flat contiguous records as the key kernels read them."""
+    cdef fx_key_records r
+    r.base = <const uint8_t *>cnp.PyArray_DATA(recs)
+    r.stride = recs.itemsize
+    r.wide = recs.dtype == POSITION_DTYPE_10x8
+    r.trusted = trusted
+    r.coerce = errors == COERCE
+    return r
+
+
+def zobrist(cnp.ndarray recs, *, bint trusted, int errors):
+    """uint64 keys of flat contiguous records (trusted: fresh from encode);
+    errors: ErrorsMode.RAISE or COERCE."""
+    cdef fx_key_records r = _records(recs, trusted, errors)
+    cdef size_t n = recs.shape[0]
     cdef cnp.ndarray out = np.empty(n, np.uint64)
-    cdef const uint8_t *base = <const uint8_t *>cnp.PyArray_DATA(recs)
     cdef fx_error err
     cdef int64_t failed
     with nogil:
-        failed = fx_zobrist_batch(base, stride, wide, trusted, n, coerce,
-                                  <uint64_t *>cnp.PyArray_DATA(out), &err)
+        failed = fx_zobrist_batch(&r, n, <uint64_t *>cnp.PyArray_DATA(out), &err)
     if failed >= 0:
         raise _error(failed, err, None)
     return out
@@ -68,8 +83,16 @@ cdef class Table:
     cdef fx_dedupe d
     cdef bint busy      # an add is running (without the GIL) in some thread
 
-    def __cinit__(self, bint counters, en_passant, uint64_t key_mask=<uint64_t>-1):
-        if fx_dedupe_init(&self.d, counters, <fx_ep_mode>_ep_mode(en_passant), key_mask):
+    def __cinit__(self, options, en_passant=None, *, uint64_t key_mask=<uint64_t>-1):
+        """``options``: a KeyOptions.  (``options, en_passant`` may also be
+        the counters flag and the en_passant string, as the command line
+        still passes them.)  ``key_mask``: keys are ANDed with it, so tests
+        can make positions share keys."""
+        cdef fx_same same
+        if not isinstance(options, KeyOptions):
+            options = KeyOptions(options, en_passant)
+        same.counters, same.ep = options.counters, <fx_ep_mode><int>options.en_passant
+        if fx_dedupe_init(&self.d, &same, key_mask):
             raise MemoryError()
 
     def __dealloc__(self):
@@ -85,14 +108,16 @@ cdef class Table:
         """Bytes allocated for them (slots and packed positions)."""
         return fx_dedupe_bytes(&self.d)
 
-    def add(self, cnp.ndarray recs, bint trusted, errors):
-        """Bool mask of the records that are first occurrences; a refused
-        record raises unless coerced."""
-        cdef int coerce = _record_errors(errors) == COERCE
-        cdef size_t n = recs.shape[0], stride = recs.itemsize
-        cdef int wide = recs.dtype == POSITION_DTYPE_10x8
+    def add(self, cnp.ndarray recs, *strings, bint trusted=False, int errors=RAISE):
+        """Bool mask of the records that are first occurrences (trusted:
+        fresh from encode); a refused record raises unless errors is
+        ErrorsMode.COERCE.  (``strings``: trusted and the errors string,
+        as the command line still passes them.)"""
+        if strings:
+            trusted, errors = strings[0], record_errors(strings[1])
+        cdef fx_key_records r = _records(recs, trusted, errors)
+        cdef size_t n = recs.shape[0]
         cdef cnp.ndarray first = np.empty(n, np.uint8)
-        cdef const uint8_t *base = <const uint8_t *>cnp.PyArray_DATA(recs)
         cdef fx_error err
         cdef int64_t failed
         if self.busy:
@@ -101,8 +126,8 @@ cdef class Table:
         self.busy = True
         try:
             with nogil:
-                failed = fx_dedupe_add(&self.d, base, stride, wide, trusted, n, coerce,
-                                       <uint8_t *>cnp.PyArray_DATA(first), &err)
+                failed = fx_dedupe_add(&self.d, &r, n, <uint8_t *>cnp.PyArray_DATA(first),
+                                       &err)
         finally:
             self.busy = False
         if failed == -2:

@@ -5,6 +5,8 @@ from typing import Any, Optional, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from fastxfen._options import ErrorsMode, PgnSelect
+
 FEN_COLUMNS: tuple[str, ...]
 KEEP: int
 
@@ -24,11 +26,13 @@ class Scan:
 def scan(
     text: Any,
     variants: Optional[Sequence[bytes]] = ...,
+    *,
     inside: bool = ...,
     after_tag: bool = ...,
 ) -> Scan: ...
 def edit(
     text: Any,
+    *,
     cut: int,
     starts: npt.NDArray[np.int64],
     fen: npt.NDArray[np.int64],
@@ -37,7 +41,7 @@ def edit(
     failed_games: npt.NDArray[np.int64],
     rep: Optional[Any],
     rep_ends: Optional[npt.NDArray[Any]],
-    select: Optional[str],
-    errors: str,
+    select: PgnSelect,
+    errors: ErrorsMode,
     stop: int,
 ) -> tuple[Optional[bytes], npt.NDArray[np.uint8], int, int, int]: ...

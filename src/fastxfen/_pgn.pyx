@@ -10,11 +10,11 @@ from cpython.ref cimport Py_INCREF
 
 import numpy as np
 
+from fastxfen._options import ErrorsMode, PgnSelect
+
 cnp.import_array()
 
 KEEP = PGN_KEEP
-_SELECT = {None: PGN_SELECT_ALL, "standard": PGN_SELECT_STANDARD, "setup": PGN_SELECT_SETUP}
-_ERRORS = {"raise": PGN_ERRORS_RAISE, "coerce": PGN_ERRORS_COERCE, "ignore": PGN_ERRORS_IGNORE}
 FEN_COLUMNS = ("at", "value", "value_end", "content_end", "crlf", "game", "line")
 
 cdef extern from "pgnscan.h":
@@ -72,6 +72,10 @@ cdef extern from "pgnscan.h":
     void pgn_edit_write(const pgn_edit *e, uint8_t *out) nogil
 
 cdef const uint8_t EMPTY[1]
+
+# The modes of fastxfen._options are the scanner's numbers.
+assert [int(m) for m in PgnSelect] == [PGN_SELECT_ALL, PGN_SELECT_STANDARD, PGN_SELECT_SETUP]
+assert [int(m) for m in ErrorsMode] == [PGN_ERRORS_RAISE, PGN_ERRORS_COERCE, PGN_ERRORS_IGNORE]
 
 
 cdef enum:
@@ -133,7 +137,7 @@ cdef class Scan:
     cdef readonly object starts, start_lines, fen, setup_games, odd_variant_games
 
 
-def scan(const uint8_t[::1] text, variants=None, bint inside=False, bint after_tag=False):
+def scan(const uint8_t[::1] text, variants=None, *, bint inside=False, bint after_tag=False):
     """Read PGN text from a line start where a ``{`` comment is open or not
     (``inside``) and the line before is a tag line or not (``after_tag``).
 
@@ -183,10 +187,10 @@ cdef const int64_t *_first(const int64_t[::1] v):
     return &v[0] if v.shape[0] else NULL
 
 
-def edit(const uint8_t[::1] text, Py_ssize_t cut, const int64_t[::1] starts,
+def edit(const uint8_t[::1] text, *, Py_ssize_t cut, const int64_t[::1] starts,
          const int64_t[:, ::1] fen, const int64_t[::1] setup_games,
          const int64_t[::1] odd_variant_games, const int64_t[::1] failed_games, rep, rep_ends,
-         select, errors, Py_ssize_t stop):
+         int select, int errors, Py_ssize_t stop):
     """The output of the whole games text[:cut] (first bytes ``starts``):
     (text or None, flags, written, fen_tags, setups_added).
 
@@ -194,9 +198,9 @@ def edit(const uint8_t[::1] text, Py_ssize_t cut, const int64_t[::1] starts,
     ``odd_variant_games`` those of Scan; ``failed_games`` (ascending) are
     the games with a rejected FEN tag.  FEN tag k gets the value
     rep[rep_ends[k - 1]:rep_ends[k]] (``rep`` and ``rep_ends`` may be None
-    when no FEN tag is written, as with select="standard").  ``select`` and
-    ``errors`` are those of fastxfen.pgn; only games [0, stop) are written,
-    after the bytes before the first game.  The text is None when it is
+    when no FEN tag is written, as with select="standard").  ``select`` (a
+    PgnSelect) and ``errors`` (an ErrorsMode) are those of fastxfen.pgn;
+    only games [0, stop) are written, after the bytes before the first game.  The text is None when it is
     text[:limit] unchanged; flags (uint8, one per game) has KEEP set for the
     games select keeps; the counts are those of the games written."""
     cdef pgn_edit e
@@ -223,7 +227,7 @@ def edit(const uint8_t[::1] text, Py_ssize_t cut, const int64_t[::1] starts,
     e.failed, e.nfailed = _first(failed_games), failed_games.shape[0]
     e.rep, e.rep_len = &r[0] if r.shape[0] else EMPTY, r.shape[0]
     e.rep_ends = _first(ends) if rep_ends is not None else NULL
-    e.select, e.errors, e.stop = _SELECT[select], _ERRORS[errors], stop
+    e.select, e.errors, e.stop = select, errors, stop
     e.flags = &f[0] if f.shape[0] else NULL
     with nogil:
         rc = pgn_edit_plan(&e)

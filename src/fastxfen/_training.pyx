@@ -13,12 +13,13 @@ from libc.string cimport memcpy, memset
 
 cimport numpy as cnp
 
-from fastxfen._codec cimport _castling_mode, _ep_mode, _error
+from fastxfen._codec cimport _error
 from fastxfen._core cimport (FX_E_WIDE_ROW, FX_MAX_OUTPUT, fx_error, fx_init_tables, fx_parse,
                              fx_pos, fx_span)
 
 import numpy as np
 
+from fastxfen import _options
 from fastxfen._errors import FenError
 from fastxfen._records import POSITION_DTYPE
 
@@ -259,8 +260,8 @@ cdef class Spec:
         if unknown:
             raise ValueError(f"unknown column {unknown[0]!r}; columns are {', '.join(COLUMNS)}")
         self.columns = tuple(columns)
-        self.castling = <uint8_t>_castling_mode(castling)
-        self.ep_mode = <uint8_t>_ep_mode(en_passant)
+        self.castling = <uint8_t>int(_options.castling(castling))
+        self.ep_mode = <uint8_t>int(_options.en_passant(en_passant))
 
 
 cdef dict _alloc(Spec spec, Py_ssize_t n, fx_t_columns *c):

@@ -6,23 +6,29 @@ call, so a distributed result equals the single-process result row for row.
 Arrow-backed string columns (``string[pyarrow]``, ``pd.ArrowDtype``) are read
 through Arrow without making Python strings.
 
+Sharded files go one task per file to the file engine (fastxfen.files) on
+the workers, with the values the call was given (``normalize_files``,
+``run_files``).
+
 Dask is imported only when one of these functions runs; without it they
 raise ImportError naming ``pip install fastxfen[dask]``.  See docs/dask.md.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Optional
+import os
+from typing import Any, Callable, Iterable, List, Optional
 
 import numpy as np
 
-from fastxfen import _bulk, _options
+from fastxfen import _bulk, _options, _paths, files
 from fastxfen._api import Fields
-from fastxfen._api import encode as _encode
-from fastxfen._api import normalize as _normalize
-from fastxfen._api import validate as _validate
+from fastxfen._inputs import ARROW
 from fastxfen._optional import require_dask as _require
+from fastxfen._options import ErrorsMode, Threads
 from fastxfen._records import record_dtype
+from fastxfen.files.report import FAILED
+from fastxfen.files.text_chunks import DEFAULT_CHUNK
 
 __all__ = [
     "encode_bag",
@@ -31,10 +37,11 @@ __all__ = [
     "encode_series",
     "normalize_bag",
     "normalize_column",
-    "normalize_file",  # noqa: F822 (module __getattr__)
-    "normalize_files",  # noqa: F822 (module __getattr__)
+    "normalize_file",
+    "normalize_files",
     "normalize_lines",
     "normalize_series",
+    "run_files",
     "validate_bag",
     "validate_column",
     "validate_lines",
@@ -42,41 +49,28 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str):
-    """``normalize_file`` and ``normalize_files`` run the ``fastxfen
-    normalize`` command on Dask workers, so they live with the command line
-    (fastxfen.cli.commands.dask) and are looked up there when first used."""
-    if name in ("normalize_file", "normalize_files"):
-        from fastxfen.cli.commands import dask as command
-
-        return getattr(command, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+#: The threads of one partition by default: Dask already runs one task per
+#: worker thread.
+ONE_THREAD = Threads(1)
 
 
-def _threads(threads: Optional[int]) -> int:
-    """The threads of one partition: ``threads`` checked and capped (see
-    fastxfen._options), or one, since Dask runs the partitions in parallel."""
-    asked = _options.threads(threads)
-    return 1 if asked is None else asked
+def _threads(threads: Any) -> Threads:
+    """The threads of one partition: ``threads`` checked (capped to the CPUs
+    where the partition runs), or one."""
+    value = _options.threads_of(threads)
+    return ONE_THREAD if value.asked is None else value
 
 
-def _check(
-    castling: str = "xfen",
-    en_passant: str = "xfen",
-    errors: str = "raise",
-    threads: Optional[int] = None,
-    width: int = 8,
-    records: bool = False,
-    fields: Fields = 6,
-) -> None:
-    """The options of a call checked before any task is made or run;
-    ``records``: errors of a function giving records."""
-    _options.castling(castling)
-    _options.en_passant(en_passant)
-    _options.fields(fields)
-    (_options.record_errors if records else _options.errors)(errors)
-    _options.threads(threads)
-    _options.width(width)
+def _text(castling: Any, en_passant: Any, errors: Any, threads: Any, epd: Any, fields: Any):
+    """The values of a normalize call: (TextOptions, ErrorsMode, Threads)."""
+    text = _options.text_options(castling, en_passant, fields, epd)
+    return text, _options.errors(errors), _threads(threads)
+
+
+def _records(width: Any, errors: Any, threads: Any, epd: Any):
+    """The values of an encode call: (RecordOptions, ErrorsMode, Threads)."""
+    records = _options.record_options(width, epd)
+    return records, _options.record_errors(errors), _threads(threads)
 
 
 # ------------------------------------------------------------------ partitions: lines
@@ -114,23 +108,18 @@ def normalize_lines(
     writes them.  A coerced line is empty (its terminator kept); an ignored
     one unchanged.  Columns in errors are byte offsets into the UTF-8 line,
     and ``FenError.index`` is the row within the partition."""
-    _check(castling=castling, en_passant=en_passant, errors=errors, threads=threads, fields=fields)
+    return _normalized_lines(lines, *_text(castling, en_passant, errors, threads, epd, fields))
+
+
+def _normalized_lines(lines: Iterable[Any], text, errors: ErrorsMode, threads: Threads) -> list:
     batch, kind, lines = _lines_batch(lines)
-    data, ends, failed = batch.normalize(
-        castling=castling,
-        en_passant=en_passant,
-        errors=errors,
-        threads=_threads(threads),
-        terminators=True,
-        epd=epd,
-        fields=fields,
-    )
+    data, ends, failed = batch.normalize(text, errors, threads=threads.kernel, terminators=True)
     starts = np.empty_like(ends)
     if len(ends):
         starts[0] = 0
         starts[1:] = ends[:-1]
     pieces = [data[a:b] for a, b in zip(starts.tolist(), ends.tolist())]
-    if errors == "coerce":  # a coerced line is its terminator alone, if any
+    if errors is ErrorsMode.COERCE:  # a coerced line is its terminator alone, if any
         for row in failed:
             line = lines[row]
             pieces[row] = pieces[row][:0] + (
@@ -154,18 +143,24 @@ def encode_lines(
     epd: bool = False,
 ) -> np.ndarray:
     """Records (``record_dtype(width)``) of the lines of one partition."""
-    _check(errors=errors, threads=threads, width=width, records=True)
+    return _encoded_lines(lines, *_records(width, errors, threads, epd))
+
+
+def _encoded_lines(lines: Iterable[Any], records, errors: ErrorsMode, threads: Threads):
     batch, _, _ = _lines_batch(lines)
-    return batch.encode(width=width, errors=errors, threads=_threads(threads), epd=epd)
+    return batch.encode(records, errors, threads=threads.kernel)
 
 
 def validate_lines(
     lines: Iterable[Any], *, threads: Optional[int] = None, epd: bool = False
 ) -> list:
     """``None`` or ``"column C (field): reason"`` per line of one partition."""
-    _check(threads=threads)
+    return _validated_lines(lines, bool(epd), _threads(threads))
+
+
+def _validated_lines(lines: Iterable[Any], epd: bool, threads: Threads) -> list:
     batch, _, _ = _lines_batch(lines)
-    return batch.validate(threads=_threads(threads), epd=epd)
+    return batch.validate(threads=threads.kernel, epd=epd)
 
 
 # ------------------------------------------------------------------ partitions: pandas
@@ -226,16 +221,11 @@ def normalize_series(
 ):
     """One pandas partition normalized: a Series of the same dtype, index and
     name; missing values stay missing, a coerced row becomes missing."""
-    _check(castling=castling, en_passant=en_passant, errors=errors, threads=threads, fields=fields)
-    result = _normalize(
-        _arrow_of(series),
-        castling=castling,
-        en_passant=en_passant,
-        errors=errors,
-        threads=_threads(threads),
-        epd=epd,
-        fields=fields,
-    )
+    return _normalized_series(series, *_text(castling, en_passant, errors, threads, epd, fields))
+
+
+def _normalized_series(series, text, errors: ErrorsMode, threads: Threads):
+    result = _paths.normalize(_arrow_of(series), ARROW, text, errors, threads, None)
     return _series_like(series, result)
 
 
@@ -248,25 +238,29 @@ def encode_series(
     epd: bool = False,
 ) -> np.ndarray:
     """Records of one pandas partition (a missing value is the null record)."""
-    _check(errors=errors, threads=threads, width=width, records=True)
-    return _encode(
-        _arrow_of(series), width=width, errors=errors, threads=_threads(threads), epd=epd
-    )
+    return _encoded_series(series, *_records(width, errors, threads, epd))
+
+
+def _encoded_series(series, records, errors: ErrorsMode, threads: Threads) -> np.ndarray:
+    return _paths.encode(_arrow_of(series), ARROW, records, errors, threads)
 
 
 def validate_series(series, *, threads: Optional[int] = None, epd: bool = False):
     """A Series of ``None`` or ``"column C (field): reason"`` (object dtype)."""
-    _check(threads=threads)
+    return _validated_series(series, bool(epd), _threads(threads))
+
+
+def _validated_series(series, epd: bool, threads: Threads):
     import pandas as pd
 
-    messages = _validate(_arrow_of(series), threads=_threads(threads), epd=epd)
+    messages = _paths.validate(_arrow_of(series), ARROW, epd, threads)
     array = np.empty(len(messages), object)
     array[:] = messages
     return pd.Series(array, index=series.index, name=series.name, dtype=object)
 
 
-def _frame_partition(frame, column, out, function, options):
-    result = function(frame[column], **options)
+def _frame_partition(frame, column, out, function, values):
+    result = function(frame[column], *values)
     frame = frame.copy(deep=False)
     frame[out or column] = result
     return frame
@@ -306,25 +300,18 @@ def normalize_bag(
 ):
     """A Bag of lines (``dask.bag.read_text``, ``from_sequence``) normalized
     partition by partition: a Bag of the same lines in canonical form, each
-    keeping its terminator, ready for ``Bag.to_textfiles``."""
-    _check(castling=castling, en_passant=en_passant, errors=errors, threads=threads, fields=fields)
+    keeping its terminator, ready for ``Bag.to_textfiles``.  The options are
+    checked once, here, and go to the partitions as values."""
+    values = _text(castling, en_passant, errors, threads, epd, fields)
     _collection_kind(bag, None)
-    return bag.map_partitions(
-        normalize_lines,
-        castling=castling,
-        en_passant=en_passant,
-        errors=errors,
-        threads=threads,
-        epd=epd,
-        fields=fields,
-    )
+    return bag.map_partitions(_normalized_lines, *values)
 
 
 def validate_bag(bag, *, threads: Optional[int] = None, epd: bool = False):
     """A Bag of ``None`` or ``"column C (field): reason"``, one per line."""
-    _check(threads=threads)
+    values = (bool(epd), _threads(threads))
     _collection_kind(bag, None)
-    return bag.map_partitions(validate_lines, threads=threads, epd=epd)
+    return bag.map_partitions(_validated_lines, *values)
 
 
 def normalize_column(
@@ -342,23 +329,15 @@ def normalize_column(
     """A Dask DataFrame with ``column`` normalized (into column ``out`` if
     given, else in place), or a Dask Series normalized: same dtype, same
     partitions.  ``string[pyarrow]`` columns are read without Python strings."""
-    _check(castling=castling, en_passant=en_passant, errors=errors, threads=threads, fields=fields)
+    values = _text(castling, en_passant, errors, threads, epd, fields)
     kind = _collection_kind(collection, column)
-    options = dict(
-        castling=castling,
-        en_passant=en_passant,
-        errors=errors,
-        threads=threads,
-        epd=epd,
-        fields=fields,
-    )
     if kind == "series":
-        return collection.map_partitions(normalize_series, meta=collection._meta, **options)
+        return collection.map_partitions(_normalized_series, *values, meta=collection._meta)
     meta = collection._meta.copy()
     if out is not None:
         meta[out] = meta[column]
     return collection.map_partitions(
-        _frame_partition, column, out, normalize_series, options, meta=meta
+        _frame_partition, column, out, _normalized_series, values, meta=meta
     )
 
 
@@ -366,13 +345,13 @@ def validate_column(
     collection, column: Optional[str] = None, *, threads: Optional[int] = None, epd: bool = False
 ):
     """A Dask Series (object dtype) of ``None`` or the message, per row."""
-    _check(threads=threads)
+    values = (bool(epd), _threads(threads))
     kind = _collection_kind(collection, column)
     series = collection if kind == "series" else collection[column]
     import pandas as pd
 
     meta = pd.Series([], dtype=object, name=series.name)
-    return series.map_partitions(validate_series, threads=threads, epd=epd, meta=meta)
+    return series.map_partitions(_validated_series, *values, meta=meta)
 
 
 def _records_array(parts, width: int):
@@ -390,15 +369,11 @@ def encode_bag(
     """A Dask array of position records (``record_dtype(width)``), one chunk
     per partition of the Bag of lines; chunk lengths are known once
     computed (``.compute_chunk_sizes()``)."""
-    _check(errors=errors, threads=threads, width=width, records=True)
+    values = _records(width, errors, threads, epd)
     dask = _require("dask")
     _collection_kind(bag, None)
-    encode = dask.delayed(encode_lines, pure=True)
-    parts = [
-        encode(part, width=width, errors=errors, threads=threads, epd=epd)
-        for part in bag.to_delayed()
-    ]
-    return _records_array(parts, width)
+    encode = dask.delayed(_encoded_lines, pure=True)
+    return _records_array([encode(part, *values) for part in bag.to_delayed()], values[0].width)
 
 
 def encode_column(
@@ -412,13 +387,165 @@ def encode_column(
 ):
     """A Dask array of position records, one chunk per partition of the
     column (or Series)."""
-    _check(errors=errors, threads=threads, width=width, records=True)
+    values = _records(width, errors, threads, epd)
     dask = _require("dask")
     kind = _collection_kind(collection, column)
     series = collection if kind == "series" else collection[column]
-    encode = dask.delayed(encode_series, pure=True)
-    parts = [
-        encode(part, width=width, errors=errors, threads=threads, epd=epd)
-        for part in series.to_delayed()
-    ]
-    return _records_array(parts, width)
+    encode = dask.delayed(_encoded_series, pure=True)
+    parts = [encode(part, *values) for part in series.to_delayed()]
+    return _records_array(parts, values[0].width)
+
+
+# ------------------------------------------------------------------ sharded files
+
+
+def normalize_file(
+    source: str, target: str, task: files.Normalize, settings: files.Settings
+) -> dict:
+    """One file normalized by the file engine in this process, as a task on
+    a worker does: ``files.run(task, source, target, settings)``.  Returns
+    {"input", "output", "status", "messages"}: the exit status the command
+    line would give and the lines it would print on stderr."""
+    try:
+        result = files.run(task, source, target, settings)
+    except files.RunError as exc:
+        status, messages = FAILED, f"fastxfen: error: {exc}\n"
+    else:
+        status, messages = result.status, result.closing()
+    return {"input": source, "output": target, "status": status, "messages": messages}
+
+
+def _shards(inputs: Iterable[str]) -> List[str]:
+    """Input files; a directory stands for the regular files in it, sorted."""
+    found = []
+    for path in inputs:
+        if os.path.isdir(path):
+            found += sorted(
+                os.path.join(path, name)
+                for name in os.listdir(path)
+                if os.path.isfile(os.path.join(path, name)) and not name.startswith(".")
+            )
+        else:
+            found.append(path)
+    return found
+
+
+def normalize_files(
+    inputs: Iterable[str],
+    outdir: str,
+    *,
+    client: Any = None,
+    scheduler: Optional[str] = None,
+    rejects_dir: Optional[str] = None,
+    castling: str = "xfen",
+    en_passant: str = "xfen",
+    errors: str = "raise",
+    epd: bool = False,
+    fields: Fields = 6,
+    threads: Optional[int] = None,
+    chunk_size: Optional[int] = None,
+    level: Optional[int] = None,
+    on_result: Optional[Callable[[dict], None]] = None,
+) -> List[dict]:
+    """Normalize each input file (a directory: each file in it) as one Dask
+    task, writing ``outdir/<name>`` (compressed by its extension, like the
+    command line) and, with ``rejects_dir``, ``rejects_dir/<name>``.
+
+    ``client`` is a ``distributed.Client``, else one is made for
+    ``scheduler`` (an address), else the task runs on Dask's default
+    scheduler.  The paths must be the same for the workers (a shared file
+    system).  Returns, in input order, one dict per file: input, output,
+    status (the command's exit status) and messages (its stderr).  The
+    options are checked once, here, and sent to the workers as values
+    (``run_files``); ``fields`` is 6, 4 or "same"."""
+    task = files.Normalize(castling=castling, en_passant=en_passant, fields=fields, epd=epd)
+    settings = files.Settings(
+        errors=errors,
+        threads=threads,
+        chunk_size=DEFAULT_CHUNK if chunk_size is None else chunk_size,
+        level=level,
+    )
+    return run_files(
+        inputs,
+        outdir,
+        task,
+        settings,
+        rejects_dir=rejects_dir,
+        client=client,
+        scheduler=scheduler,
+        on_result=on_result,
+    )
+
+
+def run_files(
+    inputs: Iterable[str],
+    outdir: str,
+    task: files.Normalize,
+    settings: files.Settings,
+    *,
+    rejects_dir: Optional[str] = None,
+    client: Any = None,
+    scheduler: Optional[str] = None,
+    on_result: Optional[Callable[[dict], None]] = None,
+) -> List[dict]:
+    """``normalize_files`` with its options as values: ``task`` and
+    ``settings`` go to each worker as they are (the rejects file of each
+    input set to ``rejects_dir/<name>``)."""
+    sources = [os.path.abspath(path) for path in _shards(inputs)]
+    outdir = os.path.abspath(outdir)
+    names = [os.path.basename(path) for path in sources]
+    if len(set(names)) != len(names):
+        name = next(name for k, name in enumerate(names) if name in names[:k])
+        raise ValueError(f"two inputs are named {name}: their outputs would clash")
+    if rejects_dir is not None:
+        rejects_dir = os.path.abspath(rejects_dir)
+        if rejects_dir == outdir:
+            raise ValueError("the rejects directory is also the output directory")
+    for directory in (outdir, rejects_dir):
+        if directory is not None:
+            os.makedirs(directory, exist_ok=True)
+    jobs = []
+    for source, name in zip(sources, names):
+        target = os.path.join(outdir, name)
+        if os.path.exists(target) and os.path.samefile(source, target):
+            raise ValueError(f"the output {target} is also the input")
+        rejects = None if rejects_dir is None else os.path.join(rejects_dir, name)
+        jobs.append((source, target, task, settings.with_rejects(rejects)))
+    if not jobs:
+        return []
+    if client is None and scheduler is not None:
+        distributed = _require("distributed")
+        with distributed.Client(scheduler) as own:
+            return _run_tasks(own, jobs, on_result)
+    return _run_tasks(client, jobs, on_result)
+
+
+def _run_tasks(client, jobs: list, on_result) -> List[dict]:
+    results: List[Optional[dict]] = [None] * len(jobs)
+    if client is None:
+        dask = _require("dask")
+        task = dask.delayed(normalize_file, pure=False)
+        computed = dask.compute(*[task(*job) for job in jobs])
+        for k, result in enumerate(computed):
+            results[k] = result
+            if on_result is not None:
+                on_result(result)
+        return results
+    distributed = _require("distributed")
+    futures = [client.submit(normalize_file, *job, pure=False) for job in jobs]
+    index = {future.key: k for k, future in enumerate(futures)}
+    for future in distributed.as_completed(futures):
+        k = index[future.key]
+        try:
+            result = future.result()
+        except Exception as exc:  # the task failed on its worker
+            result = {
+                "input": jobs[k][0],
+                "output": jobs[k][1],
+                "status": FAILED,
+                "messages": f"fastxfen: error: {type(exc).__name__}: {exc}\n",
+            }
+        results[k] = result
+        if on_result is not None:
+            on_result(result)
+    return results

@@ -4,7 +4,9 @@ and back to records.
 
 This module only checks arguments, shapes arrays and picks a kernel; every
 per-position step runs in C (core/export.c) with the GIL released.  The
-formats and every option are described in docs/export.md.
+packed values' readers are in ``_binary``, the fields a format lacks in
+``_defaults``.  The formats and every option are described in
+docs/export.md.
 """
 
 from typing import Any, Iterator, Literal, Optional, Sequence, Union, overload
@@ -12,13 +14,15 @@ from typing import Any, Iterator, Literal, Optional, Sequence, Union, overload
 import numpy as np
 import numpy.typing as npt
 
-from fastxfen import _export, _options
-from fastxfen._api import encode
-from fastxfen._columns import arrow_offsets, is_arrow
+from fastxfen import _export, _options, _paths
+from fastxfen._binary import checked, lichess_rows, stockfish_rows
+from fastxfen._defaults import defaults
+from fastxfen._errors import FenError, renumbered
+from fastxfen._inputs import RECORDS, as_text, kind_of
 from fastxfen._optional import require_arrow
-from fastxfen._records import POSITION_DTYPE, is_records
+from fastxfen._options import ErrorsMode, PlaneOptions, RecordOptions, Threads
+from fastxfen._records import POSITION_DTYPE
 from fastxfen._types import (
-    BUFFERS,
     EnPassant,
     Extra,
     PackFormat,
@@ -44,20 +48,22 @@ __all__ = [
 #: each adds.
 PLANE_EXTRAS = dict(_export.EXTRA_PLANES)
 
-#: Whether planes are mirrored (and colors swapped) for black to move.
-_FLIPS = {"white": False, "side_to_move": True}
 #: One value for every row, or one per row.
 PerRow = Union[int, Sequence[int], npt.NDArray[np.integer[Any]]]
-_U32 = 4294967295
 
 # ---------------------------------------------------------------- argument checks
 
 
-def _as_records(x, errors, threads):
+#: Text is read into 10-wide records, which hold every position.
+_WIDE = RecordOptions(width=10)
+
+
+def _as_records(x: Any, errors: ErrorsMode, threads: Threads) -> tuple:
     """Flat contiguous records, and whether they come fresh from encode."""
-    if is_records(x):
+    kind = kind_of(x)
+    if kind is RECORDS:
         return np.ascontiguousarray(np.asarray(x).reshape(-1)), False
-    return encode(x, width=10, errors=errors, threads=threads), True
+    return _paths.encode(x, as_text(kind, x), _WIDE, errors, threads), True
 
 
 def _output(out, shape, dtype):
@@ -73,91 +79,6 @@ def _output(out, shape, dtype):
     if not out.flags.c_contiguous or not out.flags.writeable:
         raise ValueError("out must be a writeable C-contiguous array")
     return out
-
-
-# ---------------------------------------------------------------- defaults
-
-
-def _per_row(name, value, n, dtype, low, high):
-    """A shared value (length 1) or one per row, checked to lie in [low, high]."""
-    arr = np.asarray(value)
-    if arr.dtype.kind == "b":
-        arr = arr.astype(np.int64)
-    if arr.dtype.kind not in "iu":
-        raise ValueError(f"{name} must be an int or an array of ints, not {value!r}")
-    arr = arr.reshape(-1)
-    if arr.size not in (1, n):
-        raise ValueError(f"{name} has {arr.size} values for {n} rows")
-    if arr.size and (arr.min() < low or arr.max() > high):
-        raise ValueError(f"{name} values must lie in {low}..{high}")
-    return np.ascontiguousarray(arr.astype(dtype))
-
-
-def _square_index(name, text, width):
-    files = "abcdefghij"[:width]
-    if len(text) != 2 or text[0] not in files or text[1] not in "12345678":
-        raise ValueError(f"{name} must be '-' or a square name such as 'e3', not {text!r}")
-    return (ord(text[1]) - ord("1")) * width + files.index(text[0])
-
-
-def _castling_flags(text, width) -> bytes:
-    """Check a castling field (no prefix) and return its flags."""
-    if text == "-":
-        return b""
-    letters = "KQ" + "ABCDEFGHIJ"[:width]
-    count = [0, 0]
-    for k, c in enumerate(text):
-        if not (c.isascii() and c.isalpha() and c.upper() in letters):
-            raise ValueError(f"castling has an unexpected {c!r} (at {k}) in {text!r}")
-        color = c.islower()
-        count[color] += 1
-        if count[color] > 2 or text.count(c) > 1:
-            raise ValueError(f"castling {text!r} repeats a flag or has more than two per color")
-    if not text:
-        raise ValueError("castling must be '-' or flags such as 'KQkq'")
-    return text.encode("ascii")
-
-
-def _defaults(n, width, turn=None, castling=None, en_passant=None, halfmove=None, fullmove=None):
-    kwargs = {}
-    if turn is not None:
-        if isinstance(turn, str):
-            turn = {"w": 0, "b": 1}.get(turn)
-            if turn is None:
-                raise ValueError("turn must be 'w', 'b', 0, 1 or an array of 0 and 1")
-        kwargs["turn"] = _per_row("turn", turn, n, np.uint8, 0, 1)
-    if isinstance(castling, str):
-        kwargs["flags"] = _castling_flags(castling, width)
-    elif castling is not None:
-        files = np.asarray(castling)
-        if files.shape not in ((4,), (n, 4)) or files.dtype.kind not in "iu":
-            raise ValueError(
-                f"castling must be flags such as 'KQkq' or rook files of shape (4,) "
-                f"or ({n}, 4), not {files.dtype} of shape {files.shape}"
-            )
-        bad = (files != 255) & ((files < 0) | (files >= width))
-        if bad.any():
-            raise ValueError(f"castling rook files must be 0..{width - 1} or 255 (none)")
-        kwargs["files"] = np.ascontiguousarray(files.astype(np.uint8).reshape(-1))
-    if isinstance(en_passant, str):
-        if en_passant != "-":
-            ep = _square_index("en_passant", en_passant, width)
-            kwargs["ep"] = np.array([ep], np.uint8)
-    elif en_passant is not None:
-        ep = np.asarray(en_passant)
-        if ep.dtype.kind not in "iu":
-            raise ValueError("en_passant must be a square name, a square index or an array")
-        flat = ep.reshape(-1)
-        if flat.size not in (1, n):
-            raise ValueError(f"en_passant has {flat.size} values for {n} rows")
-        if ((flat != 255) & ((flat < 0) | (flat >= 8 * width))).any():
-            raise ValueError(f"en_passant squares must be 0..{8 * width - 1} or 255 (none)")
-        kwargs["ep"] = np.ascontiguousarray(flat.astype(np.uint8))
-    if halfmove is not None:
-        kwargs["halfmove"] = _per_row("halfmove", halfmove, n, np.uint32, 0, _U32)
-    if fullmove is not None:
-        kwargs["fullmove"] = _per_row("fullmove", fullmove, n, np.uint32, 1, _U32)
-    return _export.Defaults(n, **kwargs)
 
 
 # ---------------------------------------------------------------- bitboards
@@ -207,11 +128,11 @@ def to_bitboards(
     >>> boards.shape, hex(int(boards[0, 3]))  # white rooks on a1 and h1
     ((1, 12), '0x81')
     """
-    _options.record_errors(errors)
-    threads = _options.threads(threads)
-    recs, trusted = _as_records(x, errors, threads)
+    mode = _options.record_errors(errors)
+    threads = _options.threads_of(threads)
+    recs, trusted = _as_records(x, mode, threads)
     out = _output(out, (len(recs), 12), np.dtype(np.uint64))
-    return _export.bitboards(recs, trusted=trusted, errors=errors, out=out)
+    return _export.bitboards(recs, trusted=trusted, errors=mode, out=out)
 
 
 def from_bitboards(
@@ -273,15 +194,15 @@ def from_bitboards(
     >>> fx.decode(fx.from_bitboards(boards, castling="KQ"))
     ['4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1']
     """
-    _options.record_errors(errors)
+    mode = _options.record_errors(errors)
     bb = np.asarray(bitboards)
     if bb.dtype.kind not in "iu" or bb.dtype.itemsize != 8:
         raise TypeError(f"bitboards must be 64-bit integers, not {bb.dtype}")
     if bb.ndim == 0 or bb.shape[-1] != 12:
         raise ValueError(f"bitboards must have shape (N, 12), not {bb.shape}")
     bb = np.ascontiguousarray(bb.reshape(-1, 12), bb.dtype.newbyteorder("=")).view(np.uint64)
-    defaults = _defaults(len(bb), 8, turn, castling, en_passant, halfmove, fullmove)
-    return _export.from_bitboards(bb, defaults, errors=errors)
+    given = defaults(len(bb), 8, turn, castling, en_passant, halfmove, fullmove)
+    return _export.from_bitboards(bb, given, errors=mode)
 
 
 # ---------------------------------------------------------------- planes
@@ -352,27 +273,12 @@ def to_planes(
     >>> planes.shape, int(planes[0, 3, 0, 0]), int(planes[0, 12].min())
     ((1, 13, 8, 8), 1, 1)
     """
-    _options.record_errors(errors)
-    dt = _options.plane_dtype(dtype)
-    flip = _FLIPS[_options.perspective(perspective)]
-    names = _options.plane_extras(extra, dt)
-    _options.width(width)
-    _options.en_passant(en_passant)
-    threads = _options.threads(threads)
-    recs, trusted = _as_records(x, errors, threads)
-    shape = (len(recs), _export.plane_count(width, names), 8, width)
-    out = _output(out, shape, dt)
-    return _export.planes(
-        recs,
-        trusted=trusted,
-        width=width,
-        flip=flip,
-        dtype=dt,
-        en_passant=en_passant,
-        extra=names,
-        errors=errors,
-        out=out,
-    )
+    mode = _options.record_errors(errors)
+    spec = PlaneOptions(dtype, perspective, extra, width, en_passant)
+    threads = _options.threads_of(threads)
+    recs, trusted = _as_records(x, mode, threads)
+    out = _output(out, (len(recs), spec.planes, 8, spec.width), spec.dtype)
+    return _export.planes(recs, spec, trusted=trusted, errors=mode, out=out)
 
 
 def from_planes(
@@ -429,22 +335,20 @@ def from_planes(
     >>> fx.decode(fx.from_planes(planes, extra=("turn", "castling")))
     ['4k3/8/8/8/8/8/8/R3K2R b KQ - 0 1']
     """
-    _options.record_errors(errors)
+    mode = _options.record_errors(errors)
     arr = np.asarray(planes)
-    flip = _FLIPS[_options.perspective(perspective)]
     if not arr.dtype.isnative:
         arr = arr.astype(arr.dtype.newbyteorder("="))
-    dt = _options.plane_dtype(arr.dtype)
-    names = _options.plane_extras(extra, dt)
     if arr.ndim == 3:
         arr = arr[None]
     if arr.ndim != 4 or arr.shape[2] != 8 or arr.shape[3] not in (8, 10):
         raise ValueError(f"planes must have shape (N, C, 8, 8) or (N, C, 8, 10), not {arr.shape}")
-    width = arr.shape[3]
-    expected = _export.plane_count(width, names)
-    if arr.shape[1] != expected:
+    spec = PlaneOptions(arr.dtype, perspective, extra, arr.shape[3])
+    names, width = spec.extra, spec.width
+    if arr.shape[1] != spec.planes:
         raise ValueError(
-            f"{arr.shape[1]} planes, but a {width}-wide tensor with extra={names!r} has {expected}"
+            f"{arr.shape[1]} planes, but a {width}-wide tensor with extra={names!r} has "
+            f"{spec.planes}"
         )
     given = {
         "turn": ("turn",),
@@ -457,10 +361,8 @@ def from_planes(
         plane = next((p for p in planes_for if p in names), None)
         if plane is not None and values[key] is not None:
             raise ValueError(f"{key} is read from the {plane!r} plane; do not pass {key}=")
-    defaults = _defaults(len(arr), width, turn, castling, en_passant, halfmove, fullmove)
-    return _export.from_planes(
-        np.ascontiguousarray(arr), defaults, width=width, flip=flip, extra=names, errors=errors
-    )
+    given = defaults(len(arr), width, turn, castling, en_passant, halfmove, fullmove)
+    return _export.from_planes(np.ascontiguousarray(arr), given, spec, errors=mode)
 
 
 # ---------------------------------------------------------------- binary formats
@@ -518,25 +420,8 @@ class BinaryColumn:
         self._checked()  # here, and again whenever the column is read
 
     def _checked(self) -> tuple:
-        """(data, offsets, nulls) for a kernel, from the attributes as
-        they are now (they may have been reassigned or written to since the
-        column was made): offsets and mask copied, so the kernel reads what
-        was checked; ValueError naming the first bad row."""
-        data = np.ascontiguousarray(self.data, np.uint8).reshape(-1)
-        offsets = np.array(self.offsets, np.int64, ndmin=1)
-        if offsets.ndim != 1 or not offsets.size:
-            raise ValueError("offsets must be a 1-d array of one entry more than the values")
-        nulls = None
-        if self.valid is not None:
-            valid = np.asarray(self.valid)
-            if valid.shape != (offsets.size - 1,):
-                raise ValueError(
-                    f"valid has shape {valid.shape}, expected ({offsets.size - 1},): "
-                    "one entry per value"
-                )
-            nulls = (valid == 0).view(np.uint8)
-        _export.check_spans(data, offsets[:-1], offsets[1:], nulls)
-        return data, offsets, nulls
+        """(data, offsets, nulls) for a kernel, checked as they are now."""
+        return checked(self.data, self.offsets, self.valid)
 
     def _rows(self) -> tuple:
         """(data, starts, ends, nulls), checked, for the unpack kernel."""
@@ -675,134 +560,18 @@ def pack(
     >>> fx.pack(["4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1"], format="stockfish").shape
     (1, 24)
     """
-    _options.record_errors(errors)
+    mode = _options.record_errors(errors)
     fmt = _options.pack_format(format)
-    _options.en_passant(en_passant)
-    threads = _options.threads(threads)
-    recs, trusted = _as_records(x, errors, threads)
+    ep = _options.en_passant(en_passant)
+    threads = _options.threads_of(threads)
+    recs, trusted = _as_records(x, mode, threads)
     if fmt == "stockfish":
         out = _output(out, (len(recs), _export.STOCKFISH_SIZE), np.dtype(np.uint8))
-        return _export.stockfish_pack(
-            recs, trusted=trusted, en_passant=en_passant, errors=errors, out=out
-        )
+        return _export.stockfish_pack(recs, trusted=trusted, en_passant=ep, errors=mode, out=out)
     if out is not None:
         raise ValueError("out= is only for format='stockfish' (a fixed-size array)")
-    data, offsets, valid = _export.lichess_pack(
-        recs, trusted=trusted, en_passant=en_passant, errors=errors
-    )
+    data, offsets, valid = _export.lichess_pack(recs, trusted=trusted, en_passant=ep, errors=mode)
     return BinaryColumn(data, offsets, valid)
-
-
-def _bytes_array(buf) -> np.ndarray:
-    view = memoryview(buf)
-    if not view.c_contiguous:
-        view = memoryview(view.tobytes())
-    return np.frombuffer(view.cast("B") if view.format != "B" else view, np.uint8)
-
-
-def _arrow_chunks(obj):
-    import pyarrow as pa
-
-    return obj.chunks if isinstance(obj, pa.ChunkedArray) else [obj]
-
-
-def _arrow_binary_rows(chunk, base):
-    """(data, starts, ends, nulls) of an Arrow binary chunk whose first row is
-    row ``base``; starts and ends are copies, checked by the kernels."""
-    import pyarrow as pa
-
-    kind = chunk.type
-    if hasattr(pa.types, "is_binary_view") and pa.types.is_binary_view(kind):
-        chunk, kind = chunk.cast(pa.large_binary()), pa.large_binary()
-    if not (pa.types.is_binary(kind) or pa.types.is_large_binary(kind)):
-        raise TypeError(f"expected an Arrow binary column, got {kind}")
-    width = np.int32 if pa.types.is_binary(kind) else np.int64
-    offs = arrow_offsets(chunk, width, base).astype(np.int64)
-    nulls = None
-    if chunk.null_count:
-        nulls = chunk.is_null().to_numpy(zero_copy_only=False).astype(np.uint8)
-    data = chunk.buffers()[2]
-    raw = np.frombuffer(data, np.uint8) if data is not None else np.empty(0, np.uint8)
-    return raw, offs[:-1], offs[1:], nulls
-
-
-def _lichess_rows(data):
-    """Batches (data, starts, ends, nulls) of the lichess values in data."""
-    if isinstance(data, BinaryColumn):
-        return [data._rows()]
-    if isinstance(data, BUFFERS):
-        raw = _bytes_array(data)
-        return [(raw, np.zeros(1, np.int64), np.full(1, len(raw), np.int64), None)]
-    if is_arrow(data):
-        out, base = [], 0
-        for chunk in _arrow_chunks(data):
-            out.append(_arrow_binary_rows(chunk, base))
-            base += len(chunk)
-        return out
-    if isinstance(data, tuple) and len(data) == 2 and isinstance(data[1], np.ndarray):
-        raw = data[0] if isinstance(data[0], np.ndarray) else _bytes_array(data[0])
-        return [BinaryColumn(raw, data[1])._rows()]
-    if isinstance(data, np.ndarray) and data.dtype.kind == "S":
-        flat = np.ascontiguousarray(data.reshape(-1))
-        starts = np.arange(flat.size, dtype=np.int64) * flat.dtype.itemsize
-        ends = starts + np.char.str_len(flat).astype(np.int64)
-        return [(flat.view(np.uint8).reshape(-1), starts, ends, None)]
-    items = list(data.reshape(-1) if isinstance(data, np.ndarray) else data)
-    nulls = np.fromiter((v is None for v in items), np.uint8, len(items))
-    for v in items:
-        if v is not None and not isinstance(v, BUFFERS):
-            raise TypeError(f"expected bytes values, got {type(v).__name__}")
-    present = [bytes(v) for v in items if v is not None]
-    lengths = np.zeros(len(items), np.int64)
-    lengths[nulls == 0] = np.fromiter(map(len, present), np.int64, len(present))
-    ends = np.cumsum(lengths)
-    raw = np.frombuffer(b"".join(present), np.uint8)
-    return [(raw, ends - lengths, ends, nulls if nulls.any() else None)]
-
-
-def _stockfish_rows(data) -> np.ndarray:
-    size = _export.STOCKFISH_SIZE
-    if is_arrow(data):
-        import pyarrow as pa
-
-        parts, base = [], 0
-        for chunk in _arrow_chunks(data):
-            if chunk.null_count:
-                raise ValueError("the stockfish format has no null value")
-            if pa.types.is_fixed_size_binary(chunk.type) and chunk.type.byte_width == size:
-                buf = np.frombuffer(chunk.buffers()[1], np.uint8)
-                first, end = chunk.offset * size, (chunk.offset + len(chunk)) * size
-                if buf.size < end:
-                    row = base + max(0, buf.size // size - chunk.offset)
-                    raise ValueError(f"row {row}: the data buffer ends before the array does")
-                parts.append(buf[first:end])
-            else:
-                raw, starts, ends, _ = _arrow_binary_rows(chunk, base)
-                _export.check_spans(raw, starts, ends, None, base)
-                if ((ends - starts) != size).any():
-                    raise ValueError(f"stockfish values are {size} bytes each")
-                parts.append(raw[starts[0] : ends[-1]] if len(starts) else raw[:0])
-            base += len(chunk)
-        arr = np.concatenate(parts) if parts else np.empty(0, np.uint8)
-    elif isinstance(data, BUFFERS):
-        arr = _bytes_array(data)
-    elif isinstance(data, np.ndarray):
-        arr = data
-        if arr.dtype.kind in "SV" and arr.dtype.itemsize == size:
-            arr = np.ascontiguousarray(arr).view(np.uint8)
-        elif arr.dtype not in (np.uint8, np.int8) or arr.shape[-1:] != (size,):
-            raise ValueError(
-                f"stockfish rows must be uint8 of shape (N, {size}), "
-                f"not {arr.dtype} of shape {arr.shape}"
-            )
-    else:
-        items = list(data)
-        if any(not isinstance(v, BUFFERS) or len(v) != size for v in items):
-            raise ValueError(f"stockfish values are {size}-byte bytes objects")
-        arr = np.frombuffer(b"".join(bytes(v) for v in items), np.uint8)
-    if arr.size % size:
-        raise ValueError(f"{arr.size} bytes is not a whole number of {size}-byte positions")
-    return np.ascontiguousarray(arr.reshape(-1, size)).view(np.uint8)
 
 
 def unpack(
@@ -854,26 +623,27 @@ def unpack(
     >>> fx.decode(fx.unpack(column))
     ['4k3/8/8/8/8/8/8/R3K2R w KQ - 0 1']
     """
-    _options.record_errors(errors)
+    mode = _options.record_errors(errors)
     fmt = _options.pack_format(format)
     if fmt == "stockfish":
-        rows = _stockfish_rows(data)
-        defaults = _defaults(len(rows), 8, halfmove=halfmove, fullmove=fullmove)
-        return _export.stockfish_unpack(rows, defaults, errors=errors)
+        rows = stockfish_rows(data)
+        given = defaults(len(rows), 8, halfmove=halfmove, fullmove=fullmove)
+        return _export.stockfish_unpack(rows, given, errors=mode)
     if halfmove is not None or fullmove is not None:
         raise ValueError(
             "the lichess format stores its own counters; "
             "halfmove= and fullmove= are for format='stockfish'"
         )
     parts, done = [], 0
-    for raw, starts, ends, nulls in _lichess_rows(data):
+    rows = [data._rows()] if isinstance(data, BinaryColumn) else lichess_rows(data)
+    for raw, starts, ends, nulls in rows:
         try:
             parts.append(
-                _export.lichess_unpack(raw, starts, ends, nulls, errors=errors, first_row=done)
+                _export.lichess_unpack(raw, starts, ends, nulls, errors=mode, first_row=done)
             )
-        except Exception as exc:  # renumber rows of later Arrow chunks
-            if done and hasattr(exc, "index"):
-                raise type(exc)(exc.index + done, exc.column, exc.field, exc.reason) from None
+        except FenError as exc:  # renumber rows of later Arrow chunks
+            if done:
+                raise renumbered(exc, exc.index + done) from None
             raise
         done += len(starts)
     if not parts:

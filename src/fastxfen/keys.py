@@ -12,80 +12,59 @@ from typing import Any, Callable, Iterator, Optional, Union, overload
 import numpy as np
 import numpy.typing as npt
 
-from fastxfen import _keys, _options
-from fastxfen._api import encode
-from fastxfen._columns import is_arrow
-from fastxfen._errors import FenError
-from fastxfen._records import is_records
-from fastxfen._types import BUFFERS, EnPassant, Positions
+from fastxfen import _keys, _options, _paths
+from fastxfen._errors import FenError, renumbered
+from fastxfen._inputs import ARRAY, ARROW, BUFFER, FIXED, RECORDS, ROWS, STR, Kind, kind_of
+from fastxfen._options import ErrorsMode, KeyOptions, RecordOptions, Threads
+from fastxfen._types import EnPassant, Positions
 from fastxfen._types import RecordErrors as KeyErrors
 
 __all__ = ["Deduper", "unique", "zobrist"]
 
-
-def _rows_with_missing(x: Any) -> Optional[list[Any]]:
-    """The rows of a list or object array that holds None, else None (such
-    input is read with errors="coerce" and its refused rows checked after)."""
-    if isinstance(x, np.ndarray):
-        rows = x.ravel().tolist() if x.dtype.kind == "O" else []
-    else:
-        rows = x if isinstance(x, list) else []
-    return rows if any(row is None for row in rows) else None
-
-
 #: Rows of text read at a time: bounds the records held meanwhile (96 bytes
 #: a row) for lists, numpy arrays and Arrow columns.
 CHUNK_ROWS = 1 << 20
+#: Text is read into 10-wide records, which hold every position.
+_WIDE = RecordOptions(width=10)
 
 
-def _renumbered(fn: Callable[..., Any], start: int, *args: Any) -> Any:
-    """fn(*args), a FenError's row moved on by start rows."""
+def _renumbered(start: int, fn: Callable[..., Any], *args: Any, **options: Any) -> Any:
+    """fn(*args, **options), a FenError's row moved on by start rows."""
     try:
-        return fn(*args)
+        return fn(*args, **options)
     except FenError as e:
-        raise FenError(e.index + start, e.column, e.field, e.reason) from None
-
-
-def _text_records(x: Any, errors: KeyErrors, threads: Optional[int]) -> np.ndarray:
-    """Records of one chunk of text rows; missing values (None, Arrow nulls)
-    give null records, also under errors="raise"."""
-    rows = _rows_with_missing(x) if errors == "raise" else None
-    if rows is None:
-        return encode(x, width=10, errors=errors, threads=threads)
-    recs = encode(rows, width=10, errors="coerce", threads=threads)
-    for i in np.flatnonzero(recs["width"] == 0):
-        if rows[i] is not None:  # a refused row: its own error, numbered i
-            try:
-                encode([rows[i]], width=10)
-            except FenError as e:
-                raise FenError(int(i), e.column, e.field, e.reason) from None
-    return recs
+        raise renumbered(e, e.index + start) from None
 
 
 def _records(
-    x: Any, errors: KeyErrors, threads: Optional[int]
+    x: Any, kind: Kind, errors: ErrorsMode, threads: Threads
 ) -> tuple[Iterator[tuple[int, np.ndarray, bool]], Any]:
-    """The records of x, chunk by chunk: (first row, flat contiguous records,
-    whether they come fresh from the reader, so checked already); and the
-    shape of a numpy input (None for others)."""
-    if is_records(x):
+    """The records of x (of this kind, not STR), chunk by chunk: (first row,
+    flat contiguous records, whether they come fresh from the reader, so
+    checked already); and the shape of a numpy input (None for others).
+    Missing values (None, Arrow nulls) give null records, also under
+    errors="raise"."""
+    if kind is RECORDS:
         arr = np.asarray(x)
         return iter([(0, np.ascontiguousarray(arr.reshape(-1)), False)]), arr.shape
-    if isinstance(x, BUFFERS):
-        return iter([(0, _text_records(x, errors, threads), True)]), None
-    if not isinstance(x, (np.ndarray, list)) and not is_arrow(x):
-        x = list(x)  # any other iterable is read once
-    shape = x.shape if isinstance(x, np.ndarray) else None
-    rows: Any = x.reshape(-1) if isinstance(x, np.ndarray) else x
+    if kind is BUFFER:
+        return iter([(0, _paths.encode(x, kind, _WIDE, errors, threads), True)]), None
+    shape = x.shape if kind in (FIXED, ARRAY) else None
+    if shape is not None:
+        rows: Any = x.reshape(-1)
+    elif kind is ARROW:
+        rows = x
+    else:  # any other iterable is read once
+        rows, kind = (x if isinstance(x, list) else list(x)), ROWS
 
     def chunks() -> Iterator[tuple[int, np.ndarray, bool]]:
         for start in range(0, max(len(rows), 1), CHUNK_ROWS):
-            part = (
-                rows.slice(start, CHUNK_ROWS)
-                if is_arrow(rows)
-                else rows[start : start + CHUNK_ROWS]
-            )
-            yield start, _renumbered(_text_records, start, part, errors, threads), True
+            if kind is ARROW:
+                part = rows.slice(start, CHUNK_ROWS)
+            else:
+                part = rows[start : start + CHUNK_ROWS]
+            recs = _renumbered(start, _paths.encode, part, kind, _WIDE, errors, threads)
+            yield start, recs, True
 
     return chunks(), shape
 
@@ -144,12 +123,17 @@ def zobrist(fens: Positions, *, errors: KeyErrors = "raise", threads: Optional[i
     >>> keys.dtype, bool(keys[0] == keys[1])
     (dtype('uint64'), True)
     """
-    _options.record_errors(errors)
-    if isinstance(fens, str):
-        recs = encode(fens, width=10, errors=errors)
-        return int(_keys.zobrist(recs, True, errors)[0])
-    chunks, shape = _records(fens, errors, threads)
-    parts = [_renumbered(_keys.zobrist, *chunk, errors) for chunk in chunks]
+    mode = _options.record_errors(errors)
+    asked = _options.threads_of(threads)
+    kind = kind_of(fens)
+    if kind is STR:
+        recs = _paths.encode(fens, kind, _WIDE, mode, asked)
+        return int(_keys.zobrist(recs, trusted=True, errors=mode)[0])
+    chunks, shape = _records(fens, kind, mode, asked)
+    parts = [
+        _renumbered(start, _keys.zobrist, recs, trusted=trusted, errors=mode)
+        for start, recs, trusted in chunks
+    ]
     keys = parts[0] if len(parts) == 1 else np.concatenate(parts)
     if shape == ():
         return int(keys[0])
@@ -200,8 +184,7 @@ class Deduper:
     """
 
     def __init__(self, *, counters: bool = False, en_passant: EnPassant = "xfen") -> None:
-        _options.en_passant(en_passant)
-        self._table = _keys.Table(bool(counters), en_passant)
+        self._table = _keys.Table(KeyOptions(counters, en_passant))
         self._rows = 0
 
     def add(
@@ -212,15 +195,19 @@ class Deduper:
         with ``errors="coerce"``, bad rows hold no position: False.  A bad row
         otherwise raises ``FenError``, numbered from the first row ever
         added; the rows before it are then in the set."""
-        _options.record_errors(errors)
-        if isinstance(fens, str):
-            fens = [fens]
+        mode = _options.record_errors(errors)
+        asked = _options.threads_of(threads)
+        kind = kind_of(fens)
+        if kind is STR:
+            fens, kind = [fens], ROWS
         masks = []
         try:
-            for start, recs, trusted in _records(fens, errors, threads)[0]:
-                masks.append(_renumbered(self._table.add, start, recs, trusted, errors))
+            for start, recs, trusted in _records(fens, kind, mode, asked)[0]:
+                masks.append(
+                    _renumbered(start, self._table.add, recs, trusted=trusted, errors=mode)
+                )
         except FenError as e:
-            raise FenError(e.index + self._rows, e.column, e.field, e.reason) from None
+            raise renumbered(e, e.index + self._rows) from None
         self._rows += sum(len(mask) for mask in masks)
         return masks[0] if len(masks) == 1 else np.concatenate(masks)
 

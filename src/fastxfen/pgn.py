@@ -37,6 +37,13 @@ import numpy as np
 
 from fastxfen import _bulk, _options, _pgn
 from fastxfen._errors import FenError
+from fastxfen._options import (
+    CHUNK_ROWS_PER_THREAD,
+    ErrorsMode,
+    PgnSelect,
+    TextOptions,
+    Threads,
+)
 
 __all__ = [
     "DEFAULT_CHUNK",
@@ -53,7 +60,6 @@ DEFAULT_CHUNK = 8 << 20
 MAX_HEADER = 64 << 20
 #: Variant tag values (lower case) that name standard chess, for --select standard.
 STANDARD_VARIANTS = frozenset({"", "standard", "chess", "classical", "normal"})
-SELECTIONS = ("standard", "setup")
 
 _BOM = b"\xef\xbb\xbf"
 _FEN_HEAD = re.compile(rb"\[FEN[ \t]*")
@@ -71,7 +77,11 @@ class PgnError(FenError):
         self.args = (f"game {game}, line {line}, {self.location}: {reason}",)
 
     def __reduce__(self):
-        return (type(self), (self.game, self.line, self.column, self.field, self.reason))
+        return (
+            type(self),
+            (self.game, self.line, self.column, self.field, self.reason),
+            vars(self),
+        )
 
 
 class PgnFormatError(ValueError):
@@ -126,10 +136,10 @@ AT, VALUE, VALUE_END, CONTENT_END, CRLF, GAME, LINE = range(len(_pgn.FEN_COLUMNS
 _STANDARD_NAMES = sorted(name.encode("latin-1") for name in STANDARD_VARIANTS)
 
 
-def _scan(buf, variants: bool, inside: bool = False, after_tag: bool = False) -> _pgn.Scan:
+def _scan(buf, *, variants: bool) -> _pgn.Scan:
     """One C pass over ``buf`` (see fastxfen._pgn.scan); with ``variants``,
     the games with a Variant tag not naming standard chess are listed."""
-    return _pgn.scan(buf, _STANDARD_NAMES if variants else None, inside, after_tag)
+    return _pgn.scan(buf, _STANDARD_NAMES if variants else None)
 
 
 def _lines_before(scan: _pgn.Scan, buf, cut: int) -> int:
@@ -168,32 +178,31 @@ class _Outcome:
 
 
 class _Editor:
-    """Normalizes the FEN tags of chunks of whole games."""
+    """Normalizes the FEN tags of chunks of whole games: their text as
+    ``text`` says, a rejected tag as ``errors`` says, the games ``select``
+    keeps, the values over ``threads``."""
 
     def __init__(
-        self,
-        castling: str,
-        en_passant: str,
-        errors: str,
-        select: Optional[str],
-        threads: Optional[int],
+        self, text: TextOptions, errors: ErrorsMode, select: PgnSelect, threads: Threads
     ) -> None:
-        _options.castling(castling)
-        _options.en_passant(en_passant)
-        _options.errors(errors)
-        if select not in (None,) + SELECTIONS:
-            raise ValueError(f"select must be None, 'standard' or 'setup', not {select!r}")
-        threads = _options.threads(threads)
-        self.castling = castling
-        self.en_passant = en_passant
+        self.text = text
         self.errors = errors
         self.select = select
         self.threads = threads
         self.stats = PgnStats()
         self.lines = 0  # lines before the current buffer
 
+    @classmethod
+    def of(
+        cls, castling: Any, en_passant: Any, errors: Any, select: Any, threads: Any
+    ) -> "_Editor":
+        """An editor of the options of stream_pgn and normalize_pgn, each checked."""
+        text = TextOptions(castling, en_passant)
+        mode = _options.errors(errors)
+        return cls(text, mode, _options.pgn_select(select), Threads(threads))
+
     def scan(self, buf) -> _pgn.Scan:
-        return _scan(buf, self.select == "standard")
+        return _scan(buf, variants=self.select is PgnSelect.STANDARD)
 
     def chunk(self, buf, scan: _pgn.Scan, cut: int) -> _Outcome:
         """Edit buf[:cut], whose games are whole (except the last one when a
@@ -210,65 +219,62 @@ class _Editor:
         fen = scan.fen[: np.searchsorted(scan.fen[:, GAME], games)]
         # Every FEN tag is normalized but under select="standard", which
         # keeps no game with one; a malformed tag line is a null row.
-        failures: list = []  # (fen index, column in line, field, reason)
+        failures: list = []  # (fen index, column in line, field, reason, code)
         rep = rep_ends = None
-        if len(fen) and self.select != "standard":
+        if len(fen) and self.select is not PgnSelect.STANDARD:
             value_start, value_end = fen[:, VALUE], fen[:, VALUE_END]
             malformed = value_start < 0
             nulls = None
             if malformed.any():
                 for k in np.flatnonzero(malformed).tolist():
                     line = bytes(buf[fen[k, AT] : fen[k, CONTENT_END]])
-                    failures.append((k,) + _malformed(line))
+                    failures.append((k, *_malformed(line), None))
                 nulls = malformed
                 value_start = np.where(malformed, 0, value_start)
                 value_end = np.where(malformed, 0, value_end)
             batch = _bulk.spans(buf, value_start, value_end, nulls)
             rep, rep_ends, _ = batch.normalize(
-                castling=self.castling,
-                en_passant=self.en_passant,
-                errors="coerce",
-                threads=_options.resolve_threads(
-                    self.threads, len(fen), _options.CHUNK_ROWS_PER_THREAD
-                ),
+                self.text,
+                ErrorsMode.COERCE,
+                threads=self.threads.resolve(len(fen), CHUNK_ROWS_PER_THREAD),
                 terminators=False,
             )
             for k, error in batch.rejections():
-                failures.append(
-                    (k, int(value_start[k] - fen[k, AT]) + error.column, error.field, error.reason)
-                )
+                column = int(value_start[k] - fen[k, AT]) + error.column
+                failures.append((k, column, error.field, error.reason, error.code))
 
         first_failure = {}
         if failures:
-            failures.sort()
-            for k, column, field, reason in failures:
+            failures.sort(key=lambda failure: failure[0])
+            for k, column, field, reason, code in failures:
                 g = int(fen[k, GAME])
                 if g not in first_failure:
-                    first_failure[g] = PgnError(
+                    first_failure[g] = error = PgnError(
                         stats.games + g + 1,
                         self.lines + int(fen[k, LINE]) + 1,
                         column,
                         field,
                         reason,
                     )
+                    error.code = code
         stop_game = games
-        if failures and self.errors == "raise":
+        if failures and self.errors is ErrorsMode.RAISE:
             stop_game = min(first_failure)
             result.stop = first_failure[stop_game]
         limit = cut if stop_game == games else int(starts[stop_game])
         out, flags, written, fen_tags, setups = _pgn.edit(
             buf,
-            cut,
-            starts,
-            fen,
-            scan.setup_games,
-            scan.odd_variant_games,
-            np.array(sorted(first_failure), np.int64),
-            rep,
-            rep_ends,
-            self.select,
-            self.errors,
-            stop_game,
+            cut=cut,
+            starts=starts,
+            fen=fen,
+            setup_games=scan.setup_games,
+            odd_variant_games=scan.odd_variant_games,
+            failed_games=np.array(sorted(first_failure), np.int64),
+            rep=rep,
+            rep_ends=rep_ends,
+            select=self.select,
+            errors=self.errors,
+            stop=stop_game,
         )
         if out is not None:
             result.pieces.append(out)
@@ -293,7 +299,7 @@ class _Editor:
         elif not flags[last] & _pgn.KEEP:
             result.last_fate = "drop"
         elif last in first_failure:
-            result.last_fate = "reject" if self.errors == "coerce" else "both"
+            result.last_fate = "reject" if self.errors is ErrorsMode.COERCE else "both"
         if result.stop is None:
             self.lines += _lines_before(scan, buf, cut)
         return result
@@ -379,9 +385,11 @@ def stream_pgn(
     one).  The arguments given to ``write`` and ``reject`` must not be kept
     past the call (copy them): they may be views of a reused buffer.
     """
-    editor = _Editor(castling, en_passant, errors, select, threads)
+    editor = _Editor.of(castling, en_passant, errors, select, threads)
     sink = _Sink(write, reject)
-    items = _split(iter(blocks), select == "standard", spill, max_header, editor.stats)
+    items = _split(
+        iter(blocks), editor.select is PgnSelect.STANDARD, spill, max_header, editor.stats
+    )
     if prefetch is not None:
         items = prefetch(items)
     try:
@@ -457,7 +465,7 @@ def _split(source: Iterator, variants: bool, spill: int, max_header: int, stats:
                 buf = buf[3:]
         if not buf:
             continue
-        scan = _scan(buf, variants)
+        scan = _scan(buf, variants=variants)
         if eof:
             cut = len(buf)
         else:
@@ -498,7 +506,7 @@ def _skim(
             return None
         stats.bytes_read += len(block)
         buf = b"".join((buf, _immutable(block)))
-        scan = _scan(buf, variants)
+        scan = _scan(buf, variants=variants)
         if len(scan.starts) > 1:
             return buf  # a second [Event tag started a game: back to whole chunks
         header_end = scan.header_end
@@ -511,7 +519,7 @@ def _skim(
         end = rest.rfind(b"\n") + 1  # the whole lines
         found = -1
         if end:
-            lines = _pgn.scan(memoryview(rest)[:end], None, inside, after_tag)
+            lines = _pgn.scan(memoryview(rest)[:end], inside=inside, after_tag=after_tag)
             if len(lines.starts):
                 found = int(lines.starts[0])
             inside, after_tag = lines.inside, lines.after_tag
@@ -626,7 +634,7 @@ def normalize_pgn(
     """
     text = isinstance(data, str)
     parts: list[bytes] = []
-    editor = _Editor(castling, en_passant, errors, select, threads)
+    editor = _Editor.of(castling, en_passant, errors, select, threads)
     buf = data.encode("utf-8") if isinstance(data, str) else bytes(data)
     editor.stats.bytes_read = len(buf)
     if buf[:3] == _BOM:

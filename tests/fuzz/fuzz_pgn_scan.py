@@ -34,10 +34,12 @@ def TestOneInput(data: bytes) -> None:
     inside, after_tag = bool(flags & 1), bool(flags & 2)
     names = NAMES if flags & 4 else None
     want = ref.scan(text, names, inside, after_tag)
-    got = ref.as_dict(_pgn.scan(text, names, inside, after_tag))
+    got = ref.as_dict(_pgn.scan(text, names, inside=inside, after_tag=after_tag))
     assert got == want, (text, got, want)
     padded = text + b'"]\n{[FEN "x"]\n'
-    sliced = ref.as_dict(_pgn.scan(memoryview(padded)[: len(text)], names, inside, after_tag))
+    sliced = ref.as_dict(
+        _pgn.scan(memoryview(padded)[: len(text)], names, inside=inside, after_tag=after_tag)
+    )
     assert sliced == want, (text, sliced)
     # Every byte but the FEN values (and the SetUp tags added) is kept.
     out = pgn.normalize_pgn(text, errors="ignore")

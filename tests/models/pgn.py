@@ -52,7 +52,7 @@ def standard_variant(line: bytes, names) -> bool:
 
 
 def scan(text: bytes, variants=None, inside=False, after_tag=False) -> dict:
-    """What ``_pgn.scan(text, variants, inside, after_tag)`` finds, as a dict
+    """What ``_pgn.scan(text, variants, inside=, after_tag=)`` finds, as a dict
     of plain lists and ints."""
     names = set(variants) if variants is not None else None
     result = dict(

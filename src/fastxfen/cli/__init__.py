@@ -1,22 +1,20 @@
 """The ``fastxfen`` command: normalize, validate, encode, decode, dedupe and
-pgn, on files of any size (FEN text, or tables: Parquet, Arrow IPC, CSV/TSV,
-JSON Lines) streamed in chunks, so that memory stays bounded.
+pgn on files of any size, run by the library's file engine
+(fastxfen.files).
 
-The package is cut by role: ``args`` parses the command line, ``io`` opens
-the inputs and outputs, ``chunks`` cuts the input into the pieces converted
-one at a time, ``tables`` reads and writes the table formats, ``unique``
-keeps the first occurrence of each position, ``heap`` keeps freed buffers
-for the next chunks (glibc), ``report`` tells the user
-(progress, rejects file, summary, exit status), ``formats`` converts records
-to the rows of encode's and decode's --format, and ``commands`` holds one
-module per command.  The library (fastxfen.*) never imports this package.
+The package keeps what belongs to a command line: ``parser`` and
+``help_texts`` (the arguments and their help), ``values`` (the arguments
+turned into the engine's values), ``display`` (progress bar, notices,
+closing lines), ``exits`` (exit statuses), ``heap`` (freed buffers kept
+for the next chunks, glibc) and ``commands``, one thin module per command.
+The library (fastxfen.*) never imports this package.
 """
 
 from __future__ import annotations
 
 from fastxfen.cli import heap
-from fastxfen.cli.args import run_argv
 from fastxfen.cli.commands import dask, decode, dedupe, encode, normalize, pgn, validate
+from fastxfen.cli.exits import run_argv
 
 __all__ = ["main"]
 

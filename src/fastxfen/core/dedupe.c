@@ -47,15 +47,15 @@ static size_t pack(const fx_pos *pos, int counters, uint8_t *out)
 
 /* The position as it is compared: en passant as the mode keeps it, the
  * counters zeroed unless they count. */
-static void canonical(fx_pos *pos, fx_ep_mode ep, int counters)
+static void canonical(fx_pos *pos, const fx_same *same)
 {
-    if (!fx_ep_keep(pos, ep))
+    if (!fx_ep_keep(pos, same->ep))
         pos->ep = FX_NONE;
-    if (!counters)
+    if (!same->counters)
         pos->halfmove = pos->fullmove = 0;
 }
 
-int fx_dedupe_init(fx_dedupe *d, int counters, fx_ep_mode ep, uint64_t key_mask)
+int fx_dedupe_init(fx_dedupe *d, const fx_same *same, uint64_t key_mask)
 {
     memset(d, 0, sizeof *d);
     d->slots = calloc(FIRST_SLOTS, sizeof *d->slots);
@@ -67,8 +67,7 @@ int fx_dedupe_init(fx_dedupe *d, int counters, fx_ep_mode ep, uint64_t key_mask)
     d->mask = FIRST_SLOTS - 1;
     d->cap = FIRST_ARENA;
     d->key_mask = key_mask;
-    d->counters = counters;
-    d->ep = ep;
+    d->same = *same;
     return 0;
 }
 
@@ -135,7 +134,7 @@ static uint64_t mix(uint64_t z)
 static uint64_t table_key(const fx_dedupe *d, const fx_pos *pos)
 {
     uint64_t key = fx_zobrist(pos);
-    if (d->counters)
+    if (d->same.counters)
         key ^= mix(((uint64_t)pos->fullmove << 32 | pos->halfmove) + 0x9E3779B97F4A7C15ull);
     return key & d->key_mask;
 }
@@ -144,7 +143,7 @@ static uint64_t table_key(const fx_dedupe *d, const fx_pos *pos)
 static int insert(fx_dedupe *d, const fx_pos *pos)
 {
     uint8_t packed[FX_PACKED_MAX];
-    size_t len = pack(pos, d->counters, packed);
+    size_t len = pack(pos, d->same.counters, packed);
     uint64_t key = table_key(d, pos);
     size_t at = key & d->mask;
     for (;;) {
@@ -176,18 +175,18 @@ static int insert(fx_dedupe *d, const fx_pos *pos)
     return 1;
 }
 
-int64_t fx_dedupe_add(fx_dedupe *d, const uint8_t *base, size_t stride, int wide,
-                      int trusted, size_t n, int coerce, uint8_t *first, fx_error *err)
+int64_t fx_dedupe_add(fx_dedupe *d, const fx_key_records *recs, size_t n, uint8_t *first,
+                      fx_error *err)
 {
     fx_pos pos;
     for (size_t i = 0; i < n; i++) {
-        int got = fx_load_any(base + i * stride, wide, trusted, &pos, err);
+        int got = fx_load_any(recs, i, &pos, err);
         first[i] = 0;
-        if (got < 0 && !coerce)
+        if (got < 0 && !recs->coerce)
             return (int64_t)i;
         if (got <= 0)
             continue;
-        canonical(&pos, d->ep, d->counters);
+        canonical(&pos, &d->same);
         int fresh = insert(d, &pos);
         if (fresh < 0)
             return -2;

@@ -83,8 +83,10 @@ static int is_null_record(const uint8_t *rec, int wide)
     return 1;
 }
 
-int fx_load_any(const uint8_t *rec, int wide, int trusted, fx_pos *pos, fx_error *err)
+int fx_load_any(const fx_key_records *recs, size_t i, fx_pos *pos, fx_error *err)
 {
+    const uint8_t *rec = recs->base + i * recs->stride;
+    int wide = recs->wide, trusted = recs->trusted;
     if (rec[wide ? FX_MAX_SQUARES : 64] == 0 && (trusted || is_null_record(rec, wide)))
         return 0;  /* the width byte: the reader writes width 0 only in null records */
     if (!trusted)
@@ -96,14 +98,13 @@ int fx_load_any(const uint8_t *rec, int wide, int trusted, fx_pos *pos, fx_error
     return 1;
 }
 
-int64_t fx_zobrist_batch(const uint8_t *base, size_t stride, int wide, int trusted,
-                         size_t n, int coerce, uint64_t *out, fx_error *err)
+int64_t fx_zobrist_batch(const fx_key_records *recs, size_t n, uint64_t *out, fx_error *err)
 {
     fx_pos pos;
     for (size_t i = 0; i < n; i++) {
-        int got = fx_load_any(base + i * stride, wide, trusted, &pos, err);
+        int got = fx_load_any(recs, i, &pos, err);
         out[i] = got > 0 ? fx_zobrist(&pos) : 0;
-        if (got < 0 && !coerce)
+        if (got < 0 && !recs->coerce)
             return (int64_t)i;
     }
     return -1;

@@ -32,18 +32,26 @@ void fx_zobrist_init(void);
  * one.  A null record (width 0) gives 0. */
 uint64_t fx_zobrist(const fx_pos *pos);
 
-/* Load record i of n (stride bytes apart, the wide or 8x8 layout) into *pos:
- * trusted records come straight from the reader and are only copied, others
+/* The records a key kernel reads, and what it does with a refused one. */
+typedef struct {
+    const uint8_t *base;  /* record i is at base + i * stride */
+    size_t stride;
+    int wide;             /* the 96-byte layout (else the 80-byte 8x8 one) */
+    int trusted;          /* straight from the reader: only copied, not checked */
+    int coerce;           /* a refused record holds no position and the batch
+                             goes on (else the batch stops there) */
+} fx_key_records;
+
+/* Load record i of recs into *pos: trusted records are only copied, others
  * are checked (fx_load_record).  Returns 1 for a position, 0 for the null
  * record (every byte 0), -1 for a refused record (*err filled), such as a
  * record of width 0 with another byte set. */
-int fx_load_any(const uint8_t *rec, int wide, int trusted, fx_pos *pos, fx_error *err);
+int fx_load_any(const fx_key_records *recs, size_t i, fx_pos *pos, fx_error *err);
 
 /* Keys of n records into out.  A null record gives 0; a refused record
- * gives 0 and, unless coerce, stops the batch.  Returns -1 when every row
- * is done, else the index of the refused row. */
-int64_t fx_zobrist_batch(const uint8_t *base, size_t stride, int wide, int trusted,
-                         size_t n, int coerce, uint64_t *out, fx_error *err);
+ * gives 0 and, unless recs->coerce, stops the batch.  Returns -1 when every
+ * row is done, else the index of the refused row. */
+int64_t fx_zobrist_batch(const fx_key_records *recs, size_t n, uint64_t *out, fx_error *err);
 
 /* The set of distinct positions seen so far: an open-addressing table of
  * (key, reference) slots and an arena of packed positions, compared byte for
@@ -53,6 +61,14 @@ typedef struct {
     uint64_t ref;   /* 1 + offset of the packed position in the arena; 0: empty */
 } fx_slot;
 
+/* What makes two positions the same (fastxfen.KeyOptions): placement, side
+ * to move and castling rights always, the en-passant target as ep keeps
+ * it, the move counters when counters is set. */
+typedef struct {
+    int counters;
+    fx_ep_mode ep;
+} fx_same;
+
 typedef struct {
     fx_slot *slots;
     size_t mask;        /* slot count - 1 (a power of two) */
@@ -60,25 +76,26 @@ typedef struct {
     uint8_t *arena;
     size_t used, cap;   /* arena bytes used and allocated */
     uint64_t key_mask;  /* keys are ANDed with it (all ones; tests force collisions) */
-    int counters;       /* the move counters are part of a position */
-    fx_ep_mode ep;      /* which en-passant targets are part of it */
+    fx_same same;
 } fx_dedupe;
 
 /* Longest packed position: a 10-wide board at 5 bits a square, 8 bytes of
  * fields and 8 of counters. */
 #define FX_PACKED_MAX (50 + 8 + 8)
 
-int fx_dedupe_init(fx_dedupe *d, int counters, fx_ep_mode ep, uint64_t key_mask);
+/* An empty set of positions, the same as `same` says.  Returns 0, or -1 when
+ * memory ran out. */
+int fx_dedupe_init(fx_dedupe *d, const fx_same *same, uint64_t key_mask);
 void fx_dedupe_free(fx_dedupe *d);
 /* Bytes the set holds allocated. */
 size_t fx_dedupe_bytes(const fx_dedupe *d);
 
 /* Add n records; first[i] = 1 when row i is a position not seen before
  * (in this call or an earlier one), else 0; null rows, and refused rows
- * under coerce, get 0.  Returns -1 when every row is done, -2 when memory
- * ran out, else the index of a refused row (!coerce).  Either way the rows
- * before the one it stopped at are in the set. */
-int64_t fx_dedupe_add(fx_dedupe *d, const uint8_t *base, size_t stride, int wide,
-                      int trusted, size_t n, int coerce, uint8_t *first, fx_error *err);
+ * under recs->coerce, get 0.  Returns -1 when every row is done, -2 when
+ * memory ran out, else the index of a refused row (!coerce).  Either way
+ * the rows before the one it stopped at are in the set. */
+int64_t fx_dedupe_add(fx_dedupe *d, const fx_key_records *recs, size_t n, uint8_t *first,
+                      fx_error *err);
 
 #endif

@@ -1,9 +1,13 @@
-"""How a command stops on a signal: SIGINT raises KeyboardInterrupt and
-SIGTERM raises Terminated in the main thread, so that the outputs' temporary
-files are removed on the way out (io.Publication); while the outputs are
-being renamed into place a signal waits until the renaming is done.  SIGXFSZ
-(a file size limit) is ignored: the write fails with EFBIG, an error like a
-full disk."""
+"""How a run stops on a signal: under ``handled`` (the command line
+installs it) SIGINT raises KeyboardInterrupt and SIGTERM raises Terminated
+in the main thread, so that the outputs' temporary files are removed on the
+way out (publication.Publication); while the outputs are being renamed into
+place a signal waits until the renaming is done.  SIGXFSZ (a file size
+limit) is ignored: the write fails with EFBIG, an error like a full disk.
+
+Without ``handled`` (a run called from Python, or outside the main thread)
+signals keep the handlers the program set, and ``deferred`` holds nothing
+back."""
 
 from __future__ import annotations
 
@@ -12,7 +16,11 @@ import queue
 import signal
 import threading
 
-from fastxfen.cli.errors import Terminated
+
+class Terminated(BaseException):
+    """SIGTERM, raised in the main thread like KeyboardInterrupt for SIGINT;
+    the command line ends with exit status 143."""
+
 
 _EXCEPTIONS = {signal.SIGINT: KeyboardInterrupt, signal.SIGTERM: Terminated}
 

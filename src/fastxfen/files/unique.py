@@ -1,7 +1,7 @@
 """The first occurrence of each position, chunk after chunk: ``dedupe`` and
-``normalize --unique``.  Sameness is fastxfen.Deduper's (docs/keys.md):
+normalize's ``unique``.  Sameness is fastxfen.Deduper's (docs/keys.md):
 placement, side to move, castling rights and en-passant target, the move
-counters too with ``--counters``; keys only find candidates, positions are
+counters too with ``counters``; keys only find candidates, positions are
 compared whole, so no two positions are merged by a key collision."""
 
 from __future__ import annotations
@@ -9,14 +9,15 @@ from __future__ import annotations
 import numpy as np
 
 from fastxfen import _keys
+from fastxfen._options import ErrorsMode, KeyOptions
 
 
 class Unique:
     """The positions seen so far (a Deduper's table); the duplicates dropped
     are counted in ``stats.duplicates``."""
 
-    def __init__(self, args, stats) -> None:
-        self.table = _keys.Table(bool(args.counters), args.en_passant or "xfen")
+    def __init__(self, keys: KeyOptions, stats) -> None:
+        self.table = _keys.Table(keys)
         self.stats = stats
         stats.duplicates = 0
 
@@ -25,7 +26,7 @@ class Unique:
         among ``records`` (a null record holds none), or True in ``kept``
         (rows written whatever they hold).  The records come fresh from
         encode (width 10, one flat array), so they are not checked again."""
-        mask = self.table.add(records, True, "raise")
+        mask = self.table.add(records, trusted=True, errors=ErrorsMode.RAISE)
         held = records["width"] != 0
         self.stats.duplicates += int(np.count_nonzero(held & ~mask))
         if kept is not None:

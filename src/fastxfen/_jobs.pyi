@@ -1,0 +1,3 @@
+"""The jobs of a batch and the threads that run them (used by _bulk)."""
+
+def jobs_for(n: int, threads: int) -> int: ...

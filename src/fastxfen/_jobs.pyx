@@ -1,0 +1,349 @@
+# cython: language_level=3
+"""The jobs of a batch and the threads that run them.
+
+A batch (fastxfen._bulk.Batch) is cut into jobs of consecutive rows.  A job
+finds its rows (``Source``: spans, a newline buffer's lines, Arrow offsets,
+numpy cells, a list's str rows, or records) a block at a time and hands them
+to the C row loop (core/batch.c), making the room it asks for; it keeps its
+own list of failed rows.  Workers, one per thread, take the jobs in row
+order as each gets free and run them with the GIL released; for normalize,
+each job's text is placed in the result in row order.  The threads are the
+calling thread and a pool of helper threads of its own (``each``).
+"""
+from cpython.pythread cimport (NOWAIT_LOCK, WAIT_LOCK, PyThread_acquire_lock,
+                               PyThread_release_lock)
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memset
+
+cimport cython
+
+from fastxfen._core cimport *
+
+import os
+import threading
+from concurrent.futures import ThreadPoolExecutor
+
+from fastxfen._options import resolve_threads
+
+cdef extern from "advise.h" nogil:
+    void fx_advise_huge(void *p, size_t n)
+    void fx_copy_out(uint8_t *dst, const uint8_t *src, size_t n)
+
+cdef extern from "lines.h" nogil:
+    int64_t fx_line_spans(const uint8_t *data, size_t *at, size_t size, int64_t *starts,
+                          int64_t *ends, int64_t max_rows)
+
+fx_init_tables()
+
+
+@cython.final
+cdef class Job:
+    """Rows [lo, hi) of a batch and what became of them.  The job finds its
+    rows (a block at a time) and hands them to the C row loop (core/batch.c),
+    making the room it asks for."""
+
+    def __dealloc__(self):
+        free(self.out.failures)
+        free(self.narrow)
+
+    cdef bint _make_room(self) noexcept nogil:
+        """Make the room the row loop stopped for; False if it cannot be made
+        (out of memory, or the text is the result and its bound was wrong)."""
+        cdef size_t cap
+        cdef void *p
+        if self.out.stop == FX_STOP_FAILURES:
+            cap = self.out.failures_cap * 2 if self.out.failures_cap else 16
+            p = realloc(self.out.failures, cap * sizeof(fx_failure))
+            if p == NULL:
+                self.out_of_memory = True
+                return False
+            self.out.failures, self.out.failures_cap = <fx_failure *>p, cap
+            return True
+        if self.fixed:
+            self.outgrew = True
+            return False
+        cap = self.out.cap
+        while cap - self.out.len < self.out.need:
+            cap = cap * 2 if cap else 1 << 16
+        p = realloc(self.out.text, cap)
+        if p == NULL:
+            self.out_of_memory = True
+            return False
+        fx_advise_huge(p, cap)
+        self.out.text, self.out.cap = <uint8_t *>p, cap
+        return True
+
+    cdef void _loop(self, fx_rows *rows, int64_t first, int64_t last) noexcept nogil:
+        """Rows first to last (rows[0] is row first) through the row loop."""
+        cdef size_t at = 0, n = <size_t>(last - first)
+        rows.first = first
+        if self.nulls != NULL:
+            rows.nulls = self.nulls + first
+        if self.out_ends != NULL:
+            self.out.ends = (<char *>self.out_ends
+                             + (first - self.lo) * (4 if self.out.ends32 else 8))
+        if self.source == RECORDS:
+            rows.records = <const uint8_t *>self.records + first * self.itemsize
+        elif self.opts.task == FX_ENCODE:
+            self.out.records = <uint8_t *>self.records + first * self.itemsize
+        while True:
+            if self.source == RECORDS:
+                at = fx_batch_records(&self.opts, rows, at, n, &self.out)
+            else:
+                at = fx_batch_rows(&self.opts, rows, at, n, &self.out)
+            if self.out.stop == FX_STOP_DONE:
+                return
+            if self.out.stop == FX_STOP_FAILURE:
+                self.hi = first + <int64_t>at
+                self.stopped = True
+                return
+            if not self._make_room():
+                return
+
+    cdef void _run(self) noexcept nogil:
+        cdef fx_rows rows
+        memset(&rows, 0, sizeof(rows))
+        rows.data = self.data
+        if self.source == SPANS:
+            rows.starts, rows.ends = self.starts + self.lo, self.ends + self.lo
+            self._loop(&rows, self.lo, self.hi)
+        elif self.source == LINES:
+            self._lines(rows)
+        elif self.source == RECORDS:
+            self._loop(&rows, self.lo, self.hi)
+        elif self.source == TEXTS:
+            rows.data, rows.texts, rows.lens = NULL, self.texts + self.lo, self.lens + self.lo
+            self._loop(&rows, self.lo, self.hi)
+        elif self.source == CELLS:
+            rows.itemsize, rows.ucs4 = self.cell, self.ucs4
+            if self.ucs4:
+                if self.narrow == NULL:
+                    self.narrow = <uint8_t *>malloc(self.cell // 4)
+                if self.narrow == NULL:
+                    self.out_of_memory = True
+                    return
+                rows.narrow = self.narrow
+            self._loop(&rows, self.lo, self.hi)
+        else:
+            self._offset_rows(rows)
+
+    cdef void _offset_rows(self, fx_rows rows) noexcept nogil:
+        """The rows of an offsets array, BLOCK at a time, once every offset
+        of the job is known to lie in the data (so a bad one is reported
+        whatever the rows before it hold).  Each block's offsets are checked
+        again as they are copied: the array may change meanwhile."""
+        cdef int64_t spans[2 * BLOCK]
+        cdef int64_t k, r = self.lo
+        rows.starts, rows.ends = spans, spans + BLOCK
+        self.bad_row = _first_bad_offset(self.offsets, self.wide_offsets, self.lo, self.hi,
+                                         self.data_size)
+        while r < self.hi and not self.stopped and self.bad_row < 0:
+            k = min(<int64_t>BLOCK, self.hi - r)
+            self.bad_row = _offset_spans(self.offsets, self.wide_offsets, r, k, spans,
+                                         spans + BLOCK, self.data_size)
+            if self.bad_row >= 0:
+                return
+            self._loop(&rows, r, r + k)
+            r += k
+
+    cdef void _lines(self, fx_rows rows) noexcept nogil:
+        """The piece's lines, BLOCK at a time, found as they are read:
+        one pass over the bytes, which also counts an uncounted piece.  A
+        counted piece reads no more rows than were counted, and notes
+        (changed) when its lines are not those counted."""
+        cdef int64_t spans[2 * BLOCK]
+        cdef size_t at = self.byte_lo
+        cdef int64_t k, limit, r = self.lo
+        rows.starts, rows.ends = spans, spans + BLOCK
+        while not self.stopped:
+            limit = BLOCK if self.uncounted else min(<int64_t>BLOCK, self.hi - r)
+            k = fx_line_spans(self.data, &at, self.byte_hi, spans, spans + BLOCK, limit)
+            if k == 0:
+                break
+            self._loop(&rows, r, r + k)
+            r += k
+        if self.uncounted:
+            self.count = r
+            self.hi = r
+        elif not self.stopped and (r != self.hi or at < self.byte_hi):
+            self.changed = True
+
+
+
+cdef int64_t _first_bad_offset(const void *offsets, bint wide, int64_t lo, int64_t hi,
+                               size_t size) noexcept nogil:
+    """The first row of lo to hi whose offsets leave the data's size bytes
+    (offsets must rise and stay in [0, size]), or -1."""
+    cdef int64_t k, a, b
+    for k in range(lo, hi):
+        a, b = _offset(offsets, wide, k), _offset(offsets, wide, k + 1)
+        if a < 0 or b < a or <size_t>b > size:
+            return k
+    return -1
+
+
+cdef int64_t _offset_spans(const void *offsets, bint wide, int64_t lo, int64_t n,
+                           int64_t *starts, int64_t *ends, size_t size) noexcept nogil:
+    """Rows lo to lo + n of an offsets array as spans; the first of them
+    that, as read here, leaves the data's size bytes, or -1."""
+    cdef int64_t k, a, b
+    for k in range(n):
+        a, b = _offset(offsets, wide, lo + k), _offset(offsets, wide, lo + k + 1)
+        if a < 0 or b < a or <size_t>b > size:
+            return lo + k
+        starts[k], ends[k] = a, b
+    return -1
+
+
+def jobs_for(int64_t n, int threads):
+    """How many threads a batch of n rows runs on: `threads` (0: automatic),
+    as _options.resolve_threads gives it, and at most one per row."""
+    return max(1, min(resolve_threads(threads if threads > 0 else None, n), n))
+
+
+
+@cython.final
+cdef class Worker:
+    """One thread's share of a batch's jobs: it takes the next job not yet
+    taken until none is left, so its jobs rise.  A normalize job whose turn
+    has come as it starts (every job, on one thread) writes straight into
+    the result; the others write into a scratch buffer of the worker's and
+    are placed when their turn comes: the job takes the room after the text
+    of the jobs before it, hands the turn on, then copies its text there.
+    A worker holds up to SLACK written jobs unplaced, so it goes on with
+    its next job while another thread's job before is still being written."""
+
+    def __dealloc__(self):
+        cdef int k
+        for k in range(SLACK):
+            free(self.buffers[k])
+
+    def run(self):
+        cdef Job job
+        cdef list written = []  # normalize jobs not yet placed, in row order
+        while self.taken[0] < len(self.jobs):  # the GIL makes taking a job atomic
+            job = self.jobs[self.taken[0]]
+            self.taken[0] += 1
+            if job.opts.task != FX_NORMALIZE:
+                with nogil:
+                    job._run()
+                continue
+            if len(written) == SLACK:
+                self._place(written.pop(0), True)
+            with nogil:
+                self._write(job)
+            written.append(job)
+            while written and self._place(written[0], False):
+                written.pop(0)
+        for job in written:
+            self._place(job, True)
+
+    cdef void _write(self, Job job) noexcept nogil:
+        cdef int slot = 0
+        job.has_turn = PyThread_acquire_lock(job.turn, NOWAIT_LOCK)
+        if job.has_turn:
+            job.slot = -1
+            job.out.text = self.result + self.placed[0]
+            job.out.cap = <size_t>(self.capacity - self.placed[0])
+        else:
+            while self.busy >> slot & 1:
+                slot += 1
+            self.busy |= 1u << slot
+            job.slot = slot
+            job.out.text, job.out.cap = self.buffers[slot], self.caps[slot]
+        job.out.len, job.fixed = 0, job.has_turn
+        job._run()
+        if not job.has_turn:  # the buffer may have grown
+            self.buffers[job.slot], self.caps[job.slot] = job.out.text, job.out.cap
+
+    cdef bint _place(self, Job job, bint wait):
+        """Place a written job when its turn has come (with `wait`, once it
+        comes); False if it has not."""
+        if not job.has_turn:
+            if wait:
+                with nogil:
+                    PyThread_acquire_lock(job.turn, WAIT_LOCK)
+            elif not PyThread_acquire_lock(job.turn, NOWAIT_LOCK):
+                return False
+            job.has_turn = True
+        with nogil:
+            self._placed(job)
+        return True
+
+    cdef void _placed(self, Job job) noexcept nogil:
+        cdef int64_t at, k, first
+        cdef bint fits
+        if job.uncounted:
+            first = self.rows[0]
+            self.rows[0] += job.count
+            for k in range(<int64_t>job.out.n_failures):
+                job.out.failures[k].row += first
+        at = self.placed[0]
+        fits = not job.outgrew and at + <int64_t>job.out.len <= self.capacity
+        if fits:
+            self.placed[0] = at + job.out.len
+        else:
+            self.overflow[0] = True
+        # the next job needs only the offset: the copy (and the page faults
+        # of fresh result memory) runs while it is placed
+        if job.next_turn != NULL:
+            PyThread_release_lock(job.next_turn)
+        if job.slot >= 0:  # written aside: copy it, and free its buffer
+            if fits and job.out.len:
+                fx_copy_out(self.result + at, job.out.text, job.out.len)
+            self.busy &= ~(1u << job.slot)
+        job.out.text = NULL
+        if not fits:
+            return
+        if job.out_ends != NULL and job.out.ends32:
+            for k in range(job.hi - job.lo):
+                (<int32_t *>job.out_ends)[k] += <int32_t>at
+        elif job.out_ends != NULL:
+            for k in range(job.hi - job.lo):
+                (<int64_t *>job.out_ends)[k] += at
+
+
+
+_local = threading.local()
+_generation = 0  # a forked child's count: pools made before its fork have no threads
+
+
+def _forked():
+    global _generation
+    _generation += 1
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked)
+
+
+cdef _helpers(int n):
+    """The calling thread's own pool of at least n helper threads, kept for
+    its next calls (starting threads for every call costs milliseconds when
+    other threads hold the GIL).  No other thread submits to it, so all n
+    run at once: a worker waiting for its turn never waits on a queued one."""
+    pool = getattr(_local, "pool", None)
+    if pool is None or _local.generation != _generation or _local.size < n:
+        if pool is not None and _local.generation == _generation:
+            pool.shutdown(wait=False)
+        pool = ThreadPoolExecutor(n, thread_name_prefix="fastxfen")
+        _local.pool, _local.size, _local.generation = pool, n, _generation
+    return pool
+
+
+cdef each(list items, method):
+    """method(item) for every item at once: the first in the calling
+    thread, the others in its helper threads."""
+    if not items:
+        return
+    futures = []
+    if len(items) > 1:
+        pool = _helpers(len(items) - 1)
+        futures = [pool.submit(method, item) for item in items[1:]]
+    try:
+        method(items[0])
+    finally:
+        for future in futures:
+            future.result()
+

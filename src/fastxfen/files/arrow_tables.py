@@ -1,0 +1,203 @@
+"""The table formats pyarrow reads and writes: Parquet, Arrow IPC, CSV/TSV
+and JSON Lines.
+
+What is streamed: Parquet by batches of rows within each row group (a
+buffered stream of the file, not the whole row group at once); Arrow IPC
+files batch by batch, IPC streams batch by batch; CSV, TSV and JSON Lines by
+blocks of ``chunk_size`` bytes (a row may not be longer than a block).  CSV
+and TSV columns are all read as text, so that every value is written back as
+it came; JSON Lines keep the types pyarrow infers from the first block.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import stat
+
+from fastxfen.files import codecs
+from fastxfen.files.errors import RunError
+from fastxfen.files.tables import ReadStream, TableFormat, WriteStream, require_pyarrow
+
+# ------------------------------------------------------------------ reading
+
+
+def _parquet(reader):
+    require_pyarrow()
+    import pyarrow.parquet as pq
+
+    # A buffered stream instead of whole column chunks in memory.
+    file = pq.ParquetFile(reader.plain_file(), buffer_size=1 << 20, pre_buffer=False)
+    reader.stack.callback(file.close)
+    reader.total, reader.unit = file.metadata.num_rows, "rows"
+    return file.schema_arrow, file.iter_batches(batch_size=reader.rows, use_threads=False)
+
+
+def _arrow(reader):
+    pa = require_pyarrow()
+    import pyarrow.ipc as ipc
+
+    path = reader.path
+    if not codecs.is_stdio(path) and not codecs.compression(path) and _regular(path):
+        # Read, never memory-mapped: a mapped file truncated by another
+        # process would kill the run with SIGBUS (docs/failures.md).
+        file = pa.OSFile(path, "rb")
+        reader.stack.callback(file.close)
+        try:
+            ipc_file = ipc.open_file(file)
+        except pa.ArrowInvalid:  # not the file format: an IPC stream
+            file.seek(0)
+            stream = ipc.open_stream(file)
+            reader.unit = "rows"
+            return stream.schema, iter(stream)
+        count = ipc_file.num_record_batches
+        counted = getattr(ipc_file, "count_rows", None)  # pyarrow 15 and later
+        reader.total = counted() if counted else None
+        reader.unit = "rows"
+        return ipc_file.schema, (ipc_file.get_batch(i) for i in range(count))
+    stream = ipc.open_stream(pa.PythonFile(ReadStream(reader.stream()), mode="r"))
+    return stream.schema, iter(stream)
+
+
+def _csv(reader):
+    pa = require_pyarrow()
+    import pyarrow.csv as pcsv
+
+    source = reader.stream()
+    parse = pcsv.ParseOptions(delimiter="\t" if reader.kind == "tsv" else ",")
+    # The header names every column, so that each is read as text.
+    head = b""
+    while b"\n" not in head:
+        more = source.read(1 << 16)
+        if not more:
+            break
+        head += more
+    header = head[: head.find(b"\n") + 1] if b"\n" in head else head
+    if not header.strip():
+        raise RunError(f"{reader.name} is empty: a {reader.kind.upper()} needs a header line")
+    names = pcsv.read_csv(
+        pa.BufferReader(header), parse_options=parse
+    ).column_names  # the header parsed by pyarrow
+    convert = pcsv.ConvertOptions(
+        column_types={name: pa.string() for name in names},
+        strings_can_be_null=False,
+        quoted_strings_can_be_null=False,
+    )
+    batches = pcsv.open_csv(
+        pa.PythonFile(ReadStream(source, head), mode="r"),
+        read_options=pcsv.ReadOptions(block_size=reader.block_size(), use_threads=False),
+        parse_options=parse,
+        convert_options=convert,
+    )
+    return batches.schema, iter(batches)
+
+
+def _jsonl(reader):
+    pa = require_pyarrow()
+    import pyarrow.json as pjson
+
+    batches = pjson.open_json(
+        pa.PythonFile(ReadStream(reader.stream()), mode="r"),
+        read_options=pjson.ReadOptions(block_size=reader.block_size(), use_threads=False),
+    )
+    return batches.schema, iter(batches)
+
+
+def _regular(path: str) -> bool:
+    try:
+        return stat.S_ISREG(os.stat(path).st_mode)
+    except OSError as exc:
+        raise RunError(f"cannot read {path}: {exc.strerror or exc}") from None
+
+
+# ------------------------------------------------------------------ writing
+
+
+def _json_value(value):
+    """What json cannot write by itself (dates, times, decimals, bytes), as text."""
+    if isinstance(value, (bytes, bytearray)):
+        return value.decode("utf-8", "replace")
+    return value.isoformat() if hasattr(value, "isoformat") else str(value)
+
+
+class TableWriter:
+    """Record batches of one schema written as a table of ``kind`` to an
+    Output.  Parquet, Arrow IPC and CSV/TSV through pyarrow's writers; JSON
+    Lines (pyarrow writes none) one object per row through Python's json."""
+
+    def __init__(self, output, kind: str, schema) -> None:
+        pa = require_pyarrow()
+        self.kind = kind
+        self.output = output
+        self.schema = schema
+        self.rows = 0
+        self._stream = WriteStream(output)
+        try:
+            self._writer = self._open(pa.PythonFile(self._stream, mode="w"))
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+            raise RunError(f"cannot write {output.name} as {kind}: {exc}") from None
+
+    def _open(self, sink):
+        kind, schema = self.kind, self.schema
+        if kind == "parquet":
+            import pyarrow.parquet as pq
+
+            return pq.ParquetWriter(sink, schema)
+        elif kind == "arrow":
+            import pyarrow.ipc as ipc
+
+            # A file (Feather v2) where one can be written; a stream to stdout.
+            opener = ipc.new_stream if self.output.is_stdout else ipc.new_file
+            return opener(sink, schema)
+        elif kind in ("csv", "tsv"):
+            import pyarrow.csv as pcsv
+
+            options = pcsv.WriteOptions(delimiter="\t" if kind == "tsv" else ",")
+            return pcsv.CSVWriter(sink, schema, write_options=options)
+        return None
+
+    def write(self, batch) -> None:
+        if not batch.num_rows:
+            return
+        self.rows += batch.num_rows
+        try:
+            if self._writer is not None:
+                self._writer.write_batch(batch)
+                return
+            lines = [
+                json.dumps(row, ensure_ascii=False, separators=(",", ":"), default=_json_value)
+                for row in batch.to_pylist()
+            ]
+            self._stream.write(("\n".join(lines) + "\n").encode())
+        except (OSError, ValueError, TypeError) as exc:
+            raise RunError(f"cannot write {self.output.name} as {self.kind}: {exc}") from None
+
+    def close(self) -> None:
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            writer.close()
+
+    def abandon(self) -> None:
+        """Let go of a table that will not be published: pyarrow's writer is
+        closed without writing its end to the output."""
+        self._stream.muted = True
+        with contextlib.suppress(Exception):
+            self.close()
+
+
+def _writer(kind: str):
+    def make(output, schema) -> TableWriter:
+        return TableWriter(output, kind, schema)
+
+    return make
+
+
+#: The formats, in the order the command line lists them.
+FORMATS = (
+    TableFormat("parquet", (".parquet", ".pq"), _parquet, _writer("parquet"), True),
+    TableFormat("arrow", (".arrow", ".feather", ".ipc"), _arrow, _writer("arrow")),
+    TableFormat("csv", (".csv",), _csv, _writer("csv")),
+    TableFormat("tsv", (".tsv",), _csv, _writer("tsv")),
+    TableFormat("jsonl", (".jsonl", ".ndjson"), _jsonl, _writer("jsonl")),
+)

@@ -1,0 +1,365 @@
+"""normalize, validate, encode and dedupe over a table (tables,
+table_formats): the column of positions converted one record batch at a
+time, every other column passed through, rows numbered from 1 over the
+whole table."""
+
+from __future__ import annotations
+
+import contextlib
+
+import numpy as np
+
+from fastxfen import _codec, _options, _paths
+from fastxfen._errors import fen_error, rerun_error
+from fastxfen._inputs import ARROW
+from fastxfen._options import ErrorsMode, RecordOptions
+from fastxfen.files import table_formats, tables
+from fastxfen.files.binary_formats import merge
+from fastxfen.files.errors import Rejected
+from fastxfen.files.publication import close_at_end, open_outputs
+from fastxfen.files.text_jobs import for_the_command_line
+from fastxfen.files.unique import Unique
+
+_MISSING = "missing value"
+
+
+def _mask(array) -> np.ndarray:
+    return array.to_numpy(zero_copy_only=False).astype(bool, copy=False)
+
+
+def _normalized(text, options, threads):
+    """The Arrow column ``text`` normalized as ``options`` (TextOptions)
+    say, a rejected row null."""
+    return _paths.normalize(text, ARROW, options, ErrorsMode.COERCE, threads, None)
+
+
+def _encoded(text, records: RecordOptions, threads) -> np.ndarray:
+    """The records of the Arrow column ``text``, a rejected or missing row
+    the null record."""
+    return _paths.encode(text, ARROW, records, ErrorsMode.COERCE, threads)
+
+
+def _normalize_one(options):
+    """One row normalized as ``options`` say, under errors "raise"."""
+    return lambda value: _codec.normalize_rows([value], text=options, errors=ErrorsMode.RAISE)
+
+
+def _encode_one(records: RecordOptions):
+    """One row read into a record as ``records`` say, under errors "raise"."""
+    return lambda value: _codec.encode_rows([value], records=records, errors=ErrorsMode.RAISE)
+
+
+class RejectsTable:
+    """The rejects file of a table input: one row per rejected row (its
+    1-based row number, the column, field and reason of the error, and the
+    value as read), as a table of the format the file's name says (CSV for
+    a name that says none)."""
+
+    def __init__(self, output, column_type) -> None:
+        self.output = output
+        if output is None:
+            return
+        pa = tables.require_pyarrow()
+        self.schema = pa.schema(
+            [
+                ("row", pa.int64()),
+                ("column", pa.int64()),
+                ("field", pa.string()),
+                ("reason", pa.string()),
+                ("value", column_type),
+            ]
+        )
+        kind = table_formats.format_by_name(output.name) or "csv"
+        self.writer = table_formats.FORMATS[kind].writer(output, self.schema)
+
+    def add(self, rows: list) -> None:
+        """rows: (row number, FenError, original value) of rejected rows."""
+        if self.output is None or not rows:
+            return
+        pa = tables.require_pyarrow()
+        numbers, errors, values = zip(*rows)
+        self.writer.write(
+            pa.RecordBatch.from_arrays(
+                [
+                    pa.array(numbers, pa.int64()),
+                    pa.array([e.column for e in errors], pa.int64()),
+                    pa.array([e.field for e in errors], pa.string()),
+                    pa.array([e.reason for e in errors], pa.string()),
+                    pa.array(values, self.schema.field("value").type),
+                ],
+                schema=self.schema,
+            )
+        )
+
+    def close(self) -> None:
+        if self.output is not None:
+            self.writer.close()
+
+    def abandon(self) -> None:
+        if self.output is not None:
+            self.writer.abandon()
+
+
+class TableJob:
+    """One task over the batches of a table.  ``convert(text, batch)``
+    gives (output, rejected rows as (row, FenError)); ``emit(output, upto)``
+    writes the output of the first ``upto`` rows.  ``output`` is where the
+    task writes (binary rows when ``binary``)."""
+
+    binary = False
+
+    def __init__(self, run, reader: tables.TableReader, stack) -> None:
+        self.task = run.task
+        self.settings = run.settings
+        self.stats = run.stats
+        self.reader = reader
+        self.schema = reader.schema
+        self.index = tables.find_column(reader.schema, run.settings.column)
+        field = reader.schema.field(self.index)
+        self.name = field.name
+        self.text_type = tables.text_type(field.type, self.name)
+        self.errors = run.stats.errors
+        output, rejects = open_outputs(reader.path, run.target, run.settings, stack, self.binary)
+        self.output = run.progress.paced(output)
+        self.rejects = RejectsTable(rejects, self.text_type)
+        if rejects is not None:
+            close_at_end(stack, self.rejects, rejects)
+        self.unique = None
+
+    def threads(self, text) -> _options.Threads:
+        """The threads for a batch of these rows."""
+        return _options.threads_of(self.settings.chunk_threads(len(text)))
+
+    def text(self, batch):
+        column = batch.column(self.index)
+        return column if column.type == self.text_type else column.cast(self.text_type)
+
+    def batch(self, batch, first: int) -> None:
+        """Convert and write one batch whose first row is row ``first + 1``."""
+        text = self.text(batch)
+        n = batch.num_rows
+        output, failures = self.convert(text, batch)
+        raise_mode = self.errors is ErrorsMode.RAISE
+        upto = failures[0][0] if failures and raise_mode else n
+        self.stats.read += n
+        self.emit(output, upto)
+        if failures:
+            if raise_mode:
+                failures = failures[:1]
+            rows = [(first + row + 1, error, text[row].as_py()) for row, error in failures]
+            self.stats.rejected += len(rows)
+            self.rejects.add(rows)
+            if raise_mode:
+                raise Rejected(rows[0][0], rows[0][1], "row")
+
+    def failed(self, result, text) -> np.ndarray:
+        """Rows null in a coerced result that hold a value."""
+        return np.flatnonzero(_mask(result.is_null()) & _mask(text.is_valid()))
+
+    def reasons(self, text, rows, check) -> list:
+        """(row, FenError) of rejected rows, the error found by ``check``
+        (one row's conversion under errors='raise')."""
+        out = []
+        for row in map(int, rows):
+            value = text[row].as_py()
+            if value is None:
+                out.append((row, fen_error(row, 0, "input", _MISSING)))
+                continue
+            error = rerun_error(check, value, row)
+            if error is not None:
+                out.append((row, for_the_command_line(error)))
+        return out
+
+    def keep(self, text, failed: np.ndarray, pass_failed: bool) -> np.ndarray:
+        """unique: the rows to write (missing values always, rejected rows
+        when ``pass_failed``)."""
+        records = _encoded(text, self.records, self.threads(text))
+        kept = _mask(text.is_null())
+        if pass_failed:
+            kept[failed] = True
+        return self.unique.keep(records, kept)
+
+
+class TableOutput(TableJob):
+    """A job whose output is a table: the input's, with the column replaced
+    (or a new one added after it) by the field ``out_field(job)``."""
+
+    to_column = None  # the new column's name, if one is added
+
+    def __init__(self, run, reader, stack, out_field) -> None:
+        super().__init__(run, reader, stack)
+        self.out_schema = tables.with_column(
+            self.schema, self.index, out_field(self), self.to_column
+        )
+        self.writer = _table_writer(run, reader, stack, self.output, self.out_schema)
+
+    def write(self, batch, column, mask: np.ndarray | None, upto: int) -> None:
+        pa = tables.require_pyarrow()
+        out = tables.put_column(batch, self.index, column, self.to_column, self.out_schema)
+        out = out.slice(0, upto)
+        if mask is not None:
+            out = out.filter(pa.array(mask[:upto]))
+        self.stats.written += out.num_rows
+        self.writer.write(out)
+
+
+def _table_writer(run, reader, stack, output, schema):
+    """The writer of the output table (of the output's format, else the
+    input's), closed at the end of the run."""
+    kind = table_formats.output_format(run.target, run.settings.output_format, reader.kind)
+    writer = table_formats.table_writer(output, kind, schema)
+    close_at_end(stack, writer, output)
+    return writer
+
+
+class NormalizeTable(TableOutput):
+    def __init__(self, run, reader, stack) -> None:
+        self.to_column = run.task.to_column
+        pa = tables.require_pyarrow()
+
+        def field(job):
+            return pa.field(job.to_column or job.name, job.text_type)
+
+        super().__init__(run, reader, stack, field)
+        task = self.task
+        if task.unique:
+            self.unique = Unique(task.keys, self.stats)
+            self.records = RecordOptions(10, task.text.epd)  # the positions
+
+    def convert(self, text, batch):
+        pa = tables.require_pyarrow()
+        options = self.task.text
+        result = _normalized(text, options, self.threads(text))
+        failed = self.failed(result, text)
+        ignore = self.errors is ErrorsMode.IGNORE
+        if len(failed) and ignore:
+            flags = np.zeros(len(text), bool)
+            flags[failed] = True
+            result = pa.compute.if_else(pa.array(flags), text, result)
+        mask = None
+        if self.unique is not None:
+            mask = self.keep(text, failed, ignore)
+        failures = self.reasons(text, failed, _normalize_one(options))
+        return (batch, result, mask), failures
+
+    def emit(self, output, upto):
+        batch, column, mask = output
+        self.write(batch, column, mask, upto)
+
+
+class DedupeTable(TableOutput):
+    """The rows holding the first occurrence of their position, unchanged."""
+
+    def __init__(self, run, reader, stack) -> None:
+        super().__init__(run, reader, stack, lambda job: job.schema.field(job.index))
+        self.unique = Unique(self.task.keys, self.stats)
+
+    def convert(self, text, batch):
+        options = self.task.records
+        records = _encoded(text, options, self.threads(text))
+        failed = np.flatnonzero((records["width"] == 0) & _mask(text.is_valid()))
+        kept = _mask(text.is_null())
+        if self.errors is ErrorsMode.IGNORE:
+            kept[failed] = True
+        mask = self.unique.keep(records, kept)
+        failures = self.reasons(text, failed, _encode_one(options))
+        return (batch, mask), failures
+
+    def emit(self, output, upto):
+        batch, mask = output
+        self.write(batch, batch.column(self.index), mask, upto)
+
+
+class ValidateTable(TableJob):
+    """Messages as for text, or (``reasons_column``) the table with a column
+    of reasons after the positions, null for a good row."""
+
+    def __init__(self, run, reader, stack) -> None:
+        super().__init__(run, reader, stack)
+        pa = tables.require_pyarrow()
+        self.to_column = run.task.reasons_column
+        self.writer = None
+        self.first = 0
+        if self.to_column is not None:
+            field = pa.field(self.to_column, pa.string())
+            self.out_schema = tables.with_column(self.schema, self.index, field, self.to_column)
+            self.writer = _table_writer(run, reader, stack, self.output, self.out_schema)
+
+    def batch(self, batch, first):
+        self.first = first
+        super().batch(batch, first)
+
+    def convert(self, text, batch):
+        options = self.task.text
+        result = _normalized(text, options, self.threads(text))
+        failed = self.failed(result, text)
+        failures = self.reasons(text, failed, _normalize_one(options))
+        return (batch, failures), failures
+
+    def emit(self, output, upto):
+        pa = tables.require_pyarrow()
+        batch, failures = output
+        if self.writer is None:
+            lines = [f"{self.first + row + 1}: {e.location}: {e.reason}\n" for row, e in failures]
+            if lines:
+                self.output.write("".join(lines).encode())
+            return
+        reasons = np.full(batch.num_rows, None, object)
+        for row, e in failures:
+            reasons[row] = f"{e.location}: {e.reason}"
+        column = pa.array(reasons, pa.string())
+        out = tables.put_column(batch, self.index, column, self.to_column, self.out_schema)
+        self.stats.written += out.num_rows
+        self.writer.write(out)
+
+
+class EncodeTable(TableJob):
+    """The column's positions as the rows of a binary format."""
+
+    binary = True
+
+    def __init__(self, run, reader, stack) -> None:
+        super().__init__(run, reader, stack)
+        self.encoder = run.encoder
+        self.writer = self.task.format.writer(self.output, self.encoder)
+        close_at_end(stack, self.writer, self.output)
+
+    def convert(self, text, batch):
+        options = self.task.records
+        records = _encoded(text, options, self.threads(text))
+        failed = np.flatnonzero(records["width"] == 0)
+        failures = self.reasons(text, failed, _encode_one(options))
+        rows, later = self.encoder.convert(records)
+        return rows, merge(failures, later)
+
+    def emit(self, rows, upto):
+        self.writer.write(self.encoder.cut(rows, upto))
+        self.stats.written += upto
+
+
+JOBS = {
+    "normalize": NormalizeTable,
+    "validate": ValidateTable,
+    "encode": EncodeTable,
+    "dedupe": DedupeTable,
+}
+
+
+def run_table(run, kind: str):
+    """Run ``run.task`` over a table input of format ``kind``; return its
+    stats."""
+    try:
+        with contextlib.ExitStack() as stack:
+            table = table_formats.FORMATS[kind]
+            reader = tables.TableReader(run.source, table, run.settings.chunk_size, stack)
+            run.progress.start(reader.total, reader.unit)
+            job = JOBS[run.task.command](run, reader, stack)
+            first = 0
+            for batch in reader.batches():
+                run.progress.aim(reader.position())
+                job.batch(batch, first)
+                first += batch.num_rows
+                run.progress.to(reader.position())
+    except Rejected as exc:  # nothing was published
+        run.stats.stop(exc)
+    return run.stats
