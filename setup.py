@@ -42,6 +42,21 @@ class BuildExt(build_ext):
                         extra_postargs=[*ext.extra_compile_args, arch],
                     )
         super().build_extension(ext)
+# the move generator and the engine training formats (.binpack, .bin, .plain)
+TRAINING = [
+    "attacks.c",
+    "movegen.c",
+    "notation.c",
+    "status.c",
+    "sfpack.c",
+    "ply_bmi2.c",
+    "emit.c",
+    "entries.c",
+    "binpack.c",
+    "binpack_write.c",
+    "sfbin.c",
+    "plain.c",
+]
 
 
 def compile_args():
@@ -91,6 +106,7 @@ setup(
             extension("_export", EXPORT),
             extension("_pgn", ["pgnscan.c"], core=()),
             extension("_keys", ["zobrist.c", "zobrist_keys.c", "dedupe.c"]),
+            extension("_training", TRAINING),
         ],
         language_level=3,
         compiler_directives={
