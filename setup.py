@@ -42,6 +42,8 @@ class BuildExt(build_ext):
                         extra_postargs=[*ext.extra_compile_args, arch],
                     )
         super().build_extension(ext)
+
+
 # the move generator and the engine training formats (.binpack, .bin, .plain)
 TRAINING = [
     "attacks.c",
