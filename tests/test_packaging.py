@@ -1,7 +1,8 @@
 """What the distributions carry: the LICENSE file in the sdist and in the
-installed package's metadata."""
+installed package's metadata; the dependencies the project declares."""
 
 import importlib.metadata
+import re
 import subprocess
 import sys
 import tarfile
@@ -10,6 +11,24 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def _pyproject() -> dict:
+    if not (ROOT / "pyproject.toml").exists():
+        pytest.skip("needs the source tree")
+    try:
+        import tomllib
+    except ImportError:  # Python before 3.11: pytest's own TOML reader
+        import tomli as tomllib
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_base_dependencies():
+    """tqdm draws the command line's progress bar; zstandard reads and
+    writes .zst files, the format lichess publishes its exports in."""
+    names = [re.split(r"[<>=!~ \[;]", dep)[0] for dep in _pyproject()["project"]["dependencies"]]
+    assert "tqdm" in names and "zstandard" in names
+    assert importlib.metadata.version("zstandard")
 
 
 def test_installed_metadata_names_the_license_file():

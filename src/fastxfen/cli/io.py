@@ -53,7 +53,10 @@ def _zstandard():
     try:
         import zstandard
     except ImportError:
-        raise CliError(".zst files need the zstandard package (pip install zstandard)") from None
+        raise CliError(
+            ".zst files need the zstandard package, a dependency of fastxfen missing here "
+            "(pip install zstandard)"
+        ) from None
     return zstandard
 
 
