@@ -1,5 +1,6 @@
 """What the distributions carry: the LICENSE file in the sdist and in the
-installed package's metadata; the dependencies the project declares."""
+installed package's metadata; what the project declares: its dependencies,
+and the test requirements."""
 
 import importlib.metadata
 import re
@@ -29,6 +30,14 @@ def test_base_dependencies():
     names = [re.split(r"[<>=!~ \[;]", dep)[0] for dep in _pyproject()["project"]["dependencies"]]
     assert "tqdm" in names and "zstandard" in names
     assert importlib.metadata.version("zstandard")
+
+
+def test_requirements_file_is_the_test_extra():
+    """requirements/test.txt installs the test extra without building fastxfen."""
+    extra = _pyproject()["project"]["optional-dependencies"]["test"]
+    lines = (ROOT / "requirements" / "test.txt").read_text().splitlines()
+    listed = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    assert listed == extra
 
 
 def test_installed_metadata_names_the_license_file():
