@@ -1,6 +1,6 @@
 """What the distributions carry: the LICENSE file in the sdist and in the
 installed package's metadata; what the project declares: its dependencies,
-and the test requirements."""
+the test requirements and the Pythons it claims."""
 
 import importlib.metadata
 import re
@@ -38,6 +38,20 @@ def test_requirements_file_is_the_test_extra():
     lines = (ROOT / "requirements" / "test.txt").read_text().splitlines()
     listed = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
     assert listed == extra
+
+
+def test_claimed_pythons_agree():
+    """requires-python's lower bound, the version classifiers and the
+    CPython versions cibuildwheel builds name the same run of versions."""
+    toml = _pyproject()
+    low = re.fullmatch(r">=3\.(\d+)", toml["project"]["requires-python"])
+    assert low, toml["project"]["requires-python"]
+    prefix = "Programming Language :: Python :: 3."
+    classifiers = toml["project"]["classifiers"]
+    minors = [int(c[len(prefix) :]) for c in classifiers if c.startswith(prefix)]
+    assert minors == list(range(int(low[1]), int(low[1]) + len(minors))), minors
+    built = toml["tool"]["cibuildwheel"]["build"].split()
+    assert built == [f"cp3{m}-*" for m in minors]
 
 
 def test_installed_metadata_names_the_license_file():
