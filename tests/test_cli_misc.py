@@ -45,12 +45,6 @@ def test_docs_count_the_subcommands():
     assert sorted(listed) == sorted(cli.COMMANDS)
 
 
-def test_tqdm_is_a_dependency():
-    tomllib = pytest.importorskip("tomllib")
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert any(dep.startswith("tqdm") for dep in project["dependencies"])
-
-
 @pytest.mark.parametrize(
     "fields, expected",
     [

@@ -14,8 +14,8 @@ def para(text: str) -> str:
 EPILOG = """\
 files:
   INPUT and -o OUT may be '-' (the default) for stdin and stdout. Names ending
-  in .gz, .bz2 or .xz are decompressed when read and compressed when written;
-  .zst too when the zstandard package is installed.
+  in .gz, .bz2, .xz or .zst are decompressed when read and compressed when
+  written.
 
 exit status:
     0  every row was accepted
