@@ -16,8 +16,9 @@ import fastxfen as fx  # noqa: E402
 import fastxfen.pandas  # noqa: E402, F401
 
 FENS = positions(300)
-ARROW_DTYPES = [
-    "str",
+#: "str" is Arrow-backed from pandas 3 on (pandas 2 reads it as object)
+PANDAS_STR = ["str"] if int(pd.__version__.split(".")[0]) >= 3 else []
+ARROW_DTYPES = PANDAS_STR + [
     "string[pyarrow]",
     pd.ArrowDtype(pa.string()),
     pd.ArrowDtype(pa.large_string()),
