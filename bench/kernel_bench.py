@@ -139,6 +139,62 @@ def run(exe: Path, path: Path, rounds: int, name: str, clock: str, check: bool) 
     return got
 
 
+# the part of the work each source file of the core does
+PARTS = (
+    ("readers/", "placement"),
+    ("parse.c", "other fields"),
+    ("rules.c", "rules"),
+    ("write.c", "writing"),
+    ("batch.c", "loop"),
+)
+
+
+def part_of(source: str) -> str | None:
+    """The part a source file's functions do; None outside the core."""
+    if "/fastxfen/core/" not in source:
+        return "harness" if source.endswith("kernel.c") else None
+    return next((part for tail, part in PARTS if tail in source), "other core")
+
+
+def parts(out: Path, rows: int) -> dict:
+    """{part: [instructions, mispredicted branches] per row} from a
+    callgrind file: each function's own cost goes to the part of the file
+    that defines it (code inlined from headers included), and calls out of
+    the core (memcpy) to the caller's part."""
+    names: dict = {}
+    totals: dict = {}
+    current = callee = pending = None
+    in_call = False
+
+    def name(line: str) -> str:  # "(id) name" or "(id)": the name given once
+        key, _, rest = line.partition(" ")
+        return names.setdefault(key, rest) if rest else names.get(key, key)
+
+    for line in out.read_text().splitlines():
+        key, _, value = line.partition("=")
+        if key == "fl":
+            current = part_of(name(value))
+        elif key in ("cfl", "cfi"):  # the callee's file, when not the caller's
+            pending = (part_of(name(value)),)
+        elif key == "cfn":
+            callee = pending[0] if pending else current
+            pending = None
+            name(value)
+        elif key in ("fn", "fi", "fe", "ob", "cob"):
+            name(value)
+        elif key == "calls":
+            in_call = True
+        elif line[:1].isdigit() or line[:1] in "+-*":
+            costs = [int(v) for v in line.split()[1:]]
+            own = not in_call or callee is None
+            if own and current and costs:
+                entry = totals.setdefault(current, [0, 0])
+                entry[0] += costs[0]
+                entry[1] += costs[2] if len(costs) > 2 else 0
+            in_call = False
+    return {part: [v / rows for v in values] for part, values in totals.items()}
+
+
 def count(exe: Path, path: Path, name: str, case: str, tmp: Path) -> tuple:
     """Instructions, conditional branches and mispredicted ones per row of
     one case under callgrind, reader `name`."""
@@ -162,7 +218,7 @@ def count(exe: Path, path: Path, name: str, case: str, tmp: Path) -> tuple:
     for line in out.read_text().splitlines():
         if line.startswith(("summary:", "totals:")):
             ir, bc, bcm = (int(v) for v in line.split()[1:4])
-            return ir / rows, bc / rows, bcm / rows
+            return ir / rows, bc / rows, bcm / rows, parts(out, rows)
     raise SystemExit(f"{out}: no totals")
 
 
@@ -172,16 +228,27 @@ def count_table(exes: dict, path: Path, names: list, tmp: Path, cases: list) -> 
     names = [name for name in names if name != "avx512"]  # valgrind has no AVX-512
     print("| reader | case | build (reader) | instructions/row | branches/row | mispredicted/row |")
     print("| --- | --- | --- | ---: | ---: | ---: |")
+    split = {}
     for name in names:
         for case in cases:
             for build_name, (exe, core) in exes.items():
                 if case == "placement" and not (core / "readers").is_dir():
                     continue  # older cores have no reader table to call alone
-                ir, bc, bcm = count(exe, path, name, case, tmp)
+                ir, bc, bcm, by_part = count(exe, path, name, case, tmp)
+                split[name, case, build_name] = by_part
                 print(
                     f"| {name} | {case} | {build_name} ({ran_by(core, name)}) | {ir:.0f} "
                     f"| {bc:.1f} | {bcm:.2f} |"
                 )
+    print("\nBy part, instructions (mispredicted branches) per row:\n")
+    order = [part for _, part in PARTS] + ["other core", "harness"]
+    print("| reader | case | build | " + " | ".join(order) + " |")
+    print("| --- | --- | --- |" + " ---: |" * len(order))
+    for (name, case, build_name), by_part in split.items():
+        cells = [
+            f"{by_part[p][0]:.0f} ({by_part[p][1]:.2f})" if p in by_part else "" for p in order
+        ]
+        print(f"| {name} | {case} | {build_name} | " + " | ".join(cells) + " |")
 
 
 def time_table(args, exes: dict, path: Path, names: list, rows: list) -> None:
