@@ -8,7 +8,7 @@ from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 READERS = [f"readers/{name}.c" for name in ("choose", "scalar", "sse2", "avx2", "avx512")]
-CORE = ["tables.c", "parse.c", *READERS, "rules.c", "write.c", "record.c", "batch.c"]
+CORE = ["tables.c", "parse.c", "tail.c", *READERS, "rules.c", "write.c", "record.c", "batch.c"]
 
 
 def compile_args():

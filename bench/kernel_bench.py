@@ -59,7 +59,7 @@ FUNCTIONS = {
 }
 LINE = re.compile(r"(\w+)\s+([\d.]+) ns/row \(([\d.]+) to ([\d.]+)\)")
 # the core files the harness needs (older commits: avx2.c and avx512.c at the top)
-CORE_FILES = ("tables", "parse", "rules", "write", "record", "batch", "avx2", "avx512")
+CORE_FILES = ("tables", "parse", "tail", "rules", "write", "record", "batch", "avx2", "avx512")
 
 
 def compiler() -> list:
@@ -143,6 +143,7 @@ def run(exe: Path, path: Path, rounds: int, name: str, clock: str, check: bool) 
 PARTS = (
     ("readers/", "placement"),
     ("parse.c", "other fields"),
+    ("tail.c", "other fields"),
     ("rules.c", "rules"),
     ("write.c", "writing"),
     ("batch.c", "loop"),

@@ -10,7 +10,7 @@
  *
  *     cc -O1 -std=c11 -I src/fastxfen/core tests/c/placement_readers.c \
  *        src/fastxfen/core/readers/{choose,scalar,sse2,avx2,avx512,neon}.c \
- *        src/fastxfen/core/{rules,write,tables,record}.c -o readers
+ *        src/fastxfen/core/{tail,rules,write,tables,record}.c -o readers
  *     ./readers ROWS SEED
  *
  * Prints a line per reader, "NAME runs 0|1 accepted A declined D written W

@@ -6,9 +6,21 @@
 uint8_t fx_rank_text[256][8];
 uint8_t fx_rank_len[256];
 
+/* The two digits of each number below 100, the first '0' for one digit. */
+static uint8_t digits2[100][2];
+
+static void init_digits(void)
+{
+    for (int v = 0; v < 100; v++) {
+        digits2[v][0] = (uint8_t)('0' + v / 10);
+        digits2[v][1] = (uint8_t)('0' + v % 10);
+    }
+}
+
 void fx_init_tables(void)
 {
     fx_init_parse_tables();
+    init_digits();
     for (int mask = 0; mask < 256; mask++) {
         int n = 0, run = 0;
         for (int f = 0; f < 8; f++) {
@@ -120,16 +132,14 @@ static uint8_t *write_castling(const fx_pos *pos, fx_castling_mode mode, uint8_t
     return o + none;
 }
 
-static uint8_t *write_u32(uint32_t v, uint8_t *o)
+/* A counter in decimal: below 100 (most counters) two bytes are written,
+ * of which the second is kept for one digit, with no branch on the value. */
+static inline uint8_t *write_u32(uint32_t v, uint8_t *o)
 {
-    if (v < 10) {  /* most counters: no loop */
-        *o = (uint8_t)('0' + v);
-        return o + 1;
-    }
     if (v < 100) {
-        o[0] = (uint8_t)('0' + v / 10);
-        o[1] = (uint8_t)('0' + v % 10);
-        return o + 2;
+        int one = v < 10;
+        memcpy(o, digits2[v] + one, 2);
+        return o + 2 - one;
     }
     uint8_t digits[10];
     int n = 0;
@@ -142,22 +152,36 @@ static uint8_t *write_u32(uint32_t v, uint8_t *o)
     return o;
 }
 
+/* n bytes from p, copied as four 16-byte blocks (overlapping for n < 64)
+ * when 16 <= n <= 64: a placement's length decides no branch. */
+static inline uint8_t *copy_placement(const uint8_t *p, size_t n, uint8_t *o)
+{
+    if (n - 16 > 48) {
+        memcpy(o, p, n);
+        return o + n;
+    }
+    size_t second = n - 16 < 16 ? n - 16 : 16, third = n - 16 < 32 ? n - 16 : 32;
+    uint8_t a[16], b[16], c[16], d[16];
+    memcpy(a, p, 16);
+    memcpy(b, p + second, 16);
+    memcpy(c, p + third, 16);
+    memcpy(d, p + n - 16, 16);
+    memcpy(o, a, 16);
+    memcpy(o + second, b, 16);
+    memcpy(o + third, c, 16);
+    memcpy(o + n - 16, d, 16);
+    return o + n;
+}
+
 size_t fx_write(const fx_pos *pos, fx_castling_mode castling, fx_ep_mode ep, int fields,
                 const uint8_t *placement, size_t placement_len, uint8_t *out)
 {
-    uint8_t *o = out;
-    if (placement) {
-        memcpy(o, placement, placement_len);
-        o += placement_len;
-    } else {
-        o = write_placement(pos, o);
-    }
+    uint8_t *o = placement ? copy_placement(placement, placement_len, out)
+                           : write_placement(pos, out);
+    memcpy(o, pos->turn ? " b  " : " w  ", 4);  /* the fourth byte is overwritten */
+    o = write_castling(pos, castling, o + 3);
     *o++ = ' ';
-    *o++ = pos->turn ? 'b' : 'w';
-    *o++ = ' ';
-    o = write_castling(pos, castling, o);
-    *o++ = ' ';
-    if (fx_ep_keep(pos, ep)) {
+    if (pos->ep != FX_NONE && fx_ep_keep(pos, ep)) {
         *o++ = (uint8_t)('a' + pos->ep % pos->width);
         *o++ = (uint8_t)('1' + pos->ep / pos->width);
     } else {
