@@ -245,12 +245,14 @@ int main(int argc, char **argv)
 #ifdef HAS_READERS
     if (fx_readers_refusal())
         return fprintf(stderr, "%s\n", fx_readers_refusal()), 2;
+#endif
+    if (argc > 3 && !strcmp(argv[3], "dump"))
+        return dump(&c), 0;
+#ifdef HAS_READERS
     printf("reader %s\n", fx_reader_name(fx_reader_active()));
 #else
     printf("reader (chosen by FASTXFEN_NO_AVX512 and FASTXFEN_NO_AVX2)\n");
 #endif
-    if (argc > 3 && !strcmp(argv[3], "dump"))
-        return dump(&c), 0;
     for (size_t r = 0; r < k; r++) {
         fx_span span;
         fx_error err;

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import platform
+import sys
 from typing import Any
 
 from fastxfen import _codec
@@ -42,9 +43,8 @@ def info() -> dict[str, Any]:
     >>> about["reader"] in about["runnable"] and "scalar" in about["readers"]
     True
     """
-    from fastxfen import __version__
-
-    return {"version": __version__, **_codec.reader_info(), "machine": platform.machine()}
+    version = sys.modules["fastxfen"].__version__  # imported before any of its modules
+    return {"version": version, **_codec.reader_info(), "machine": platform.machine()}
 
 
 def version_text() -> str:

@@ -15,21 +15,10 @@
 #include <string.h>
 
 #include "readers/readers.h"
+#include "check.h"
 
 uint8_t fx_rank_text[256][8];  /* the writers' tables, unused here */
 uint8_t fx_rank_len[256];
-
-static int checks, failed;
-
-static void check(int ok, const char *what, int line)
-{
-    checks++;
-    if (!ok) {
-        failed++;
-        printf("FAIL line %d: %s\n", line, what);
-    }
-}
-#define CHECK(x) check((x), #x, __LINE__)
 
 static char why[256];
 

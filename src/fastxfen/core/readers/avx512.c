@@ -27,6 +27,11 @@ static const uint8_t LETTER[64] = {
     '?', '?', '?', '?', '?', '?', '?', UNUSED8, UNUSED8, UNUSED8, UNUSED8, UNUSED8,
 };
 #undef UNUSED8
+/* Byte k is k (a table: not every compiler has _mm512_set_epi8). */
+static const uint8_t IOTA[64] = {
+    0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+    22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43,
+    44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63};
 
 /* The ranks are first put one to a qword: the seven slashes give each
  * rank's first byte and length (1 to 8 when the field is valid), and one
@@ -55,10 +60,7 @@ TARGET size_t fx_read8_avx512(const uint8_t *s, size_t i, size_t end, uint8_t bo
         return FX_DECLINE;
 
     /* rank r is bytes [first_r, end_r): ends are the slashes, then n */
-    const __m512i iota = _mm512_set_epi8(
-        63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42,
-        41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20,
-        19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i iota = _mm512_loadu_si512(IOTA);
     __m128i ends = _mm_mask_set1_epi8(
         _mm512_castsi512_si128(_mm512_maskz_compress_epi8(slashes, iota)), 0x80, (char)n);
     __m128i firsts = _mm_add_epi8(_mm_bslli_si128(ends, 1),

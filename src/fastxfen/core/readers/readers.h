@@ -57,7 +57,8 @@ typedef enum {
 
 /* Which are built: SSE2 is part of every x86-64 CPU and Advanced SIMD of
  * every AArch64 one; AVX2 and AVX-512 are compiled for x86-64 and chosen
- * at run time.  FASTXFEN_NO_SIMD builds the scalar reader alone (tests).
+ * at run time (FX_SSE2 and FX_NEON come from bits.h).  FASTXFEN_NO_SIMD
+ * builds the scalar reader alone (tests).
  * FASTXFEN_MSVC_STYLE compiles a GCC build as MSVC's: CPU detection by
  * the __cpuidex / _xgetbv intrinsics and no per-function targets (the
  * build then gives avx2.c and avx512.c their instruction sets). */
@@ -65,9 +66,6 @@ typedef enum {
 #define FX_X86 1
 #define FX_AVX2 1
 #define FX_AVX512 1
-#endif
-#if !defined(FASTXFEN_NO_SIMD) && (defined(__aarch64__) || defined(_M_ARM64))
-#define FX_NEON 1
 #endif
 #if (defined(_MSC_VER) && !defined(__clang__)) || defined(FASTXFEN_MSVC_STYLE)
 #define FX_TARGET(isa)
