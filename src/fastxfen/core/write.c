@@ -105,22 +105,30 @@ static uint8_t *write_placement(const fx_pos *pos, uint8_t *o)
 
 /* The castling field.  Each of the four slots writes its letter and moves
  * on only when it holds a right, so the bytes of the field decide no
- * branch (a slot's letter is computed, then kept or overwritten). */
+ * branch (a slot's letter is computed, then kept or overwritten).  X-FEN
+ * names a rook by its file only when a rook of the color stands further
+ * out on its side, which no right on the board's edge file has: the back
+ * ranks are read only for rights on inner files (Chess960). */
 static uint8_t *write_castling(const fx_pos *pos, fx_castling_mode mode, uint8_t *o)
 {
     uint8_t *start = o;
     if (pos->prefix != FX_PREFIX_NONE)
         *o++ = pos->prefix == FX_PREFIX_S ? 's' : 'm';
     uint8_t *flags = o;
-    /* X-FEN names a rook by its file only when a rook of the color stands
-     * further out on its side; Shredder-FEN always does */
     int files = mode != FX_CASTLING_XFEN;
+    unsigned last = pos->width - 1u;
+    const uint8_t *slot = pos->castling;
+    uint32_t rooks[2] = {0, 0};
+    if (!files && ((slot[0] < last) | (slot[2] < last) | ((uint8_t)(slot[1] - 1) < last)
+                   | ((uint8_t)(slot[3] - 1) < last))) {
+        rooks[0] = fx_back_rank_rooks(pos, 0);
+        rooks[1] = fx_back_rank_rooks(pos, 1);
+    }
     for (int color = 0; color < 2; color++) {
         uint8_t lower = color ? 0x20 : 0;
-        uint8_t h = pos->castling[2 * color], a = pos->castling[2 * color + 1];
-        uint32_t rooks = fx_back_rank_rooks(pos, color);
-        int h_file = files | (rooks >> (h & 31) >> 1 != 0);
-        int a_file = files | ((rooks & ((1u << (a & 31)) - 1)) != 0);
+        uint8_t h = slot[2 * color], a = slot[2 * color + 1];
+        int h_file = files | (rooks[color] >> (h & 31) >> 1 != 0);
+        int a_file = files | ((rooks[color] & ((1u << (a & 31)) - 1)) != 0);
         *o = (uint8_t)((h_file ? 'A' + h : 'K') | lower);
         o += h != FX_NONE;
         *o = (uint8_t)((a_file ? 'A' + a : 'Q') | lower);
