@@ -37,6 +37,30 @@ def run(cmd, *, what: str = "", **kwargs) -> subprocess.CompletedProcess:
     return done
 
 
+def check_cli(done: subprocess.CompletedProcess, what: str) -> subprocess.CompletedProcess:
+    """A fastxfen command's run (stderr captured): exit status 0, or 1 when
+    some rows were rejected.  Python exits 1 too when the command cannot
+    even be imported or fails, with a traceback: that, or any other status,
+    stops the benchmark with the command's output."""
+    err = done.stderr or ""
+    rejected = done.returncode == 1 and "Traceback" not in err
+    if done.returncode != 0 and not rejected:
+        tail = "\n".join(err.splitlines()[-20:])
+        raise SystemExit(f"benchmark failed: {what}: exit {done.returncode}\n{tail}")
+    return done
+
+
+def describe_child(env: dict | None = None) -> str:
+    """describe() of the fastxfen a child Python started with env imports
+    (what a benchmark's `python -m fastxfen` children run)."""
+    code = "import sys; sys.path.insert(0, sys.argv[1]); import builds; print(builds.describe())"
+    return run(
+        [sys.executable, "-c", code, str(Path(__file__).resolve().parent)],
+        env=env,
+        what="import fastxfen in a child",
+    ).stdout.strip()
+
+
 def commit_of(tree: Path) -> str:
     """The short commit of a git tree, with "+changes" when its tracked
     files differ from it; "no git commit" outside one."""
