@@ -90,18 +90,31 @@ static void parse_only(const corpus *c)
     sink = ok;
 }
 
+/* normalize as the row loop does it: a row that is its own canonical text
+ * is copied, any other written (X-FEN, en passant "xfen", six fields). */
 static void normalize(const corpus *c)
 {
     fx_pos pos;
     fx_span span;
     fx_error err;
     int fields;
-    size_t len = 0;
+    size_t len = 0, kept = 0;
     for (size_t k = 0; k < c->n; k++) {
         const uint8_t *row = c->text + c->starts[k];
-        if (fx_parse(row, c->lens[k], &pos, &span, &fields, &err) == 0)
+#ifdef FX_HAS_PARSE_KEPT
+        if (fx_parse_kept(row, c->lens[k], &pos, &span, &fields, &kept, &err) != 0)
+            continue;
+#else /* an older core */
+        if (fx_parse(row, c->lens[k], &pos, &span, &fields, &err) != 0)
+            continue;
+#endif
+        if (kept && fields == 6) {
+            memcpy(c->out + len, row + span.start, kept);
+            len += kept;
+        } else {
             len += fx_write(&pos, FX_CASTLING_XFEN, FX_EP_XFEN, 6, row + span.start, span.len,
                             c->out + len);
+        }
     }
     sink = len;
 }

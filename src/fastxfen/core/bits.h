@@ -16,6 +16,14 @@ static __inline int fx_clz64(uint64_t x) { unsigned long i; _BitScanReverse64(&i
 #define fx_clz64(x) __builtin_clzll(x)
 #endif
 
+/* A function inlined wherever it is called (so that constant arguments
+ * specialize it). */
+#if defined(_MSC_VER) && !defined(__clang__)
+#define FX_ALWAYS_INLINE __forceinline
+#else
+#define FX_ALWAYS_INLINE inline __attribute__((always_inline))
+#endif
+
 /* Set bits of x (the builtin would be a library call without -mpopcnt). */
 static inline int fx_popcount64(uint64_t x)
 {

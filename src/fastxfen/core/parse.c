@@ -313,14 +313,24 @@ static void trim(const uint8_t *s, size_t len, size_t *start, size_t *end)
 int fx_parse(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
              int *fields, fx_error *err)
 {
+    size_t kept;
+    return fx_parse_kept(s, len, pos, placement, fields, &kept, err);
+}
+
+int fx_parse_kept(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement, int *fields,
+                  size_t *kept, fx_error *err)
+{
     size_t i, end, start;
     fx_tail tail;
+    int same;
+    *kept = 0;
     trim(s, len, &i, &end);
     fx_tail_read(s, i, end, &tail);
     if (read_board(s, &i, end, pos, placement, err))
         return -1;
-    if (tail.ok && tail.cut == i && fx_tail_apply(&tail, pos)) {
+    if (tail.ok && tail.cut == i && fx_tail_apply(&tail, pos, &same)) {
         *fields = tail.fields;
+        *kept = same ? end - placement->start : 0;
         return 0;
     }
     if (read_fields(s, &i, end, pos, err))

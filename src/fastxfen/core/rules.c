@@ -67,38 +67,40 @@ static inline void back_ranks(const fx_pos *pos, uint32_t kings[2], uint32_t roo
     }
     int width = pos->width, last = (FX_HEIGHT - 1) * width;
     for (int color = 0; color < 2; color++) {
-        int sq = -1, count = 0;
-        for (int k = 0; k < width * FX_HEIGHT; k++)
-            if (pos->board[k] == FX_KING_OF(color))
-                sq = k, count++;
+        uint8_t king = FX_KING_OF(color);
+        uint64_t low = fx_equal64(pos->board, king);  /* squares 0-63, then 64-79 */
+        uint32_t high = fx_equal8(pos->board + 64, king) | fx_equal8(pos->board + 72, king) << 8;
+        int one = low ? !high && !(low & (low - 1)) : high && !(high & (high - 1));
+        int sq = low ? fx_ctz64(low) : high ? 64 + fx_ctz64(high) : -1;
         int home = color ? sq >= last : sq >= 0 && sq < width;
-        kings[color] = count == 1 && home ? 1u << (sq - (color ? last : 0)) : 0;
+        kings[color] = one && home ? 1u << (sq - (color ? last : 0)) : 0;
         rooks[color] = fx_back_rank_rooks(pos, color);
     }
 }
 
 /* Keep, of the candidate rook files, the outermost one with a rook on each
- * side of the king (a file bit; 0: no rights). */
-static inline void settle(fx_pos *pos, int color, uint32_t king, uint32_t rooks, uint32_t candidates)
+ * side of the king (a file bit; 0: no rights): the color's two slots, the
+ * h-side in the low byte. */
+static inline uint32_t settle(uint32_t king, uint32_t rooks, uint32_t candidates)
 {
     uint32_t rights = candidates & rooks & -(uint32_t)(king != 0);
-    pos->castling[2 * color] = highest_file(rights & ~(2 * king - 1));
-    pos->castling[2 * color + 1] = lowest_file(rights & (king - 1));
+    return highest_file(rights & ~(2 * king - 1)) | (uint32_t)lowest_file(rights & (king - 1)) << 8;
 }
 
-/* The s/m prefix qualifies rights; with none left it is dropped, so equal
- * text always gives equal records. */
-static void drop_lone_prefix(fx_pos *pos)
+/* The four slots into the record at once (one store: a later read of them
+ * takes it whole), and the s/m prefix, which qualifies rights, dropped
+ * when none is left, so that equal text always gives equal records. */
+static uint32_t store_slots(fx_pos *pos, uint32_t slots)
 {
-    uint32_t slots;
-    memcpy(&slots, pos->castling, 4);
+    memcpy(pos->castling, &slots, 4);
     if (slots == 0xFFFFFFFFu)
         pos->prefix = FX_PREFIX_NONE;
+    return slots;
 }
 
-void fx_castling_from_sets(fx_pos *pos, const uint32_t sets[2])
+uint32_t fx_castling_from_sets(fx_pos *pos, const uint32_t sets[2])
 {
-    uint32_t kings[2], rooks[2];
+    uint32_t kings[2], rooks[2], slots = 0;
     back_ranks(pos, kings, rooks);
     for (int color = 0; color < 2; color++) {
         uint32_t set = sets[color], king = kings[color];
@@ -106,9 +108,9 @@ void fx_castling_from_sets(fx_pos *pos, const uint32_t sets[2])
         uint32_t candidates = set >> FX_FLAG_FILES;
         candidates |= -(set >> FX_FLAG_K & 1) & ~(2 * king - 1);
         candidates |= -(set >> FX_FLAG_Q & 1) & (king - 1);
-        settle(pos, color, king, rooks[color], candidates);
+        slots |= settle(king, rooks[color], candidates) << 16 * color;
     }
-    drop_lone_prefix(pos);
+    return store_slots(pos, slots);
 }
 
 void fx_castling_from_flags(fx_pos *pos, const uint8_t *flags, size_t n)
@@ -135,9 +137,10 @@ void fx_repair_castling(fx_pos *pos)
             uint8_t f = pos->castling[2 * color + side];
             candidates |= f < pos->width ? 1u << f : 0;
         }
-        settle(pos, color, kings[color], rooks[color], candidates);
+        slots = (slots & ~(0xFFFFu << 16 * color))
+                | settle(kings[color], rooks[color], candidates) << 16 * color;
     }
-    drop_lone_prefix(pos);
+    store_slots(pos, slots);
 }
 
 /* Geometry of the en-passant target: the side to move captures towards

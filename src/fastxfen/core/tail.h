@@ -17,23 +17,28 @@ typedef struct {
     uint32_t sets[2];    /* castling flags of each color (fx_flag_bit) */
     uint32_t ep;         /* 1: an en-passant square, ep_file and ep_rank */
     uint32_t ep_file, ep_rank;
-    uint32_t turn, halfmove, fullmove;
+    uint32_t turn, prefix, halfmove, fullmove;
     int fields;          /* 4, 5 or 6 */
+    uint32_t canonical;  /* 1: written as fx_write writes it (X-FEN, no en-passant
+                            square), if the rights stand as given */
 } fx_tail;
 
 /* The fields of the row s[start, end) (no blanks around it) after its
- * first field, for rows whose last 16 bytes hold the tail (at most 15
- * bytes) and whose fields take the common forms: one blank apart, castling
- * '-' or one to four distinct flags without a prefix, en passant '-' or a
- * square, counters of one to four digits.  t->ok is 0 for any other row
+ * first field, for rows whose last 16 or 32 bytes hold the tail (at most
+ * 31 bytes) and whose fields take the common forms: one blank apart,
+ * castling '-' or one to four distinct flags (at most two a color, an
+ * X-FEN prefix allowed), en passant '-' or a square, counters of one to
+ * four digits in the row's last 8 bytes.  t->ok is 0 for any other row
  * (fx_parse then reads the fields one by one and names any error). */
 void fx_tail_read(const uint8_t *s, size_t start, size_t end, fx_tail *t);
 
 /* The tail's fields into *pos, whose board and width are read: castling
  * rights repaired, the en-passant target tested.  0 when a flag or the
  * en-passant file lies beyond the board's width (then nothing is
- * usable: fx_parse reads the fields one by one). */
-int fx_tail_apply(const fx_tail *t, fx_pos *pos);
+ * usable: fx_parse reads the fields one by one).  *kept: 1 when the tail
+ * is canonical and every right stands as given, on its edge file (so
+ * fx_write in X-FEN would write the same text), else 0. */
+int fx_tail_apply(const fx_tail *t, fx_pos *pos, int *kept);
 
 /* The table fx_tail_read uses; run by fx_init_parse_tables. */
 void fx_init_tail_tables(void);
