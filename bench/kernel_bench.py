@@ -7,10 +7,12 @@ Builds the harness with the C compiler from the source tree, then runs it
 on the bench corpus (one FEN per line) with each placement reader and
 writer built in that the CPU runs (FASTXFEN_READER=avx512, avx2, sse2,
 neon, scalar; SSE2 and scalar with the table-driven writer).  Cases:
-placement (the placement reader alone), parse, normalize (parse + write,
-the placement copied), write (the placement written from the board, as
-decode does) and loop (normalize through the row loop over a buffer's
-spans, as the buffer path runs it).
+placement (the placement reader alone), parse, validate (the verdict
+alone), normalize (parse, then the row copied when it is its own
+canonical text, else written with the placement copied, as the row loop
+does), write (the placement written from the board, as decode does) and
+loop (normalize through the row loop over a buffer's spans, as the buffer
+path runs it).
 
 With ``--before COMMIT``, the same harness is also built against that
 commit's core (``git archive``, outside the repository) and each turn runs
@@ -48,11 +50,12 @@ import corpus
 
 HERE = Path(__file__).resolve().parent
 NAMES = ("avx512", "avx2", "neon", "sse2", "scalar")
-CASES = ("placement", "parse", "normalize", "write", "loop")
+CASES = ("placement", "parse", "validate", "normalize", "write", "loop")
 # the harness's function for each case (valgrind --toggle-collect)
 FUNCTIONS = {
     "placement": "place_only",
     "parse": "parse_only",
+    "validate": "validate_only",
     "normalize": "normalize",
     "write": "write_only",
     "loop": "loop",

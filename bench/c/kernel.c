@@ -5,8 +5,10 @@
  *     kernel FILE [ROUNDS [CASE]]
  *
  * Cases: "placement" (the placement reader alone, on each row's first
- * field), "parse" (fx_parse), "normalize" (fx_parse + fx_write, the
- * placement copied), "write" (fx_write alone, the placement written from
+ * field), "parse" (fx_parse), "validate" (fx_check_row: the verdict
+ * alone), "normalize" (fx_parse_kept, then the row copied when it is its
+ * own canonical text, else fx_write with the placement copied, as the row
+ * loop does), "write" (fx_write alone, the placement written from
  * the board, as decode does), "loop" (normalize through the row loop,
  * fx_batch_rows, over the rows as spans of one buffer: what the buffer
  * path runs), a memcpy of the same bytes (in cache) and of 256 MB
@@ -14,11 +16,11 @@
  * median ns per row and the range of the rounds, in this process's CPU
  * time (FX_BENCH_CLOCK=wall: wall time).  ROUNDS 0 runs the case once and
  * prints nothing: for counting instructions (valgrind --toggle-collect on
- * the case's function: place_only, parse_only, normalize, write_only,
- * loop).  The case "dump" prints, instead of times, each row's answer:
- * its text written from the board in Shredder-FEN with legal en passant,
- * or the error (code, field, column), so that builds for other machines
- * can be compared (one run under qemu against one here).
+ * the case's function: place_only, parse_only, validate_only, normalize,
+ * write_only, loop).  The case "dump" prints, instead of times, each row's
+ * answer: its text written from the board in Shredder-FEN with legal en
+ * passant, or the error (code, field, column), so that builds for other
+ * machines can be compared (one run under qemu against one here).
  *
  * It also builds against the core of an older commit (kernel_bench.py
  * --before): the placement case needs the core's readers/ folder. */
@@ -87,6 +89,24 @@ static void parse_only(const corpus *c)
     size_t ok = 0;
     for (size_t k = 0; k < c->n; k++)
         ok += fx_parse(c->text + c->starts[k], c->lens[k], &pos, &span, &fields, &err) == 0;
+    sink = ok;
+}
+
+/* validate: each row's verdict (older cores: fx_parse). */
+static void validate_only(const corpus *c)
+{
+    size_t ok = 0;
+    for (size_t k = 0; k < c->n; k++) {
+        fx_error err;
+#ifdef FX_HAS_PARSE_KEPT
+        ok += fx_check_row(c->text + c->starts[k], c->lens[k], &err) == 0;
+#else
+        fx_pos pos;
+        fx_span span;
+        int fields;
+        ok += fx_parse(c->text + c->starts[k], c->lens[k], &pos, &span, &fields, &err) == 0;
+#endif
+    }
     sink = ok;
 }
 
@@ -296,6 +316,8 @@ int main(int argc, char **argv)
 #endif
     if (!*only || !strcmp(only, "parse"))
         report("parse", parse_only, &c, rounds, rows);
+    if (!*only || !strcmp(only, "validate"))
+        report("validate", validate_only, &c, rounds, rows);
     if (!*only || !strcmp(only, "normalize"))
         report("normalize", normalize, &c, rounds, rows);
     if (!*only || !strcmp(only, "write"))

@@ -250,7 +250,9 @@ static size_t validate(const fx_batch_opts *o, const fx_rows *rows, size_t k, si
         if (rows->nulls != NULL && rows->nulls[k])
             continue;
         const uint8_t *text = row_bytes(rows, k, &full, &start, &end);
-        if (parse_row(o, text, fx_line_length(text, full), &pos, &span, &ops, &fields, &err)
+        size_t len = fx_line_length(text, full);
+        if ((o->epd ? parse_row(o, text, len, &pos, &span, &ops, &fields, &err)
+                    : fx_check_row(text, len, &err))
             && (why = fail(o, rows, k, start, end, &err, out)) != FX_STOP_DONE)
             return fx_batch_stop(out, why, k);
     }

@@ -124,6 +124,11 @@ int fx_parse_kept(const uint8_t *text, size_t len, fx_pos *pos, fx_span *placeme
                   int *fields, size_t *kept, fx_error *err);
 #define FX_HAS_PARSE_KEPT 1
 
+/* parse.c: fx_parse's verdict on a row (0, or -1 with *err), without the
+ * position: the common rows skip the castling and en-passant rules, which
+ * never refuse a row (validate). */
+int fx_check_row(const uint8_t *text, size_t len, fx_error *err);
+
 /* parse.c: read one EPD row: the four position fields, then operations,
  * kept as text (*operations, possibly empty); hmvc / fmvn operations give
  * the counters.  An opcode is a letter, then letters, digits and '_'. */

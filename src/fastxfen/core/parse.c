@@ -310,25 +310,21 @@ static void trim(const uint8_t *s, size_t len, size_t *start, size_t *end)
     *end = e;
 }
 
-int fx_parse(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
-             int *fields, fx_error *err)
-{
-    size_t kept;
-    return fx_parse_kept(s, len, pos, placement, fields, &kept, err);
-}
-
-int fx_parse_kept(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement, int *fields,
-                  size_t *kept, fx_error *err)
+/* fx_parse_kept; with rules 0 (a verdict, no position: validate) the
+ * common rows skip the rules, which never refuse a row. */
+static int parse_row(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement, int *fields,
+                     size_t *kept, fx_error *err, int rules)
 {
     size_t i, end, start;
     fx_tail tail;
-    int same;
+    int same = 0;
     *kept = 0;
     trim(s, len, &i, &end);
     fx_tail_read(s, i, end, &tail);
     if (read_board(s, &i, end, pos, placement, err))
         return -1;
-    if (tail.ok && tail.cut == i && fx_tail_apply(&tail, pos, &same)) {
+    if (tail.ok && tail.cut == i
+        && (rules ? fx_tail_apply(&tail, pos, &same) : fx_tail_fits(&tail, pos->width))) {
         *fields = tail.fields;
         *kept = same ? end - placement->start : 0;
         return 0;
@@ -354,6 +350,28 @@ int fx_parse_kept(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
     if (next_field(s, &i, end, &start))
         return fail(err, FX_E_TOO_MANY_FIELDS, FX_F_FIELDS, start, 0, 0, 0);
     return 0;
+}
+
+int fx_parse(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
+             int *fields, fx_error *err)
+{
+    size_t kept;
+    return parse_row(s, len, pos, placement, fields, &kept, err, 1);
+}
+
+int fx_parse_kept(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement, int *fields,
+                  size_t *kept, fx_error *err)
+{
+    return parse_row(s, len, pos, placement, fields, kept, err, 1);
+}
+
+int fx_check_row(const uint8_t *s, size_t len, fx_error *err)
+{
+    fx_pos pos;
+    fx_span placement;
+    size_t kept;
+    int fields;
+    return parse_row(s, len, &pos, &placement, &fields, &kept, err, 0);
 }
 
 #define IS_LETTER(c) ((uint8_t)(((c) | 0x20) - 'a') < 26)

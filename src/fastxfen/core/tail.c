@@ -375,11 +375,17 @@ void fx_tail_read(const uint8_t *s, size_t start, size_t end, fx_tail *t)
         tail_window(s, end, 32, t);
 }
 
+int fx_tail_fits(const fx_tail *t, unsigned width)
+{
+    /* files i and j (bits 10 and 11 of a color's set) on an 8-wide board */
+    return !(((t->sets[0] | t->sets[1]) & (width == 8 ? 0x0C00u : 0))
+             | (t->ep & (t->ep_file >= width)));
+}
+
 int fx_tail_apply(const fx_tail *t, fx_pos *pos, int *kept)
 {
     uint32_t width = pos->width, either = t->sets[0] | t->sets[1];
-    /* files i and j (bits 10 and 11 of a color's set) on an 8-wide board */
-    if ((either & (width == 8 ? 0x0C00u : 0)) | (t->ep & (t->ep_file >= width)))
+    if (!fx_tail_fits(t, width))
         return 0;
     pos->turn = (uint8_t)t->turn;
     pos->prefix = (uint8_t)t->prefix;

@@ -40,6 +40,10 @@ void fx_tail_read(const uint8_t *s, size_t start, size_t end, fx_tail *t);
  * fx_write in X-FEN would write the same text), else 0. */
 int fx_tail_apply(const fx_tail *t, fx_pos *pos, int *kept);
 
+/* Whether the tail's files fit a board of this width (fx_tail_apply's
+ * check, for a reader that needs no position: validate). */
+int fx_tail_fits(const fx_tail *t, unsigned width);
+
 /* The table fx_tail_read uses; run by fx_init_parse_tables. */
 void fx_init_tail_tables(void);
 
