@@ -17,10 +17,12 @@ path runs it).
 With ``--before COMMIT``, the same harness is also built against that
 commit's core (``git archive``, outside the repository) and each turn runs
 both builds, in turns, per reader: the table adds the median of the
-per-turn ratios before / after (above 1: this tree is faster) and their
-range.  Builds without core/readers/ are forced with FASTXFEN_NO_AVX512 and
-FASTXFEN_NO_AVX2 (one without an AVX2 reader runs SSE2 there); the harness
-needs fx_parse's ``fields`` (commit 3ca50d8 or later).
+per-turn ratios before / after (above 1: this tree is faster), their
+range, and the ratio of the best rounds (on a shared machine the best
+round is the one least disturbed).  Builds without core/readers/ are
+forced with FASTXFEN_NO_AVX512 and FASTXFEN_NO_AVX2 (one without an AVX2
+reader runs SSE2 there); the harness needs fx_parse's ``fields`` (commit
+3ca50d8 or later).
 
 Times are this process's CPU time (``--clock wall``: wall time): per turn
 the median of ``--rounds`` rounds, then the median over the turns and the
@@ -271,7 +273,7 @@ def time_table(args, exes: dict, path: Path, names: list, rows: list) -> None:
     head = "| reader | case | ns/row (median) | best | M rows/s | GB/s | x memcpy |"
     rule = "| --- | --- | ---: | ---: | ---: | ---: | ---: |"
     if "before" in exes:
-        head += " before (reader) ns/row | before / after (range) |"
+        head += " before (reader): median, best | before / after: medians (range), bests |"
         rule += " ---: | ---: |"
         old_core = exes["before"][1]
     print(head)
@@ -291,9 +293,12 @@ def time_table(args, exes: dict, path: Path, names: list, rows: list) -> None:
             old = results.get(("before", name))
             if old and case in old[0]:
                 ratios = [o[case][0] / t[case][0] for o, t in zip(old, turns)]
+                old_best = min(o[case][1] for o in old)
+                old_median = statistics.median(o[case][0] for o in old)
                 line += (
-                    f" ({ran_by(old_core, name)}) {statistics.median(o[case][0] for o in old):.1f} "
-                    f"| {statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f}) |"
+                    f" ({ran_by(old_core, name)}) {old_median:.1f}, "
+                    f"{old_best:.1f} | {statistics.median(ratios):.2f} "
+                    f"({min(ratios):.2f}-{max(ratios):.2f}), {old_best / best:.2f} |"
                 )
             elif old:
                 line += " | |"
