@@ -30,6 +30,7 @@
 #include <time.h>
 
 #include "batch.h"
+#include "bits.h"
 #include "fx.h"
 #if __has_include("readers/readers.h")
 #include "readers/readers.h"
@@ -110,6 +111,12 @@ static void validate_only(const corpus *c)
     sink = ok;
 }
 
+#ifdef FX_HAS_PARSE_KEPT
+#define COPY fx_copy96
+#else
+#define COPY memcpy
+#endif
+
 /* normalize as the row loop does it: a row that is its own canonical text
  * is copied, any other written (X-FEN, en passant "xfen", six fields). */
 static void normalize(const corpus *c)
@@ -129,7 +136,7 @@ static void normalize(const corpus *c)
             continue;
 #endif
         if (kept && fields == 6) {
-            memcpy(c->out + len, row + span.start, kept);
+            COPY(c->out + len, row + span.start, kept);
             len += kept;
         } else {
             len += fx_write(&pos, FX_CASTLING_XFEN, FX_EP_XFEN, 6, row + span.start, span.len,

@@ -174,7 +174,7 @@ static size_t normalize(const fx_batch_opts *o, const fx_rows *rows, size_t k, s
         uint8_t *at = out->text + out->len;
         if (rc == 0 && kept && o->castling == FX_CASTLING_XFEN
             && (o->fields == FX_FIELDS_SAME || o->fields == fields)) {
-            memcpy(at, text + span.start, kept); /* the row is its own canonical text */
+            fx_copy96(at, text + span.start, kept); /* the row is its own canonical text */
             out->len += kept;
         } else if (rc == 0 && !o->epd) {
             out->len += fx_write(&pos, o->castling, o->ep,

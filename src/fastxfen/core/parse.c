@@ -320,9 +320,12 @@ static int parse_row(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placeme
     int same = 0;
     *kept = 0;
     trim(s, len, &i, &end);
-    fx_tail_read(s, i, end, &tail);
+    size_t first = i;
+    /* the placement first: its reader's chain of steps is the longest, and
+     * the tail, which needs nothing of it, fills the time it leaves */
     if (read_board(s, &i, end, pos, placement, err))
         return -1;
+    fx_tail_read(s, first, end, &tail);
     if (tail.ok && tail.cut == i
         && (rules ? fx_tail_apply(&tail, pos, &same) : fx_tail_fits(&tail, pos->width))) {
         *fields = tail.fields;

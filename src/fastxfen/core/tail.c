@@ -10,7 +10,8 @@
  * text are the placement's last bytes, then the fields, so every field's
  * bytes are a mask too, and every check is bit arithmetic on masks, each
  * leaving bits in `bad` (none for a valid row) that the caller tests once.
- * Nothing here waits for the placement reader. */
+ * Nothing here needs the placement reader's result: fx_parse joins the
+ * two where the placement ends. */
 #include "tail.h"
 
 #include <string.h>

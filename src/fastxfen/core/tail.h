@@ -1,8 +1,8 @@
 /* The fields after the placement (side, castling, en passant, counters),
  * read from the end of the row with no branch on their bytes: fx_parse's
- * fast path (tail.c).  The tail is read without the placement, so the two
- * are read side by side, and joined by fx_tail_apply once the placement
- * reader has found where the placement ends. */
+ * fast path (tail.c).  The tail is read without the placement, and joined
+ * by fx_tail_apply once the placement reader has found where the
+ * placement ends. */
 #ifndef FASTXFEN_TAIL_H
 #define FASTXFEN_TAIL_H
 

@@ -160,32 +160,14 @@ static inline uint8_t *write_u32(uint32_t v, uint8_t *o)
     return o;
 }
 
-/* n bytes from p, copied as four 16-byte blocks (overlapping for n < 64)
- * when 16 <= n <= 64: a placement's length decides no branch. */
-static inline uint8_t *copy_placement(const uint8_t *p, size_t n, uint8_t *o)
-{
-    if (n - 16 > 48) {
-        memcpy(o, p, n);
-        return o + n;
-    }
-    size_t second = n - 16 < 16 ? n - 16 : 16, third = n - 16 < 32 ? n - 16 : 32;
-    uint8_t a[16], b[16], c[16], d[16];
-    memcpy(a, p, 16);
-    memcpy(b, p + second, 16);
-    memcpy(c, p + third, 16);
-    memcpy(d, p + n - 16, 16);
-    memcpy(o, a, 16);
-    memcpy(o + second, b, 16);
-    memcpy(o + third, c, 16);
-    memcpy(o + n - 16, d, 16);
-    return o + n;
-}
-
 size_t fx_write(const fx_pos *pos, fx_castling_mode castling, fx_ep_mode ep, int fields,
                 const uint8_t *placement, size_t placement_len, uint8_t *out)
 {
-    uint8_t *o = placement ? copy_placement(placement, placement_len, out)
-                           : write_placement(pos, out);
+    uint8_t *o = out + placement_len;
+    if (placement)
+        fx_copy96(out, placement, placement_len);
+    else
+        o = write_placement(pos, out);
     memcpy(o, pos->turn ? " b  " : " w  ", 4);  /* the fourth byte is overwritten */
     o = write_castling(pos, castling, o + 3);
     *o++ = ' ';
