@@ -155,21 +155,28 @@ PARTS = (
 )
 
 
-def part_of(source: str) -> str | None:
-    """The part a source file's functions do; None outside the core."""
+def part_of(source: str, function: str = "") -> str | None:
+    """The part a source file's function does; None outside the core.
+    Before core/readers/, the placement readers were functions named for
+    it in parse.c, avx2.c and avx512.c (unless inlined into fx_parse)."""
     if "/fastxfen/core/" not in source:
         return "harness" if source.endswith("kernel.c") else None
+    if "placement" in function and "write" not in function:
+        return "placement"
+    if "write_placement" in function:
+        return "writing"
     return next((part for tail, part in PARTS if tail in source), "other core")
 
 
 def parts(out: Path, rows: int) -> dict:
     """{part: [instructions, mispredicted branches] per row} from a
-    callgrind file: each function's own cost goes to the part of the file
-    that defines it (code inlined from headers included), and calls out of
-    the core (memcpy) to the caller's part."""
+    callgrind file: each function's own cost goes to its part (part_of:
+    the file that defines it, code inlined from headers included), and
+    calls out of the core (memcpy) to the caller's part."""
     names: dict = {}
     totals: dict = {}
     current = callee = pending = None
+    source = ""
     in_call = False
 
     def name(line: str) -> str:  # "(id) name" or "(id)": the name given once
@@ -179,14 +186,18 @@ def parts(out: Path, rows: int) -> dict:
     for line in out.read_text().splitlines():
         key, _, value = line.partition("=")
         if key == "fl":
-            current = part_of(name(value))
+            source = name(value)
+            current = part_of(source)
         elif key in ("cfl", "cfi"):  # the callee's file, when not the caller's
-            pending = (part_of(name(value)),)
+            callee_file = name(value)
+            pending = (part_of(callee_file), callee_file)
         elif key == "cfn":
-            callee = pending[0] if pending else current
+            function = name(value)
+            callee = part_of(pending[1], function) if pending else part_of(source, function)
             pending = None
-            name(value)
-        elif key in ("fn", "fi", "fe", "ob", "cob"):
+        elif key == "fn":
+            current = part_of(source, name(value))
+        elif key in ("fi", "fe", "ob", "cob"):
             name(value)
         elif key == "calls":
             in_call = True
@@ -247,7 +258,7 @@ def count_table(exes: dict, path: Path, names: list, tmp: Path, cases: list) -> 
                     f"| {bc:.1f} | {bcm:.2f} |"
                 )
     print("\nBy part, instructions (mispredicted branches) per row:\n")
-    order = [part for _, part in PARTS] + ["other core", "harness"]
+    order = list(dict.fromkeys(part for _, part in PARTS)) + ["other core", "harness"]
     print("| reader | case | build | " + " | ".join(order) + " |")
     print("| --- | --- | --- |" + " ---: |" * len(order))
     for (name, case, build_name), by_part in split.items():
