@@ -201,6 +201,25 @@ def test_bar_drawn_for_a_file_input(tmp_path):
     assert "B/s" in drawn or "B [" in drawn
 
 
+def test_summary_gives_a_rate_only_after_a_second():
+    """The rate of a run shorter than a second measures the start of the
+    process, not the work: the summary leaves it out."""
+    from fastxfen.files.report import Stats
+
+    stats = Stats("normalize", None)
+    stats.read = stats.written = 10
+    assert re.search(r" in \d+\.\d\d s$", stats.summary())
+    stats.started -= 2.0  # a run of two seconds
+    assert re.search(r" in 2\.\d\d s \(\d+ positions/s\)$", stats.summary())
+
+    from fastxfen.pgn import PgnStats
+
+    pgn = PgnStats()
+    assert "MB/s" not in pgn.summary("raise")
+    pgn.started -= 2.0
+    assert re.search(r" in 2\.\d\d s \([\d.]+ MB/s\)$", pgn.summary("raise"))
+
+
 @pytest.mark.skipif(
     not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc",
     reason="glibc's mallopt",
