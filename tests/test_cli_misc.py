@@ -124,23 +124,25 @@ def test_compressed_output_moves_the_bar_as_it_is_written():
     assert progress.at == 5000
 
 
-def _pty_run(argv, stdin_tty, input_file=None, feed=b""):
-    """Run the command with stderr (and, if stdin_tty, stdin) on terminals;
-    return what it drew on stderr."""
+def _pty_run(argv, stdin_tty, input_file=None, feed=b"", columns=100):
+    """Run the command with stderr (and, if stdin_tty, stdin) on terminals
+    ``columns`` wide; return what it drew on stderr."""
     pty = pytest.importorskip("pty")
     import fcntl
     import struct
     import termios
 
     err_master, err_slave = pty.openpty()
-    # a terminal 100 columns wide (a new one has none, and tqdm draws nothing)
-    fcntl.ioctl(err_slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    # a new terminal reports 0 columns (as some terminals do)
+    fcntl.ioctl(err_slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
     if stdin_tty:
         in_master, in_slave = pty.openpty()
         stdin = in_slave
     else:
         stdin = open(input_file, "rb")
-    env = dict(os.environ, COLUMNS="100")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    if columns:
+        env["COLUMNS"] = str(columns)
     proc = subprocess.Popen(
         [sys.executable, "-m", "fastxfen", *map(str, argv)],
         stdin=stdin,
@@ -201,23 +203,35 @@ def test_bar_drawn_for_a_file_input(tmp_path):
     assert "B/s" in drawn or "B [" in drawn
 
 
-def test_summary_gives_a_rate_only_after_a_second():
-    """The rate of a run shorter than a second measures the start of the
-    process, not the work: the summary leaves it out."""
-    from fastxfen.files.report import Stats
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_bar_drawn_on_a_terminal_of_no_width(monkeypatch):
+    """A terminal that reports 0 columns gets a bar FALLBACK_SIZE wide
+    (tqdm, sizing itself to the terminal, draws nothing there)."""
+    pty = pytest.importorskip("pty")
+    import fcntl
+    import struct
+    import termios
 
-    stats = Stats("normalize", None)
-    stats.read = stats.written = 10
-    assert re.search(r" in \d+\.\d\d s$", stats.summary())
-    stats.started -= 2.0  # a run of two seconds
-    assert re.search(r" in 2\.\d\d s \(\d+ positions/s\)$", stats.summary())
+    from fastxfen.cli import display
 
-    from fastxfen.pgn import PgnStats
-
-    pgn = PgnStats()
-    assert "MB/s" not in pgn.summary("raise")
-    pgn.started -= 2.0
-    assert re.search(r" in 2\.\d\d s \([\d.]+ MB/s\)$", pgn.summary("raise"))
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 0, 0, 0, 0))
+    monkeypatch.delenv("COLUMNS", raising=False)
+    with os.fdopen(slave, "w") as terminal:
+        monkeypatch.setattr(sys, "stderr", terminal)
+        monkeypatch.setattr(Bar, "MININTERVAL", 0)
+        bar = Bar()
+        for position in (0, 500, 1000):
+            bar(position, 1000, "rows")
+        terminal.flush()
+        drawn = b""
+        while select.select([master], [], [], 0.5)[0]:
+            drawn += os.read(master, 1 << 16)
+        bar.close()
+    os.close(master)
+    lines = [line for line in drawn.decode(errors="replace").split("\r") if line.strip()]
+    assert any("500/1.00k" in line for line in lines), drawn
+    assert max(len(line) for line in lines) == display.FALLBACK_SIZE[0]
 
 
 @pytest.mark.skipif(
