@@ -409,3 +409,27 @@ def test_ipc_stream_through_stdin_and_stdout(tmp_path):
     assert done.returncode == 0, done.stderr
     got = ipc.open_stream(done.stdout).read_all()
     assert got.column("fen").to_pylist() == norm(table.column("fen").to_pylist())
+
+
+def test_table_runs_do_not_import_pandas(tmp_path):
+    """pyarrow.array() and Array.to_numpy() import pandas where it is
+    installed (0.4 s a run): no table run goes through them, rejects,
+    --unique, ignore and a reasons column included."""
+    path = tmp_path / "in.parquet"
+    pq.write_table(parquet_table(40, seed=11, bad=(3, 7)).drop_columns(["moves"]), path)
+    coerce = ["--errors", "coerce", "--rejects"]
+    runs = [
+        ["normalize", path, "-o", tmp_path / "a.csv", *coerce, tmp_path / "r.csv"],
+        ["normalize", path, "-o", tmp_path / "b.parquet", "--errors", "ignore", "--unique"],
+        ["validate", path, "-o", tmp_path / "c.jsonl", "--reasons-column", "why"],
+        ["dedupe", path, "-o", tmp_path / "d.arrow", *coerce, tmp_path / "r.parquet"],
+    ]
+    code = (
+        "import sys\n"
+        "from fastxfen import cli\n"
+        f"statuses = [cli.main(argv) for argv in {[[str(a) for a in r] for r in runs]!r}]\n"
+        "print(statuses, 'pandas' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[-1] == "False", done.stdout

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from typing import Callable
 
+import numpy as np
+
 from fastxfen.files import codecs
 from fastxfen.files.errors import RunError
 from fastxfen.files.inputs import Input
@@ -242,3 +244,35 @@ def put_column(batch, index: int, array, to_column: str | None, schema):
     else:
         columns.insert(index + 1, array)
     return pa.RecordBatch.from_arrays(columns, schema=schema)
+
+
+# ------------------------------------------------------------------ arrays
+# Built from their buffers: pyarrow.array() imports pandas where it is
+# installed (0.4 s a run), to check whether its input is a pandas object.
+
+
+def int_array(values):
+    """An int64 Arrow array of ``values`` (ints)."""
+    pa = require_pyarrow()
+    data = np.ascontiguousarray(values, np.int64)
+    return pa.Array.from_buffers(pa.int64(), len(data), [None, pa.py_buffer(data)])
+
+
+def bool_array(mask):
+    """A boolean Arrow array of a numpy bool array."""
+    pa = require_pyarrow()
+    bits = np.packbits(np.asarray(mask, bool), bitorder="little")
+    return pa.Array.from_buffers(pa.bool_(), len(mask), [None, pa.py_buffer(bits)])
+
+
+def text_array(values):
+    """A string Arrow array of ``values`` (str or None)."""
+    pa = require_pyarrow()
+    missing = np.fromiter((v is None for v in values), bool, len(values))
+    encoded = [b"" if v is None else v.encode() for v in values]
+    offsets = np.zeros(len(values) + 1, np.int32)
+    np.cumsum([len(e) for e in encoded], out=offsets[1:])
+    validity = pa.py_buffer(np.packbits(~missing, bitorder="little")) if missing.any() else None
+    data = pa.py_buffer(b"".join(encoded))
+    buffers = [validity, pa.py_buffer(offsets), data]
+    return pa.Array.from_buffers(pa.string(), len(values), buffers)
