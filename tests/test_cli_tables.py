@@ -433,3 +433,28 @@ def test_table_runs_do_not_import_pandas(tmp_path):
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split()[-1] == "False", done.stdout
+
+
+def test_an_unknown_output_extension_is_an_error(tmp_path, capsys):
+    """-o games.xlsx named no table format and got Parquet: now an error
+    naming the formats, before any file is made; a name without an
+    extension still gets the input's format, and --output-format any name."""
+    path = tmp_path / "in.parquet"
+    pq.write_table(parquet_table(30, seed=12), path)
+    for name in ("games.xlsx", "games.xlsx.gz", "games.fen"):
+        assert run("normalize", path, "-o", tmp_path / name) == 2
+        err = capsys.readouterr().err
+        assert "is no table format" in err and ".parquet" in err and ".jsonl" in err, err
+        assert "--output-format" in err
+    assert run("validate", path, "--reasons-column", "why", "-o", tmp_path / "v.xlsx") == 2
+    assert "is no table format" in capsys.readouterr().err
+    assert sorted(os.listdir(tmp_path)) == ["in.parquet"]
+    assert run("normalize", path, "-o", tmp_path / "plain") == 0
+    assert pq.read_table(tmp_path / "plain").num_rows == 30
+    assert run("normalize", path, "-o", tmp_path / "x.xlsx", "--output-format", "arrow") == 0
+    assert ipc.open_file(str(tmp_path / "x.xlsx")).read_all().num_rows == 30
+    # messages of validate and binary files of encode keep any name
+    assert run("validate", path, "-o", tmp_path / "messages.txt") == 0
+    records = tmp_path / "records.bin"
+    assert run("encode", path, "-o", records, "--errors", "coerce") == 1  # row 6 is missing
+

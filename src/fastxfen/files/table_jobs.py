@@ -123,12 +123,21 @@ class TableJob:
         self.name = field.name
         self.text_type = tables.text_type(field.type, self.name)
         self.errors = run.stats.errors
+        # The output table's format and schema, checked before any file is made.
+        self.out_schema = self.table_schema()
+        if self.out_schema is not None:
+            kind = table_formats.output_format(run.target, run.settings.output_format, reader.kind)
+            self.out_kind = table_formats.checked(kind, self.out_schema, run.target)
         output, rejects = open_outputs(reader.path, run.target, run.settings, stack, self.binary)
         self.output = run.progress.paced(output)
         self.rejects = RejectsTable(rejects, self.text_type)
         if rejects is not None:
             close_at_end(stack, self.rejects, rejects)
         self.unique = None
+
+    def table_schema(self):
+        """The schema of the table the job writes (None: it writes none)."""
+        return None
 
     def threads(self, text) -> _options.Threads:
         """The threads for a batch of these rows."""
@@ -193,11 +202,12 @@ class TableOutput(TableJob):
     to_column = None  # the new column's name, if one is added
 
     def __init__(self, run, reader, stack, out_field) -> None:
+        self.out_field = out_field
         super().__init__(run, reader, stack)
-        self.out_schema = tables.with_column(
-            self.schema, self.index, out_field(self), self.to_column
-        )
-        self.writer = _table_writer(run, reader, stack, self.output, self.out_schema)
+        self.writer = _table_writer(stack, self.output, self.out_kind, self.out_schema)
+
+    def table_schema(self):
+        return tables.with_column(self.schema, self.index, self.out_field(self), self.to_column)
 
     def write(self, batch, column, mask: np.ndarray | None, upto: int) -> None:
         out = tables.put_column(batch, self.index, column, self.to_column, self.out_schema)
@@ -208,10 +218,9 @@ class TableOutput(TableJob):
         self.writer.write(out)
 
 
-def _table_writer(run, reader, stack, output, schema):
-    """The writer of the output table (of the output's format, else the
-    input's), closed at the end of the run."""
-    kind = table_formats.output_format(run.target, run.settings.output_format, reader.kind)
+def _table_writer(stack, output, kind: str, schema):
+    """The writer of the output table, of format ``kind``, closed at the end
+    of the run."""
     writer = table_formats.table_writer(output, kind, schema)
     close_at_end(stack, writer, output)
     return writer
@@ -280,15 +289,19 @@ class ValidateTable(TableJob):
     of reasons after the positions, null for a good row."""
 
     def __init__(self, run, reader, stack) -> None:
-        super().__init__(run, reader, stack)
-        pa = tables.require_pyarrow()
         self.to_column = run.task.reasons_column
+        super().__init__(run, reader, stack)
         self.writer = None
         self.first = 0
-        if self.to_column is not None:
-            field = pa.field(self.to_column, pa.string())
-            self.out_schema = tables.with_column(self.schema, self.index, field, self.to_column)
-            self.writer = _table_writer(run, reader, stack, self.output, self.out_schema)
+        if self.out_schema is not None:
+            self.writer = _table_writer(stack, self.output, self.out_kind, self.out_schema)
+
+    def table_schema(self):
+        if self.to_column is None:
+            return None
+        pa = tables.require_pyarrow()
+        field = pa.field(self.to_column, pa.string())
+        return tables.with_column(self.schema, self.index, field, self.to_column)
 
     def batch(self, batch, first):
         self.first = first

@@ -9,7 +9,7 @@ module that registers one in table_formats)."""
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Optional
 
 import numpy as np
 
@@ -39,14 +39,18 @@ class TableFormat(Value):
     format knows its row count); ``writer(output, schema)`` gives an object
     with ``write(batch)``, ``close()`` (ends the table) and ``abandon()``
     (lets go of a table that will not be published).  A format that
-    ``compresses_inside`` is never written with a compression extension."""
+    ``compresses_inside`` is never written with a compression extension.
+    ``check(schema, where)``, if given, raises a RunError naming the first
+    column whose type the format cannot write back as it was (``where``
+    names the output in the message); it runs before any output is made."""
 
-    _fields = ("name", "extensions", "open", "writer", "compresses_inside")
+    _fields = ("name", "extensions", "open", "writer", "compresses_inside", "check")
     name: str
     extensions: tuple
     open: Callable
     writer: Callable
     compresses_inside: bool
+    check: Optional[Callable]
 
     def __init__(
         self,
@@ -55,9 +59,10 @@ class TableFormat(Value):
         open: Callable,
         writer: Callable,
         compresses_inside: bool = False,
+        check: Optional[Callable] = None,
     ) -> None:
         self._set(name=name, extensions=tuple(extensions), open=open, writer=writer)
-        self._set(compresses_inside=bool(compresses_inside))
+        self._set(compresses_inside=bool(compresses_inside), check=check)
 
 
 class TableReader:
