@@ -458,3 +458,35 @@ def test_an_unknown_output_extension_is_an_error(tmp_path, capsys):
     records = tmp_path / "records.bin"
     assert run("encode", path, "-o", records, "--errors", "coerce") == 1  # row 6 is missing
 
+
+def test_csv_on_stdin_read_as_text_says_which_option(tmp_path):
+    """A CSV piped in without --input-format is read as FEN text: its
+    header fails as line 1, and the error says it looks like a CSV header
+    and which option reads it."""
+    fen = "r6k/pp2r2p/4Rp1Q/3p4/8/1N1P2R1/PqP2bPP/7K b - - 0 24"
+    csv_text = f"PuzzleId,FEN,Moves\n00008,{fen},f2g3\n".encode()
+    tsv_text = f"name\tEPD\ns0\t{fen}\n".encode()
+    for data, kind in ((csv_text, "csv"), (tsv_text, "tsv")):
+        for extra in ([], ["-q"], ["--errors", "coerce"]):
+            done = subprocess.run(
+                [sys.executable, "-m", "fastxfen", "normalize", *extra],
+                input=data,
+                capture_output=True,
+            )
+            err = done.stderr.decode()
+            assert done.returncode == (1 if extra[:1] == ["--errors"] else 2), err
+            assert f"looks like the header of a {kind.upper()} table" in err, err
+            assert f"--input-format {kind}" in err
+        done = subprocess.run(
+            [sys.executable, "-m", "fastxfen", "normalize", "--input-format", kind, "-q"],
+            input=data,
+            capture_output=True,
+        )
+        assert done.returncode == 0, done.stderr
+    # a bad first position is no header
+    done = subprocess.run(
+        [sys.executable, "-m", "fastxfen", "normalize"],
+        input=b"8/8/8 w - - 0 1\n",
+        capture_output=True,
+    )
+    assert done.returncode == 2 and b"looks like" not in done.stderr

@@ -64,6 +64,7 @@ class Stats:
         self.coerced_as = "empty lines"  # what errors "coerce" writes
         self.duplicates: int | None = None  # rows dropped as duplicates (dedupe, unique)
         self.stopped = None
+        self.hint: str | None = None  # advice on what went wrong, if any
         self.started = time.perf_counter()
 
     def stop(self, rejected) -> None:
@@ -103,12 +104,17 @@ class Stats:
 
     def closing(self, quiet: bool = False) -> str:
         """The lines the command line ends with: the summary (not when
-        ``quiet``), and the row that stopped the run with a hint."""
+        ``quiet``), the row that stopped the run, and a hint (``hint``, or
+        how --errors goes on)."""
         lines = [] if quiet else [self.summary()]
         if self.stopped is not None:
             lines.append(f"fastxfen: error: {self.stopped}")
-            if not quiet:
+            if self.hint is not None:
+                lines.append(f"fastxfen: {self.hint}")
+            elif not quiet:
                 lines.append(_RAISE_HINT)
+        elif self.hint is not None and not quiet:
+            lines.append(f"fastxfen: {self.hint}")
         return "".join(line + "\n" for line in lines)
 
 
