@@ -115,6 +115,12 @@ def _table_input(p) -> None:
         help="tables: the column of positions (default: the one column named fen "
         "or epd, in any case)",
     )
+    p.add_argument(
+        "--column-types",
+        type=values.column_types,
+        metavar="NAME=TYPE,...",
+        help="CSV, TSV: the types of other columns (default: from the first rows)",
+    )
 
 
 def _output_format(p) -> None:

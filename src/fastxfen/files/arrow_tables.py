@@ -5,8 +5,8 @@ What is streamed: Parquet by batches of rows within each row group (a
 buffered stream of the file, not the whole row group at once); Arrow IPC
 files batch by batch, IPC streams batch by batch; CSV, TSV and JSON Lines by
 blocks of ``chunk_size`` bytes (a row may not be longer than a block).  CSV
-and TSV columns are all read as text, so that every value is written back as
-it came; JSON Lines keep the types pyarrow infers from the first block.
+and TSV columns are read as text and typed by csv_types; JSON Lines keep the
+types pyarrow infers from the first block.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import json
 import os
 import stat
 
-from fastxfen.files import codecs
+from fastxfen.files import codecs, csv_types
 from fastxfen.files.errors import RunError
 from fastxfen.files.tables import ReadStream, TableFormat, WriteStream, require_pyarrow
 
@@ -79,9 +79,12 @@ def _csv(reader):
     names = pcsv.read_csv(
         pa.BufferReader(header), parse_options=parse
     ).column_names  # the header parsed by pyarrow
+    # Every column as text, an unquoted empty field null, a quoted one "":
+    # csv_types gives the columns their types.
     convert = pcsv.ConvertOptions(
         column_types={name: pa.string() for name in names},
-        strings_can_be_null=False,
+        null_values=[""],
+        strings_can_be_null=True,
         quoted_strings_can_be_null=False,
     )
     batches = pcsv.open_csv(
@@ -90,7 +93,10 @@ def _csv(reader):
         parse_options=parse,
         convert_options=convert,
     )
-    return batches.schema, iter(batches)
+    first = next(iter(batches), None)
+    types = csv_types.CsvTypes(reader, batches.schema, first)
+    reader.types_used = True
+    return types.schema, types.batches(first, batches)
 
 
 def _jsonl(reader):

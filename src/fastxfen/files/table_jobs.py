@@ -21,14 +21,8 @@ from fastxfen.files.text_jobs import for_the_command_line
 from fastxfen.files.unique import Unique
 
 _MISSING = "missing value"
-
-
-def _mask(array) -> np.ndarray:
-    """A boolean Arrow array without nulls as a numpy bool array, unpacked
-    from its bits (pyarrow's to_numpy imports pandas, 0.4 s a run)."""
-    bits = np.frombuffer(array.buffers()[1], np.uint8)
-    start = array.offset
-    return np.unpackbits(bits, bitorder="little")[start : start + len(array)].view(bool)
+#: A boolean Arrow array as a numpy one (pyarrow's to_numpy imports pandas).
+_mask = tables.numpy_mask
 
 
 def _normalized(text, options, threads):
@@ -368,7 +362,15 @@ def run_table(run, kind: str):
     try:
         with contextlib.ExitStack() as stack:
             table = table_formats.FORMATS[kind]
-            reader = tables.TableReader(run.source, table, run.settings.chunk_size, stack)
+            settings = run.settings
+            reader = tables.TableReader(
+                run.source,
+                table,
+                settings.chunk_size,
+                stack,
+                settings.column,
+                settings.column_types,
+            )
             run.progress.start(reader.total, reader.unit)
             job = JOBS[run.task.command](run, reader, stack)
             first = 0

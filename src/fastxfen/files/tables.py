@@ -28,6 +28,7 @@ def require_pyarrow():
     """pyarrow, or a RunError saying how to install it."""
     try:
         import pyarrow
+        import pyarrow.compute  # noqa: F401  (pyarrow.compute, for every table)
     except ImportError:
         raise RunError("tables need pyarrow: pip install fastxfen[arrow]") from None
     return pyarrow
@@ -71,12 +72,17 @@ class TableReader:
     and ``unit`` size the progress, which ``position`` moves (bytes read, or
     rows for the formats that know their row count)."""
 
-    def __init__(self, path, kind: TableFormat, chunk_size: int, stack) -> None:
+    def __init__(
+        self, path, kind: TableFormat, chunk_size: int, stack, column=None, column_types=()
+    ) -> None:
         self.path = path
         self.kind = kind.name
         self.name = "<stdin>" if codecs.is_stdio(path) else path
         self.chunk_size = chunk_size
         self.stack = stack
+        self.column = column  # the column of positions (None: fen or epd)
+        self.column_types = column_types  # (name, type name) pairs for a typeless format
+        self.types_used = False  # set by a format that reads column_types
         self.rows_done = 0
         self.total = None
         self.unit = "B"
@@ -86,6 +92,11 @@ class TableReader:
             self.schema, self._batches = kind.open(self)
         except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
             raise RunError(f"cannot read {self.name} as {self.kind}: {exc}") from None
+        if column_types and not self.types_used:
+            raise RunError(
+                f"--column-types applies to CSV and TSV inputs, whose columns hold "
+                f"text; {self.name} is {self.kind}, whose columns have their types"
+            )
 
     def stream(self) -> Input:
         """The input as a byte stream (decompressed, watched), read by
@@ -261,6 +272,14 @@ def int_array(values):
     pa = require_pyarrow()
     data = np.ascontiguousarray(values, np.int64)
     return pa.Array.from_buffers(pa.int64(), len(data), [None, pa.py_buffer(data)])
+
+
+def numpy_mask(bools) -> np.ndarray:
+    """A boolean Arrow array without nulls as a numpy bool array, unpacked
+    from its bits."""
+    bits = np.frombuffer(bools.buffers()[1], np.uint8)
+    start = bools.offset
+    return np.unpackbits(bits, bitorder="little")[start : start + len(bools)].view(bool)
 
 
 def bool_array(mask):
