@@ -5,6 +5,7 @@ numbers), or as --column-types says; a later value its type cannot hold is
 an error naming its row and column."""
 
 import decimal
+import gzip
 import io
 import subprocess
 import sys
@@ -61,6 +62,27 @@ def test_puzzle_csv_to_parquet_keeps_numbers_as_numbers(tmp_path):
     assert table.column("Rating").to_pylist() == [1913, 1440, 1042]
     assert table.column("OpeningTags").to_pylist() == ["Sicilian_Defense, x", None, ""]
     assert table.column("Themes").to_pylist()[2] == 'say "hi"'
+
+
+def test_csv_to_csv_keeps_every_field_with_minimal_quotes(tmp_path):
+    """Numbers are no longer quoted ("1487"); a field is quoted only where
+    RFC 4180 needs it, and the empty string apart from a missing value."""
+    src = tmp_path / "puzzles.csv"
+    src.write_text(puzzle_csv(PUZZLES))
+    out = tmp_path / "out.tsv.gz"
+    assert run("normalize", src, "-o", tmp_path / "out.csv", "-q") == 0
+    assert (tmp_path / "out.csv").read_text() == src.read_text()
+    assert run("normalize", src, "-o", out, "-q") == 0
+    tsv = gzip.decompress(out.read_bytes()).decode().splitlines()
+    assert tsv[1].split("\t")[3:] == [
+        "1913",
+        "75",
+        "94",
+        "7096",
+        "crushing long",
+        "Sicilian_Defense, x",
+    ]
+    assert tsv[3].endswith('\t"say ""hi"""\t""')
 
 
 def test_csv_types_come_from_the_first_block_and_hold_for_the_table(tmp_path, capsys):
