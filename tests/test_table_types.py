@@ -353,3 +353,46 @@ def test_a_null_member_of_an_object_is_left_out(tmp_path):
     out = tmp_path / "out.jsonl"
     assert run("normalize", src, "-o", out, "-q") == 0
     assert out.read_text() == f'{{"fen":"{START}","pv":{{"mate":2}}}}\n{{"fen":null,"pv":null}}\n'
+
+
+def test_lichess_evaluations_come_back_as_json_dumps_writes_them(tmp_path):
+    """The evaluation file's other fields are re-encoded as json.dumps
+    writes the values pyarrow reads: its compact lines come back byte for
+    byte but for the position (a pv's keys in the order of the first that
+    had them), a date-like string stays the string it was, and spaced
+    input is written compact."""
+    fens = fx.normalize([E4, START], fields=4)
+    lines = [
+        {
+            "fen": fens[0],
+            "evals": [
+                {
+                    "pvs": [{"cp": 31, "line": "e7e5 g1f3"}, {"cp": 2, "line": "c7c5"}],
+                    "knodes": 1234,
+                    "depth": 36,
+                }
+            ],
+            "date": "2024-01-31",
+            "at": {"utc": "2024-01-31 10:00:00", "day": ["2024-01-31"]},
+        },
+        {
+            "fen": fens[1],
+            "evals": [
+                {"pvs": [{"cp": 18, "line": "e2e4"}], "knodes": 5, "depth": 20},
+                {"pvs": [{"mate": -3, "line": "d2d4 é"}], "knodes": 7, "depth": 99},
+            ],
+            "date": "2024-02-01",
+            "at": {"utc": "2024-02-01T10:00:00Z", "day": []},
+        },
+    ]
+    src = tmp_path / "evals.jsonl"
+    src.write_text("".join(json.dumps(line) + "\n" for line in lines))  # spaced
+    out = tmp_path / "out.jsonl"
+    assert run("normalize", src, "-o", out, "--fields", "4", "-q") == 0
+    got = out.read_text(encoding="utf-8").splitlines()
+    assert got[0] == dumps(lines[0])
+    # the mate pv: keys in the struct's order, the missing cp left out
+    assert got[1] == dumps(lines[1]).replace(
+        '{"mate":-3,"line":"d2d4 é"}', '{"line":"d2d4 é","mate":-3}'
+    )
+    assert [json.loads(line) for line in got] == lines

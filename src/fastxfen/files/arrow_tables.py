@@ -6,7 +6,8 @@ buffered stream of the file, not the whole row group at once); Arrow IPC
 files batch by batch, IPC streams batch by batch; CSV, TSV and JSON Lines by
 blocks of ``chunk_size`` bytes (a row may not be longer than a block).  CSV
 and TSV columns are read as text and typed by csv_types; JSON Lines keep the
-types pyarrow infers from the first block.
+types pyarrow infers from the first block, but for strings that look like
+times, which stay strings.
 
 Parquet and Arrow IPC are written by pyarrow's writers; CSV, TSV and JSON
 Lines by csv_writer and json_lines, column by column.  Each format's check
@@ -107,11 +108,39 @@ def _jsonl(reader):
     pa = require_pyarrow()
     import pyarrow.json as pjson
 
+    read = pjson.ReadOptions(block_size=reader.block_size(), use_threads=False)
+    stream = ReadStream(reader.stream())
+    stream.kept = []  # the bytes pyarrow reads until it has the schema
+    batches = pjson.open_json(pa.PythonFile(stream, mode="r"), read_options=read)
+    kept, stream.kept = stream.kept, None
+    strings = _timestamps_as_strings(batches.schema)
+    if strings == batches.schema:
+        return batches.schema, iter(batches)
+    # pyarrow reads a string that looks like a time as a timestamp, which
+    # would be written back as other text ("2024-01-31" as "2024-01-31
+    # 00:00:00"): the first block is read again, those columns as strings.
+    again = ReadStream(stream.source, b"".join(kept))
+    parse = pjson.ParseOptions(explicit_schema=strings)
     batches = pjson.open_json(
-        pa.PythonFile(ReadStream(reader.stream()), mode="r"),
-        read_options=pjson.ReadOptions(block_size=reader.block_size(), use_threads=False),
+        pa.PythonFile(again, mode="r"), read_options=read, parse_options=parse
     )
     return batches.schema, iter(batches)
+
+
+def _timestamps_as_strings(schema):
+    """``schema`` with every timestamp, at any depth, a string."""
+    pa = require_pyarrow()
+
+    def fixed(kind):
+        if pa.types.is_timestamp(kind):
+            return pa.string()
+        if pa.types.is_struct(kind):
+            return pa.struct([field.with_type(fixed(field.type)) for field in kind])
+        if pa.types.is_list(kind):
+            return pa.list_(kind.value_field.with_type(fixed(kind.value_type)))
+        return kind
+
+    return pa.schema([field.with_type(fixed(field.type)) for field in schema])
 
 
 def _regular(path: str) -> bool:

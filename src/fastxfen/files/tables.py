@@ -138,15 +138,23 @@ class TableReader:
 
 class ReadStream:
     """The file object pyarrow reads from: ``head`` (bytes already read, to
-    find a CSV header), then the rest of an Input."""
+    find a CSV header), then the rest of an Input.  While ``kept`` is a
+    list, what is read is appended to it too (to read it again)."""
 
     closed = False
+    kept = None
 
     def __init__(self, source: Input, head: bytes = b"") -> None:
         self.source = source
         self.head = head
 
     def read(self, n: int = -1) -> bytes:
+        data = self._read(n)
+        if self.kept is not None:
+            self.kept.append(data)
+        return data
+
+    def _read(self, n: int) -> bytes:
         if self.head:
             data = self.head if n < 0 else self.head[:n]
             self.head = self.head[len(data) :]
