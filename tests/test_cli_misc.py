@@ -280,3 +280,33 @@ def test_a_bad_option_gets_the_library_message(capsys, argv, library):
     assert run(*argv) == 2
     err = capsys.readouterr().err
     assert err.count(f": {raised.value}\n") == 1 and "error: " in err
+
+
+@pytest.mark.parametrize("command", ["normalize", "validate", "encode", "decode", "dedupe", "pgn"])
+def test_each_command_help_fits_a_screen(command, capsys, monkeypatch):
+    """Each command's help lists INPUT once, in groups, in at most 60
+    lines of at most 80 columns; the long explanations are topics of
+    `fastxfen help`, which it names."""
+    monkeypatch.setenv("COLUMNS", "80")
+    assert cli.main([command, "--help"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert len(lines) <= 60, len(lines)
+    assert max(map(len, lines)) <= 80
+    assert len(re.findall(r"^  INPUT ", out, re.M)) == 1
+    assert "input and output:" in out and "running:" in out
+    assert "fastxfen help TOPIC" in out
+
+
+def test_help_topics(capsys):
+    from fastxfen.cli.help_texts import TOPICS
+
+    assert cli.main(["help"]) == 0
+    listed = capsys.readouterr().out
+    for topic, (summary, text) in TOPICS.items():
+        assert f"  {topic} " in listed and summary in listed
+        assert cli.main(["help", topic]) == 0
+        assert capsys.readouterr().out == text
+        assert max(len(line) for line in text.splitlines()) <= 79
+    assert cli.main(["help", "nope"]) == 2
+    assert "invalid choice" in capsys.readouterr().err
