@@ -4,9 +4,9 @@
 
 Builds the harness with the C compiler from the source tree, then runs it
 on the bench corpus (one FEN per line) with each placement reader and
-writer the CPU can run: the default choice (AVX-512, else AVX2, else
-SSE2), and with FASTXFEN_NO_AVX512 / FASTXFEN_NO_AVX2 set the ones below
-it.  The variants take turns, --turns times.  Prints ns per row for parse,
+writer built in that the CPU runs (FASTXFEN_READER=avx512, avx2, sse2,
+neon, scalar; SSE2 and scalar with the table-driven writer).  The readers
+take turns, --turns times.  Prints ns per row for parse,
 normalize (parse + write, the placement copied) and write (the placement
 written from the board, as decode does): the median over the turns of each
 turn's median, the best round, and the ratio to a 256 MB memcpy timed in
@@ -29,12 +29,9 @@ import corpus
 
 HERE = Path(__file__).resolve().parent
 CORE = HERE.parent / "src" / "fastxfen" / "core"
-SOURCES = ["tables", "parse", "avx512", "avx2", "rules", "write", "record"]
-VARIANTS = {
-    "default": {},
-    "no AVX-512": {"FASTXFEN_NO_AVX512": "1"},
-    "SSE2": {"FASTXFEN_NO_AVX512": "1", "FASTXFEN_NO_AVX2": "1"},
-}
+READERS = sorted((CORE / "readers").glob("*.c"))
+SOURCES = [CORE / f"{name}.c" for name in ("tables", "parse", "rules", "write", "record")]
+NAMES = ("avx512", "avx2", "neon", "sse2", "scalar")
 LINE = re.compile(r"(\w+)\s+([\d.]+) ns/row \(([\d.]+) to ([\d.]+)\)")
 
 
@@ -42,9 +39,24 @@ def build(exe):
     cc = (os.environ.get("CC") or sysconfig.get_config_var("CC") or "cc").split()
     if not shutil.which(cc[0]):
         raise SystemExit("needs a C compiler")
-    sources = [str(HERE / "c" / "kernel.c")] + [str(CORE / f"{name}.c") for name in SOURCES]
+    sources = [str(path) for path in (HERE / "c" / "kernel.c", *SOURCES, *READERS)]
     flags = ["-O3", "-std=c11", f"-I{CORE}"]
     subprocess.run([*cc, *flags, *sources, "-o", str(exe)], check=True)
+
+
+def runnable(exe, path):
+    """The readers this build has and this CPU runs (the harness refuses
+    the others)."""
+    return [
+        name
+        for name in NAMES
+        if subprocess.run(
+            [str(exe), str(path), "1", "memcpy"],
+            capture_output=True,
+            env={**os.environ, "FASTXFEN_READER": name},
+        ).returncode
+        == 0
+    ]
 
 
 def run(exe, path, rounds, env):
@@ -70,10 +82,10 @@ def main():
         exe, path = Path(tmp) / "kernel", Path(tmp) / "rows.fen"
         path.write_text("\n".join(rows) + "\n")
         build(exe)
-        results = {name: [] for name in VARIANTS}
+        results = {name: [] for name in runnable(exe, path)}
         for _ in range(args.turns):
-            for name, env in VARIANTS.items():
-                results[name].append(run(exe, path, args.rounds, env))
+            for name in results:
+                results[name].append(run(exe, path, args.rounds, {"FASTXFEN_READER": name}))
     size = sum(len(row) + 1 for row in rows) / len(rows)
     print(f"{len(rows):,} rows of {size:.1f} bytes, {args.turns} turns of {args.rounds} rounds")
     print("\n| reader / writer | case | ns/row (median) | best | M rows/s | GB/s | x memcpy |")

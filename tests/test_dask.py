@@ -156,7 +156,7 @@ def test_series_partitions_keep_dtype_index_and_nulls():
     assert np.array_equal(
         fxd.encode_series(series, errors="coerce"), fx.encode(pa.array(rows), errors="coerce")
     )
-    assert fxd.validate_series(series).tolist() == fx.validate(pa.array(rows))
+    assert fxd.validate_series(series).tolist() == fx.validate(pa.array(rows)).to_pylist()
 
 
 # ----------------------------------------------------------------- on a cluster
@@ -200,7 +200,7 @@ def test_dataframe_column_on_the_cluster_equals_one_process(client):
     records = fxd.encode_column(ddf, "fen", width=10, errors="coerce").compute()
     assert np.array_equal(records, fx.encode(pa.array(rows), width=10, errors="coerce"))
     messages = fxd.validate_column(ddf["fen"]).compute()
-    assert messages.tolist() == fx.validate(pa.array(rows))
+    assert messages.tolist() == fx.validate(pa.array(rows)).to_pylist()
     with pytest.raises(fx.FenError):
         fxd.normalize_column(ddf, "fen").compute()
 

@@ -5,15 +5,17 @@
  * median and range of the rounds, a memcpy of the same bytes (in cache) and
  * of 256 MB ("bandwidth", per row of the corpus's size).  "write"
  * is the writer alone with the placement written from the board, as
- * decode does. */
+ * decode does.  The case "dump" prints, instead of times, each row's
+ * answer: its text written from the board in Shredder-FEN with legal en
+ * passant, or the error (code, field, column), so that builds for other
+ * machines can be compared (scripts/check_aarch64.sh). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "fx.h"
-
-void fx_init_parse_tables(void);
+#include "readers/readers.h"
 
 static double now(void)
 {
@@ -73,6 +75,25 @@ static void write_only(const corpus *c)
     for (size_t k = 0; k < c->n; k++)
         len += fx_write(&c->positions[k], FX_CASTLING_XFEN, FX_EP_XFEN, 6, NULL, 0, c->out + len);
     sink = len;
+}
+
+/* Each row's answer, one line each. */
+static void dump(const corpus *c)
+{
+    for (size_t k = 0; k < c->n; k++) {
+        fx_pos pos;
+        fx_span span;
+        fx_error err;
+        int fields;
+        uint8_t out[FX_MAX_OUTPUT];
+        if (fx_parse(c->text + c->starts[k], c->lens[k], &pos, &span, &fields, &err) == 0) {
+            size_t len = fx_write(&pos, FX_CASTLING_SHREDDER, FX_EP_LEGAL, fields, NULL, 0, out);
+            printf("%.*s\n", (int)len, (const char *)out);
+        } else {
+            printf("error %u field %u column %llu\n", err.code, err.field,
+                   (unsigned long long)err.column);
+        }
+    }
 }
 
 /* Memory bandwidth: a copy far larger than the caches, per row of the
@@ -141,6 +162,10 @@ int main(int argc, char **argv)
     corpus c = {text, starts, lens, k, malloc(k * FX_MAX_OUTPUT + (size_t)size),
                 malloc(k * sizeof(fx_pos))};
     fx_init_tables();
+    if (fx_readers_refusal())
+        return fprintf(stderr, "%s\n", fx_readers_refusal()), 2;
+    if (argc > 3 && !strcmp(argv[3], "dump"))
+        return dump(&c), 0;
     for (size_t r = 0; r < k; r++) {
         fx_span span;
         fx_error err;
@@ -150,7 +175,7 @@ int main(int argc, char **argv)
         if (!c.positions[r].width)
             c.positions[r].width = 8, c.positions[r].fullmove = 1;
     }
-    fx_init_parse_tables();
+    printf("reader %s\n", fx_reader_name(fx_reader_active()));
     printf("%zu rows, %.1f bytes each\n", k, (double)size / (double)k);
     const char *only = argc > 3 ? argv[3] : "";
     double rows = (double)k;

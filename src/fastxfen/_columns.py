@@ -15,6 +15,7 @@ from fastxfen._options import ErrorsMode
 
 __all__ = [
     "arrow_batches",
+    "arrow_messages",
     "arrow_offsets",
     "arrow_result",
     "arrow_text",
@@ -231,6 +232,21 @@ def arrow_text(result, errors: ErrorsMode, nulls=None):
         offsets = offsets.astype(np.int32)
     kind = pa.string() if offsets.dtype == np.int32 else pa.large_string()
     return _array(kind, (data, offsets, failed), nulls, errors)
+
+
+def arrow_messages(obj, messages: list):
+    """validate's messages, one per row of the Arrow column ``obj``, as a
+    column like it: the same chunks and type, null where a row is valid."""
+    import pyarrow as pa
+
+    chunks, at = [], 0
+    for chunk in _chunks(obj):
+        part = pa.array(messages[at : at + len(chunk)], _written(chunk.type))
+        chunks.append(part if part.type == chunk.type else part.cast(chunk.type))
+        at += len(chunk)
+    if isinstance(obj, pa.ChunkedArray):
+        return pa.chunked_array(chunks, obj.type)
+    return chunks[0]
 
 
 def arrow_result(obj, run, errors: ErrorsMode):

@@ -35,9 +35,8 @@ formats (--format):
 _FILES = """\
 files:
   INPUT and -o OUT may be '-' (the default) for stdin and stdout. Names ending
-  in .gz, .bz2 or .xz are decompressed when read and compressed when written
-  (--level N); .zst too when the zstandard package is installed. A .gz or .zst
-  OUT is compressed on --threads threads.
+  in .gz, .bz2, .xz or .zst are decompressed when read and compressed when
+  written (--level N). A .gz or .zst OUT is compressed on --threads threads.
 
   OUT and the --rejects file are written under a temporary name in their
   folder and renamed into place only when the run ends with status 0 or 1;

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 
-from fastxfen import __version__, _options
+from fastxfen import _info, _options
 from fastxfen.cli import values
 from fastxfen.cli.help_texts import EXIT_STATUS, FORMATS_SHORT, MORE, TOPICS, para
 from fastxfen.export import PLANE_EXTRAS
@@ -36,7 +36,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=_EPILOG,
         formatter_class=_formatter,
     )
-    parser.add_argument("--version", action="version", version=f"fastxfen {__version__}")
+    parser.add_argument("--version", action="version", version=_info.version_text())
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for add in (_normalize, _validate, _encode, _decode, _dedupe, _pgn, _help):
         add(commands)

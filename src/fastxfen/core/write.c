@@ -1,7 +1,7 @@
 /* The writer: an fx_pos into canonical text. */
 #include <string.h>
 
-#include "tables.h"
+#include "readers/readers.h"
 
 uint8_t fx_rank_text[256][8];
 uint8_t fx_rank_len[256];
@@ -80,7 +80,7 @@ static uint8_t *write_placement(const fx_pos *pos, uint8_t *o)
 {
     int w = pos->width;
     size_t n;
-    if (w == 8 && fx_vector_writer && (n = fx_vector_writer(pos->board, o)))
+    if (w == 8 && fx_reader.write8 && (n = fx_reader.write8(pos->board, o)))
         return o + n;
     for (int r = FX_HEIGHT - 1; r >= 0; r--) {
         const uint8_t *rank = pos->board + r * w;
