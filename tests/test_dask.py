@@ -43,13 +43,16 @@ def positions(n=3000, bad_every=97):
 # ----------------------------------------------------------------- without a cluster
 
 
-def test_missing_dask_names_the_extra(monkeypatch):
+def test_missing_dask_names_the_extra(monkeypatch, tmp_path):
     for name in ("dask", "dask.bag", "dask.array", "distributed"):
         monkeypatch.setitem(sys.modules, name, None)
     with pytest.raises(ImportError, match=r"pip install \"fastxfen\[dask\]\""):
         fxd.normalize_bag(object())
-    with pytest.raises(ImportError, match=r"fastxfen\[dask\]"):
-        fxd.normalize_files(["x.fen"], "out", scheduler="tcp://127.0.0.1:1")
+    outdir = tmp_path / "out"
+    for scheduler in ("tcp://127.0.0.1:1", None):
+        with pytest.raises(ImportError, match=r"fastxfen\[dask\]"):
+            fxd.normalize_files(["x.fen"], str(outdir), scheduler=scheduler)
+        assert not outdir.exists()  # nothing made before the package is found
     # the partition functions need neither
     assert fxd.normalize_lines(["8/8/8/8/8/8/8/8 w - - 00 1\n"]) == ["8/8/8/8/8/8/8/8 w - - 0 1\n"]
 
