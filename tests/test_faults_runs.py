@@ -282,3 +282,35 @@ def test_signals_into_threaded_runs_again_and_again(tmp_path, seed):
     tally = _signal_everywhere(tmp_path, 100_000, per_input=3, seed=seed)
     print(tally)
     assert tally["stopped"] > 10, tally
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "arrow"])
+def test_bad_utf8_in_a_parquet_or_arrow_column_is_a_bad_row(tmp_path, fmt):
+    """Parquet and Arrow do not check that a string column is UTF-8: such a
+    row is a bad row like any other, its error naming row, column and byte
+    (--errors raise: exit 2), and it goes to the rejects file (coerce)."""
+    import pyarrow as pa
+    import pyarrow.ipc as ipc
+    import pyarrow.parquet as pq
+
+    good = runs.GOOD[0].encode()
+    raw = pa.array([good, b"8/8\xff\xfe bad", good], pa.binary())
+    table = pa.table({"fen": pa.Array.from_buffers(pa.string(), 3, raw.buffers())})
+    src = tmp_path / f"in.{fmt}"
+    if fmt == "parquet":
+        pq.write_table(table, src)
+    else:
+        with ipc.new_file(str(src), table.schema) as writer:
+            writer.write_table(table)
+    message = "row 2: column 3 (input): not UTF-8 text: byte 0xFF at byte 3"
+    for command, out in (("normalize", "o.csv"), ("encode", "o.npy"), ("dedupe", "o.csv")):
+        status, err = _cli([command, src, "-o", tmp_path / out, "-q"])
+        assert status == 2 and message in err, err
+        assert temporaries(tmp_path) == [] and not (tmp_path / out).exists()
+    rejects = tmp_path / "r.parquet"
+    argv = ["normalize", src, "-o", tmp_path / "o.csv", "--errors", "coerce", "--rejects", rejects]
+    assert _cli(argv)[0] == 1
+    got = pq.read_table(rejects, columns=["row", "reason"]).to_pylist()
+    assert got == [{"row": 2, "reason": "not UTF-8 text: byte 0xFF at byte 3"}]
+    status, err = _cli(["validate", src, "-o", tmp_path / "v.txt"])
+    assert status == 1 and "not UTF-8" in (tmp_path / "v.txt").read_text()
