@@ -67,6 +67,11 @@ def kind_of(x: Any) -> Kind:
         return SERIES
     if is_arrow(x):
         return ARROW
+    if not hasattr(x, "__iter__"):
+        raise TypeError(
+            "expected positions: a str, a list or other iterable of str, a buffer, "
+            f"a numpy array, a pandas or polars Series or an Arrow array; got {type(x).__name__}"
+        )
     return ROWS
 
 
