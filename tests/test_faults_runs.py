@@ -314,3 +314,33 @@ def test_bad_utf8_in_a_parquet_or_arrow_column_is_a_bad_row(tmp_path, fmt):
     assert got == [{"row": 2, "reason": "not UTF-8 text: byte 0xFF at byte 3"}]
     status, err = _cli(["validate", src, "-o", tmp_path / "v.txt"])
     assert status == 1 and "not UTF-8" in (tmp_path / "v.txt").read_text()
+
+
+@pytest.mark.skipif(os.name != "posix", reason="named pipes of POSIX")
+@pytest.mark.parametrize("fmt", ["parquet", "arrow"])
+@pytest.mark.parametrize("change", ["truncate", "rewrite"])
+def test_a_parquet_or_arrow_input_that_changes_during_the_run_stops_it(tmp_path, fmt, change):
+    """pyarrow reads these files itself; they are watched as text inputs
+    are: the output, a named pipe, holds the run once its buffer is full;
+    the input is then changed in place, and the run must stop naming it."""
+    src = runs.write_input(tmp_path, fmt, "", runs.rows(200_000))
+    size = src.stat().st_size
+    out = tmp_path / "o.csv"
+    os.mkfifo(out)
+    argv = ["normalize", src, "-o", out, "--errors", "coerce", "--chunk-size", "64K", "-q"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "fastxfen", *map(str, argv)], stderr=subprocess.PIPE
+    )
+    with open(out, "rb") as pipe:
+        assert pipe.read(1)  # the run is under way
+        if change == "truncate":
+            os.truncate(src, size // 2)
+        else:
+            with open(src, "r+b") as f:  # the same size, other bytes
+                f.seek(size // 2)
+                f.write(b"\0" * (size // 4))
+        pipe.read()
+    status, err = proc.wait(), proc.stderr.read().decode()
+    assert status == 2, err
+    assert f"{src} changed during the run" in err
+    assert temporaries(tmp_path) == []

@@ -29,11 +29,14 @@ from fastxfen.files.tables import TableFormat, WriteStream, require_pyarrow
 
 
 def _parquet(reader):
-    require_pyarrow()
+    pa = require_pyarrow()
     import pyarrow.parquet as pq
 
     # A buffered stream instead of whole column chunks in memory.
-    file = pq.ParquetFile(reader.plain_file(), buffer_size=1 << 20, pre_buffer=False)
+    source = pa.OSFile(reader.plain_file(), "rb")
+    reader.stack.callback(source.close)
+    reader.watch(source.fileno())
+    file = pq.ParquetFile(source, buffer_size=1 << 20, pre_buffer=False)
     reader.stack.callback(file.close)
     reader.total, reader.unit = file.metadata.num_rows, "rows"
     return file.schema_arrow, file.iter_batches(batch_size=reader.rows, use_threads=False)
@@ -58,6 +61,7 @@ def _arrow(reader):
         # process would kill the run with SIGBUS (docs/failures.md).
         file = pa.OSFile(path, "rb")
         reader.stack.callback(file.close)
+        reader.watch(file.fileno())
         try:
             ipc_file = ipc.open_file(file)
         except pa.ArrowInvalid:  # not the file format: an IPC stream

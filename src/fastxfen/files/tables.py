@@ -10,13 +10,14 @@ module that registers one in table_formats)."""
 from __future__ import annotations
 
 import contextlib
+import os
 import threading
 import time
 from typing import Callable, Optional
 
 import numpy as np
 
-from fastxfen.files import codecs
+from fastxfen.files import codecs, inputs
 from fastxfen.files.errors import RunError
 from fastxfen.files.inputs import Input
 from fastxfen.files.values import Value
@@ -128,16 +129,37 @@ class TableReader:
         """Bytes a streamed text table is read at a time."""
         return min(max(self.chunk_size, 1 << 16), 1 << 30)
 
+    def watch(self, fd: int) -> None:
+        """Watch the open file ``fd`` that pyarrow reads by itself (Parquet,
+        an Arrow IPC file): ``batches`` checks it after every batch, as an
+        Input checks after every read."""
+        before = inputs.stamp(fd)
+        self._changed = lambda: inputs.changed(self.name, before, os.fstat(fd))
+
+    def _changed(self) -> RunError | None:
+        return None
+
     def batches(self):
         """The record batches, none longer than a chunk's rows."""
+        pa = require_pyarrow()
         try:
             for batch in self._batches:
+                self._check()
                 for at in range(0, batch.num_rows, self.rows):
                     # counted once in hand, so the progress aims at its end
                     self.rows_done += min(self.rows, batch.num_rows - at)
                     yield batch.slice(at, self.rows)
-        except (OSError, ValueError) as exc:
+            self._check()
+        except (OSError, ValueError, pa.ArrowException) as exc:
+            changed = self._changed()
+            if changed is not None:
+                raise changed from None
             raise RunError(f"cannot read {self.name} as {self.kind}: {exc}") from None
+
+    def _check(self) -> None:
+        changed = self._changed()
+        if changed is not None:
+            raise changed
 
     def position(self) -> int:
         """Where the progress stands."""
