@@ -57,6 +57,8 @@ def interrupt(names, seconds: float, rows: int, seed: int) -> dict:
     sent = 0
     while time.monotonic() < end and child.poll() is None:
         time.sleep(pick.uniform(0.001, 2 * mean))
+        if time.monotonic() >= end:  # the child may be past its loop
+            break
         child.send_signal(pick.choice([signal.SIGINT, signal.SIGTERM]))
         sent += 1
     out, err = child.communicate()

@@ -160,6 +160,9 @@ def main() -> None:
             _Armed.on = False
             stopped += 1
         got = None
+    # past the loop a late signal would kill the process: it is ignored
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     print(json.dumps({"done": done, "stopped": stopped, "missed": _Armed.missed, "bad": bad}))
 
 
