@@ -24,6 +24,11 @@ pytest.importorskip("pyarrow")
 pytest.importorskip("zstandard")
 
 
+#: Seconds after which a run counts as hung (a hang at exit was one of the
+#: faults found): the test fails instead of holding the suite.
+HANG = 240
+
+
 def temporaries(folder) -> list:
     return sorted(name for name in os.listdir(folder) if ".fastxfen-" in name)
 
@@ -38,7 +43,9 @@ def test_a_missing_column_in_a_compressed_csv_never_crashes(tmp_path):
         for _ in range(2):
             argv = [command, path, "--column", "fen_col", "-o", tmp_path / "x.parquet"]
             done = subprocess.run(
-                [sys.executable, "-m", "fastxfen", *map(str, argv)], capture_output=True
+                [sys.executable, "-m", "fastxfen", *map(str, argv)],
+                capture_output=True,
+                timeout=HANG,
             )
             assert done.returncode == 2, done.stderr
             assert b"--column fen_col: the table has no column by that name" in done.stderr
@@ -172,7 +179,7 @@ def _drive(folder, cases, fsize=None) -> list:
     listed = folder / "cases.json"
     listed.write_text(json.dumps([[str(a) for a in argv] for argv in cases]))
     argv = [sys.executable, runs.__file__, str(listed)] + ([str(fsize)] if fsize else [])
-    done = subprocess.run(argv, capture_output=True, text=True)
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=HANG)
     assert done.returncode == 0, f"status {done.returncode}: {done.stderr[-3000:]}"
     return json.loads(done.stdout)
 
@@ -247,7 +254,7 @@ def _signal_everywhere(folder, n: int, per_input: int, seed: int, every: bool = 
             time.sleep(pick.uniform(0, 0.4))
             signum = pick.choice([signal.SIGINT, signal.SIGTERM])
             proc.send_signal(signum)
-            _, err = proc.communicate()
+            _, err = proc.communicate(timeout=HANG)
             where = f"{argv[:2]} {signum!r}: status {proc.returncode}: {err.decode()[-2000:]}"
             assert proc.returncode in (1, 130, 143, -signum), where
             assert temporaries(out) == [], where
@@ -340,7 +347,7 @@ def test_a_parquet_or_arrow_input_that_changes_during_the_run_stops_it(tmp_path,
                 f.seek(size // 2)
                 f.write(b"\0" * (size // 4))
         pipe.read()
-    status, err = proc.wait(), proc.stderr.read().decode()
+    status, err = proc.wait(timeout=HANG), proc.stderr.read().decode()
     assert status == 2, err
     assert f"{src} changed during the run" in err
     assert temporaries(tmp_path) == []

@@ -141,9 +141,14 @@ def _csv(reader):
     header = head[: head.find(b"\n") + 1] if b"\n" in head else head
     if not header.strip():
         raise RunError(f"{reader.name} is empty: a {reader.kind.upper()} needs a header line")
+    # The header parsed by pyarrow, on this thread: the threaded reader's
+    # last parts are freed later on pyarrow's threads, and one still alive
+    # when the process exits hangs it.
     names = pcsv.read_csv(
-        pa.BufferReader(header), parse_options=parse
-    ).column_names  # the header parsed by pyarrow
+        pa.BufferReader(header),
+        read_options=pcsv.ReadOptions(use_threads=False),
+        parse_options=parse,
+    ).column_names
     # Every column as text, an unquoted empty field null, a quoted one "":
     # csv_types gives the columns their types.
     convert = pcsv.ConvertOptions(
