@@ -151,10 +151,14 @@ class TableReader:
                     yield batch.slice(at, self.rows)
             self._check()
         except (OSError, ValueError, pa.ArrowException) as exc:
+            _unlinked(exc)
             changed = self._changed()
             if changed is not None:
                 raise changed from None
             raise RunError(f"cannot read {self.name} as {self.kind}: {exc}") from None
+        finally:
+            # the frames of an error hold this reader: let go of pyarrow's
+            self._batches = None
 
     def _check(self) -> None:
         changed = self._changed()
@@ -258,11 +262,22 @@ def _stop(batches) -> None:
     threads) ends there; left pending, that task would wait for the GIL
     after the interpreter's end, and its clean-up would hang the process's
     exit."""
-    with contextlib.suppress(Exception):
+    try:
         while True:
             batches.read_next_batch()
+    except Exception as exc:
+        _unlinked(exc)
     with contextlib.suppress(Exception):
         batches.close()
+
+
+def _unlinked(exc: BaseException) -> None:
+    """Drop the frames of an exception pyarrow raised: pyarrow keeps the
+    Python exception of a failed read in its reader's state, so frames
+    holding the reader would make a cycle through C++ that Python's
+    collector never sees; freed only at the process's exit, on pyarrow's
+    threads, the reader's clean-up would then hang the exit."""
+    exc.__traceback__ = None
 
 
 class WriteStream:
