@@ -21,20 +21,24 @@ cdef extern from "zobrist.h" nogil:
     enum:
         FX_POLYGLOT_KEYS
         FX_WIDE_KEYS
-        FX_PACKED_MAX
     const uint64_t fx_polyglot_keys[]
     const uint64_t fx_wide_keys[]
-    ctypedef struct fx_dedupe:
-        size_t count
-    ctypedef struct fx_same:
-        int counters
-        fx_ep_mode ep
     ctypedef struct fx_key_records:
         const uint8_t *base
         size_t stride
         int wide, trusted, coerce
     void fx_zobrist_init()
     int64_t fx_zobrist_batch(const fx_key_records *recs, size_t n, uint64_t *out, fx_error *err)
+
+
+cdef extern from "dedupe.h" nogil:
+    enum:
+        FX_PACKED_MAX
+    ctypedef struct fx_dedupe:
+        size_t count
+    ctypedef struct fx_same:
+        int counters
+        fx_ep_mode ep
     int fx_dedupe_init(fx_dedupe *d, const fx_same *same, uint64_t key_mask)
     void fx_dedupe_free(fx_dedupe *d)
     size_t fx_dedupe_bytes(const fx_dedupe *d)
