@@ -61,8 +61,16 @@ static inline uint32_t fields(const fx_pos *pos, uint8_t ep)
            | (uint32_t)(ep & 127) << 4 | files << 11;
 }
 
-/* 64 squares (codes 0..12) at 4 bits, square 2k in the low half of byte k. */
-static inline void pack_board8(const uint8_t *board, uint8_t *out)
+/* Packing writes its bytes in stores that start at multiples of 8 and
+ * cover whole words, so that each word the hash reads right after comes
+ * from one store (a load across two stores waits for both to reach the
+ * cache: a stall of a dozen cycles or more, once per row). */
+
+/* An 8-wide position: the fields, 64 squares (codes 0..12) at 4 bits,
+ * square 2k in the low half of board byte k, then the counters (0 when
+ * they do not count).  Writes 48 bytes. */
+static inline void pack8(const fx_pos *pos, uint32_t f, uint32_t half, uint32_t full,
+                         uint8_t *out)
 {
 #ifdef FX_SSE2
     /* in each 16-bit lane (low square | high square << 8), lane | lane >> 4
@@ -70,76 +78,102 @@ static inline void pack_board8(const uint8_t *board, uint8_t *out)
     const __m128i low = _mm_set1_epi16(0x00FF);
     __m128i v[4];
     for (int k = 0; k < 4; k++) {
-        __m128i x = _mm_loadu_si128((const __m128i *)(board + 16 * k));
+        __m128i x = _mm_loadu_si128((const __m128i *)(pos->board + 16 * k));
         v[k] = _mm_and_si128(_mm_or_si128(x, _mm_srli_epi16(x, 4)), low);
     }
-    _mm_storeu_si128((__m128i *)out, _mm_packus_epi16(v[0], v[1]));
-    _mm_storeu_si128((__m128i *)(out + 16), _mm_packus_epi16(v[2], v[3]));
+    __m128i b0 = _mm_packus_epi16(v[0], v[1]), b1 = _mm_packus_epi16(v[2], v[3]);
+    __m128i tail = _mm_set_epi32(0, (int)full, (int)half, 0);
+    _mm_storeu_si128((__m128i *)out, _mm_or_si128(_mm_slli_si128(b0, 4), _mm_cvtsi32_si128((int)f)));
+    _mm_storeu_si128((__m128i *)(out + 16), _mm_or_si128(_mm_srli_si128(b0, 12), _mm_slli_si128(b1, 4)));
+    _mm_storeu_si128((__m128i *)(out + 32), _mm_or_si128(_mm_srli_si128(b1, 12), tail));
 #else
+    uint8_t bytes[48] = {0};
+    memcpy(bytes, &f, 4);
     for (int sq = 0; sq < 64; sq += 2)
-        out[sq / 2] = (uint8_t)(board[sq] | board[sq + 1] << 4);
+        bytes[4 + sq / 2] = (uint8_t)(pos->board[sq] | pos->board[sq + 1] << 4);
+    memcpy(bytes + 36, &half, 4);
+    memcpy(bytes + 40, &full, 4);
+    memcpy(out, bytes, 48);
 #endif
 }
 
-/* 80 squares (codes 0..16) at 5 bits: each 8 squares gathered into the low
- * 40 bits of a word, stored 5 bytes apart (so 3 bytes past the 50 are
- * written, as zeros). */
-static inline void pack_board10(const uint8_t *board, uint8_t *out)
+/* A 10-wide position as a stream of bits: the fields (32), 80 squares
+ * (codes 0..16) at 5 bits, then the counters (64; 0 when they do not
+ * count), built in 8 words and stored whole. */
+static inline void pack10(const fx_pos *pos, uint32_t f, uint32_t half, uint32_t full,
+                          uint8_t *out)
 {
+    uint64_t w[8] = {f};
     for (int k = 0; k < 10; k++) {
-        uint64_t x = load64(board + 8 * k);
+        /* 8 squares gathered into the low 40 bits of x */
+        uint64_t x = load64(pos->board + 8 * k);
         x = (x & 0x001F001F001F001Full) | (x & 0x1F001F001F001F00ull) >> 3;
         x = (x & 0x000003FF000003FFull) | (x & 0x03FF000003FF0000ull) >> 6;
         x = (x & 0x00000000000FFFFFull) | (x & 0x000FFFFF00000000ull) >> 12;
-        memcpy(out + 5 * k, &x, 8);
+        int at = 32 + 40 * k, o = at % 64;
+        w[at / 64] |= x << o;
+        if (o > 24)
+            w[at / 64 + 1] |= x >> (64 - o);
     }
+    uint64_t counters = (uint64_t)half | (uint64_t)full << 32; /* at bit 432 */
+    w[6] |= counters << 48;
+    w[7] = counters >> 16;
+    memcpy(out, w, sizeof w);
 }
 
-/* A position's packed bytes into out (FX_PACKED_MAX + 3 bytes of room), as
- * a set compares it: the en-passant target only if mode keeps it, the
- * counters only if they count.  Returns 1 for a 10-wide board, else 0. */
+/* A position's packed bytes into out (64 bytes of room), as a set
+ * compares it: the en-passant target only if mode keeps it, the counters
+ * only if they count.  Returns 1 for a 10-wide board, else 0. */
 static inline int pack(const fx_pos *pos, fx_ep_mode mode, int counters, uint8_t *out)
 {
     uint8_t ep = pos->ep;
     if (ep != FX_NONE && !fx_ep_keep(pos, mode))
         ep = FX_NONE;
     uint32_t f = fields(pos, ep);
-    memcpy(out, &f, 4);
+    uint32_t half = counters ? pos->halfmove : 0, full = counters ? pos->fullmove : 0;
     int wide = pos->width == 10;
-    size_t at = 4 + (wide ? 50 : 32);
     if (wide)
-        pack_board10(pos->board, out + 4);
+        pack10(pos, f, half, full, out);
     else
-        pack_board8(pos->board, out + 4);
-    if (counters) {
-        memcpy(out + at, &pos->halfmove, 4);
-        memcpy(out + at + 4, &pos->fullmove, 4);
-    }
+        pack8(pos, f, half, full, out);
     return wide;
 }
 
-/* A hash of an entry's `size` bytes (size >= 8): each word xored in and
- * multiplied (so far every bit has reached only the bits above it), the
- * last word read where the entry ends; then the high half folded onto the
- * low one twice, so that the index (low bits) and the tag (the top byte)
- * each depend on every byte. */
+/* The first n bytes (1 to 7) of a word loaded from memory, the others 0. */
+static inline uint64_t head(uint64_t word, size_t n)
+{
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    return word & ~(~0ull >> 8 * n);
+#else
+    return word & ((1ull << 8 * n) - 1);
+#endif
+}
+
+/* A hash of an entry's `size` bytes (not a multiple of 8; 8 bytes are
+ * readable from its last word): each word xored in and multiplied (so far
+ * every bit has reached only the bits above it); then the high half folded
+ * onto the low one twice, so that the index (low bits) and the tag (the
+ * top byte) each depend on every byte. */
 static inline uint64_t hash_bytes(const uint8_t *e, size_t size)
 {
     const uint64_t odd = 0x9E3779B97F4A7C15ull;
     uint64_t h = size;
-    for (size_t at = 0; at + 8 < size; at += 8)
+    size_t at = 0;
+    for (; at + 8 <= size; at += 8)
         h = (h ^ load64(e + at)) * odd;
-    h = (h ^ load64(e + size - 8)) * odd;
+    h = (h ^ head(load64(e + at), size - at)) * odd;
     h = (h ^ (h >> 32)) * 0xD6E8FEB86659FD93ull;
     return h ^ (h >> 32);
 }
 
+/* Whether two entries of `size` bytes are equal (read as hash_bytes reads). */
 static inline int same_bytes(const uint8_t *a, const uint8_t *b, size_t size)
 {
-    uint64_t diff = load64(a + size - 8) ^ load64(b + size - 8);
-    for (size_t at = 0; at + 8 < size; at += 8)
+    uint64_t diff = 0;
+    size_t at = 0;
+    for (; at + 8 <= size; at += 8)
         diff |= load64(a + at) ^ load64(b + at);
-    return diff == 0;
+    return (diff | head(load64(a + at) ^ load64(b + at), size - at)) == 0;
 }
 
 /* The same for an entry of one of the four sizes, each a constant, so
@@ -370,7 +404,7 @@ typedef struct {
     uint32_t candidate; /* a reference whose slot has the row's tag, or NO_REF */
     uint8_t held;       /* a position (else a null or coerced row) */
     uint8_t wide;
-    uint8_t packed[SLACK + 8]; /* the entry, and room for pack's spill */
+    uint8_t packed[SLACK];     /* the entry, and room for pack's whole stores */
 } staged;
 
 #define NO_REF 0xFFFFFFFFu /* never an entry: MAX_ENTRIES is no index */
