@@ -203,7 +203,7 @@ class Deduper:
     says) are equal, and their move counters too with ``counters=True``.
     Keys only find candidates: positions are compared byte for byte, so a
     key collision never merges two of them.  Memory grows with the distinct
-    positions held (``nbytes``; about 60 to 90 bytes each, see docs/keys.md
+    positions held (``nbytes``; about 45 to 70 bytes each, see docs/keys.md
     in the source distribution).
 
     Parameters

@@ -397,7 +397,7 @@ def _dedupe(commands) -> None:
         "equal, after the repairs normalize makes; with --counters their move counters "
         "too. Positions are compared whole (keys only find candidates), so no two are "
         "ever merged by a key collision. Memory grows with the distinct positions, "
-        "about 60 to 90 bytes each.",
+        "about 45 to 70 bytes each.",
         _TEXT_EPILOG,
     )
     _common(p, _TEXT_INPUT, "where to write the rows kept (default: stdout)")
