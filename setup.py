@@ -6,13 +6,64 @@ import sys
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
-CORE = ["tables.c", "parse.c", "avx512.c", "avx2.c", "rules.c", "write.c", "record.c", "batch.c"]
+READERS = [f"readers/{name}.c" for name in ("choose", "scalar", "sse2", "avx2", "avx512", "neon")]
+EXPORT = [
+    f"export/{name}.c"
+    for name in ("shared", "bitboards", "planes", "packed", "lichess", "stockfish")
+]
+CORE = ["tables.c", "parse.c", "tail.c", *READERS, "rules.c", "write.c", "record.c", "batch.c"]
+
+
+# MSVC compiles the AVX2 and AVX-512 intrinsics under any /arch, but only a
+# file's /arch makes it encode that file's SSE intrinsics as AVX ones (no
+# SSE/AVX transitions); GCC and Clang take per-function targets instead
+# (core/readers/readers.h).  These files hold nothing but the readers and
+# writers run once the CPU is known to have the instructions.
+MSVC_ARCH = {"readers/avx2.c": "/arch:AVX2", "readers/avx512.c": "/arch:AVX512"}
+
+
+class BuildExt(build_ext):
+    """Under MSVC, the AVX2 and AVX-512 reader files are compiled apart,
+    each with its /arch; the rest of the core assumes SSE2 only."""
+
+    def build_extension(self, ext):
+        if self.compiler.compiler_type == "msvc":
+            for name, arch in MSVC_ARCH.items():
+                source = f"src/fastxfen/core/{name}"
+                if source in ext.sources:
+                    ext.sources.remove(source)
+                    ext.extra_objects += self.compiler.compile(
+                        [source],
+                        output_dir=self.build_temp,
+                        macros=ext.define_macros,
+                        include_dirs=ext.include_dirs,
+                        extra_postargs=[*ext.extra_compile_args, arch],
+                    )
+        super().build_extension(ext)
+
+
+# the move generator and the engine training formats (.binpack, .bin, .plain)
+TRAINING = [
+    "attacks.c",
+    "movegen.c",
+    "notation.c",
+    "status.c",
+    "sfpack.c",
+    "ply_bmi2.c",
+    "emit.c",
+    "entries.c",
+    "binpack.c",
+    "binpack_write.c",
+    "sfbin.c",
+    "plain.c",
+]
 
 
 def compile_args():
-    if sys.platform == "win32":
-        return ["/O2", "/std:c11"], []
+    if sys.platform == "win32":  # /W3: MSVC's usual warnings; C11 for _Static_assert
+        return ["/O2", "/std:c11", "/W3"], []
     # hidden: the core's functions are private to each module, so calls between
     # them are direct (no PLT) and can be inlined
     args = ["-O3", "-std=c11", "-Wall", "-Wno-unused-function", "-fvisibility=hidden"]
@@ -48,14 +99,16 @@ def extension(name, extra=(), core=CORE):
 
 
 setup(
+    cmdclass={"build_ext": BuildExt},
     ext_modules=cythonize(
         [
             extension("_codec"),
             extension("_jobs", ["lines.c"]),
             extension("_bulk", ["lines.c"], core=()),
-            extension("_export", ["export.c"]),
+            extension("_export", EXPORT),
             extension("_pgn", ["pgnscan.c"], core=()),
             extension("_keys", ["zobrist.c", "zobrist_keys.c", "dedupe.c"]),
+            extension("_training", TRAINING),
         ],
         language_level=3,
         compiler_directives={
@@ -64,5 +117,5 @@ setup(
             "cdivision": True,
             "initializedcheck": False,
         },
-    )
+    ),
 )

@@ -46,6 +46,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import builds  # noqa: E402
 import corpus  # noqa: E402
 
 try:
@@ -145,7 +146,7 @@ def main(argv=None) -> int:
     parser.add_argument("--scale", metavar="D1,D2,...", help="distinct positions, for --rows")
     parser.add_argument("--rows", type=int, default=2_000_000)
     args = parser.parse_args(argv)
-    print(f"fastxfen from {Path(fx.__file__).parent}")
+    print(builds.describe(fx))
     if args.scale:
         scale([int(float(d)) for d in args.scale.split(",")], args.rows, args.repeat)
         return 0

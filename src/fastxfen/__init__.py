@@ -2,7 +2,9 @@
 
 from fastxfen._api import decode, encode, normalize, validate
 from fastxfen._errors import FenError
+from fastxfen._info import info
 from fastxfen._records import PIECE_CODES, POSITION_DTYPE, POSITION_DTYPE_10x8, record_dtype
+from fastxfen._training_errors import TrainingDataError
 from fastxfen.chess960 import chess960_fen, chess960_number
 from fastxfen.export import (
     PLANE_EXTRAS,
@@ -26,10 +28,12 @@ __all__ = [
     "chess960_number",
     "POSITION_DTYPE",
     "POSITION_DTYPE_10x8",
+    "TrainingDataError",
     "decode",
     "encode",
     "from_bitboards",
     "from_planes",
+    "info",
     "normalize",
     "pack",
     "record_dtype",

@@ -10,7 +10,7 @@ ASCII str are read one at a time here.
 """
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.unicode cimport PyUnicode_Check
-from libc.stdint cimport int64_t, uint8_t
+from libc.stdint cimport int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, realloc
 from libc.string cimport memcmp, memcpy, memset
 
@@ -27,6 +27,39 @@ from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
 
 cnp.import_array()
 fx_init_tables()
+
+cdef extern from "readers/readers.h":
+    int FX_READERS, FX_CPU_FEATURES
+    const char *fx_readers_refusal()
+    int fx_reader_active()
+    const char *fx_reader_name(int id)
+    const char *fx_writer_name(int id)
+    int fx_reader_built(int id)
+    int fx_reader_runs(int id, uint32_t features)
+    uint32_t fx_cpu_features()
+    const char *fx_cpu_feature_name(int k)
+    const char *fx_compiler()
+
+if fx_readers_refusal() != NULL:  # FASTXFEN_READER named a reader this process cannot run
+    raise ImportError(fx_readers_refusal().decode())
+
+
+def reader_info():
+    """The placement reader and writer this process runs, the readers built
+    in, those this CPU runs, the CPU features seen and the compiler."""
+    cdef uint32_t cpu = fx_cpu_features()
+    cdef int k, active = fx_reader_active()
+    return {
+        "reader": fx_reader_name(active).decode(),
+        "writer": fx_writer_name(active).decode(),
+        "readers": tuple([fx_reader_name(k).decode() for k in range(FX_READERS)
+                          if fx_reader_built(k)]),
+        "runnable": tuple([fx_reader_name(k).decode() for k in range(FX_READERS)
+                           if fx_reader_runs(k, cpu)]),
+        "cpu": tuple([fx_cpu_feature_name(k).decode() for k in range(FX_CPU_FEATURES)
+                      if cpu >> k & 1]),
+        "compiler": fx_compiler().decode(),
+    }
 
 cdef extern from "Python.h":
     bint PyUnicode_IS_ASCII(object o)

@@ -5,7 +5,9 @@
  * following the same conventions.
  *
  *     cc -O1 -std=c11 -I src/fastxfen/core tests/c/batch.c \
- *        src/fastxfen/core/{batch,parse,avx512,rules,write,tables,record,export}.c \
+ *        src/fastxfen/core/{batch,parse,tail,rules,write,tables,record}.c \
+ *        src/fastxfen/core/readers/{choose,scalar,sse2,avx2,avx512,neon}.c \
+ *        src/fastxfen/core/export/{shared,bitboards,planes,packed,lichess,stockfish}.c \
  *        -lm -o batch
  *     ./batch
  *
@@ -16,18 +18,7 @@
 
 #include "batch.h"
 #include "export.h"
-
-static int checks, failed;
-
-static void check(int ok, const char *what, int line)
-{
-    checks++;
-    if (!ok) {
-        failed++;
-        printf("FAIL line %d: %s\n", line, what);
-    }
-}
-#define CHECK(x) check((x), #x, __LINE__)
+#include "check.h"
 
 static const char *const START = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3";
 static const char *const WIDE =

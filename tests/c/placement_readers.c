@@ -1,23 +1,24 @@
-/* Differential check of the placement readers: the fast reader (vector, or
- * scalar with -DFASTXFEN_NO_SIMD) against the exact one, on random boards
- * of both widths written as text and then mutated, cut short and padded
- * with blanks.  The fast reader may decline a valid field (the exact
- * reader then reads it), but whenever it accepts one the exact reader must
- * accept it too, end at the same byte and give the same board.  On a CPU
- * with AVX-512 the same holds for that reader, which must moreover accept
- * every valid 8-wide field of up to 64 bytes; and the AVX-512 placement
- * writer must write every random 8-wide board as the scalar writer does.
- * On a CPU with AVX2 the AVX2 reader and writer are held to the same rules.
+/* Differential check of the placement readers and writers
+ * (core/readers/): every reader built in that this CPU runs, against the
+ * exact reader, on random boards of both widths written as text and then
+ * mutated, cut short and padded with blanks.  A fast reader may decline a
+ * valid field (the exact reader then reads it), but whenever it accepts one
+ * the exact reader must accept it too, end at the same byte and give the
+ * same board.  Each set's read8 and read are checked.  An 8-wide reader
+ * (read8: AVX-512, AVX2, SSE2, NEON) must moreover accept every valid
+ * 8-wide field of up to 64 bytes, and its writer must write every random
+ * 8-wide board as the table-driven writer does.
  *
  *     cc -O1 -std=c11 -I src/fastxfen/core tests/c/placement_readers.c \
- *        src/fastxfen/core/{avx512,avx2,rules,write,tables,record}.c -o readers
+ *        src/fastxfen/core/readers/{choose,scalar,sse2,avx2,avx512,neon}.c \
+ *        src/fastxfen/core/{tail,rules,write,tables,record}.c -o readers
  *     ./readers ROWS SEED
  *
- * Prints "rows R accepted A declined D avx512 0|1 accepted512 V written512 W
- * avx2 0|1 accepted_avx2 X written_avx2 Y
- * mismatches M"; exits 1 on a mismatch.
- * Each row is copied to a buffer of exactly its length, so a sanitizer build
- * catches any read past it. */
+ * Prints a line per reader, "NAME runs 0|1 accepted A declined D written W
+ * mismatches M" (declined: valid fields left to the exact reader; written:
+ * boards its writer wrote), then "rows R mismatches M"; exits 1 on a
+ * mismatch.  Each row is copied to a buffer of exactly its length, so a
+ * sanitizer build catches any read past it. */
 #include "parse.c"
 
 #include <stdio.h>
@@ -94,135 +95,151 @@ static void mutate(uint8_t *row, size_t *len, size_t cap)
     }
 }
 
-#if defined(FX_AVX512) || defined(FX_AVX2)
-/* A vector placement reader (AVX-512, AVX2) on text[start:len) against the
- * exact reader's answer (exact_end, exact_width, grid: rank 8 first): the
- * same end and board when it accepts (counted in *accepted), and it must
- * accept every valid 8-wide field of up to 64 bytes. */
-static int vector_reader_agrees(size_t (*reader)(const uint8_t *, size_t, size_t, uint8_t *),
-                                const uint8_t *text, size_t start, size_t len, size_t exact_end,
-                                int exact_width, const uint8_t *grid, long *accepted)
+/* What one reader did. */
+typedef struct {
+    long accepted, declined, written, mismatches;
+} tally;
+
+/* The random rows, each with the exact reader's answer. */
+typedef struct {
+    uint8_t *text;
+    size_t start, len, exact_end;
+    int exact_width;
+    uint8_t grid[FX_MAX_SQUARES];  /* the exact reader's, rank 8 first */
+} row;
+
+/* A random placement (of either width) with a tail, mutated, cut short. */
+static int next_row(row *r)
 {
-    uint8_t board[FX_MAX_SQUARES];
-    memset(board, 0xEE, sizeof board);
-    size_t end = reader(text, start, len, board);
-    if (end == FAST_FAIL)  /* every valid 8-wide field of up to 64 bytes is its */
-        return !(exact_end != (size_t)-1 && exact_width == 8 && exact_end - start <= 64);
-    ++*accepted;
-    int same = exact_end == end && exact_width == 8;
-    for (int k = 0; same && k < FX_HEIGHT; k++)  /* board: rank 1 first */
-        same = memcmp(board + (FX_HEIGHT - 1 - k) * 8, grid + k * FX_MAX_WIDTH, 8) == 0;
-    for (int k = 64; same && k < FX_MAX_SQUARES; k++)
+    uint8_t text[256];
+    size_t len = random_placement(next() % 3 ? 8 : 10, text);
+    static const char *tails[] = {"", " w", "\t", " b KQkq - 0 1"};
+    const char *tail = tails[next() % 4];
+    memcpy(text + len, tail, strlen(tail));
+    len += strlen(tail);
+    int mutations = next() % 4 == 0 ? 0 : (int)(next() % 4);
+    for (int m = 0; m < mutations; m++)
+        mutate(text, &len, 200);
+    if (next() % 8 == 0)
+        len = next() % (len + 1);
+    size_t start = 0;
+    while (start < len && IS_BLANK(text[start]))
+        start++;
+    if (start == len)
+        return 0;
+    r->text = malloc(len);
+    memcpy(r->text, text, len);
+    r->start = start;
+    r->len = len;
+    fx_error err;
+    memset(r->grid, 0, sizeof r->grid);
+    r->exact_width = 0;
+    r->exact_end = read_placement(r->text, start, len, r->grid, &r->exact_width, &err);
+    return 1;
+}
+
+/* Does board (a1 first) hold the exact reader's squares of width w, and
+ * for 8-wide boards zeros past the 64 squares? */
+static int same_board(const row *r, const uint8_t *board, int w)
+{
+    int same = 1;
+    for (int k = 0; same && k < FX_HEIGHT; k++)
+        same = memcmp(board + (FX_HEIGHT - 1 - k) * w, r->grid + k * FX_MAX_WIDTH, (size_t)w) == 0;
+    for (int k = 64; same && w == 8 && k < FX_MAX_SQUARES; k++)
         same = board[k] == 0;
     return same;
 }
-/* The vector placement writer `writer` against the table-driven one
- * (fx_vector_writer NULL) on `rows` random 8-wide boards, one in eight with
- * A and C codes (which the AVX2 writer leaves to the other); each
- * difference counted in *mismatches.  Returns the boards written. */
-static long writer_agrees(fx_placement_writer writer, long rows, long *mismatches)
+
+/* A reader of either width (read) on one row. */
+static int read_agrees(fx_read_fn read, const row *r, tally *t)
 {
-    for (long r = 0; r < rows; r++) {
+    uint8_t board[FX_MAX_SQUARES];
+    int width = 0;
+    memset(board, 0xEE, sizeof board);
+    size_t end = read(r->text, r->start, r->len, board, &width);
+    if (end == FX_DECLINE) {
+        t->declined += r->exact_end != (size_t)-1;
+        return 1;
+    }
+    t->accepted++;
+    return r->exact_end == end && r->exact_width == width && same_board(r, board, width);
+}
+
+/* An 8-wide reader (read8) on one row: it must also accept every valid
+ * 8-wide field of up to 64 bytes. */
+static int read8_agrees(fx_read8_fn read8, const row *r, tally *t)
+{
+    uint8_t board[FX_MAX_SQUARES];
+    memset(board, 0xEE, sizeof board);
+    size_t end = read8(r->text, r->start, r->len, board);
+    if (end == FX_DECLINE)
+        return !(r->exact_end != (size_t)-1 && r->exact_width == 8 && r->exact_end - r->start <= 64);
+    t->accepted++;
+    return r->exact_end == end && r->exact_width == 8 && same_board(r, board, 8);
+}
+
+/* The writer write8 against the table-driven one on `rows` random 8-wide
+ * boards, one in eight with A and C codes (which a writer may leave to the
+ * other). */
+static void write8_agrees(fx_write8_fn write8, long rows, tally *t)
+{
+    for (long k = 0; k < rows; k++) {
         fx_pos pos;
-        random_board(8, r % 8 == 0, &pos);
+        random_board(8, k % 8 == 0, &pos);
         uint8_t vector[FX_MAX_OUTPUT], table[FX_MAX_OUTPUT];
-        fx_vector_writer = writer;
+        fx_reader.write8 = write8;
         size_t a = fx_write(&pos, FX_CASTLING_XFEN, FX_EP_FEN, 4, NULL, 0, vector);
-        fx_vector_writer = NULL;
+        fx_reader.write8 = NULL;
         size_t b = fx_write(&pos, FX_CASTLING_XFEN, FX_EP_FEN, 4, NULL, 0, table);
-        if ((a != b || memcmp(vector, table, a) != 0) && (*mismatches)++ < 5) {
+        t->written++;
+        if ((a != b || memcmp(vector, table, a) != 0) && t->mismatches++ < 5) {
             fwrite(table, 1, b, stdout);
             printf("  <- a vector writer wrote %.*s\n", (int)a, (const char *)vector);
         }
     }
-    return rows;
 }
-#endif
 
 int main(int argc, char **argv)
 {
     long rows = argc > 1 ? atol(argv[1]) : 1000000;
     state = argc > 2 ? strtoull(argv[2], NULL, 10) | 1 : 88172645463325252ull;
-    long accepted = 0, declined = 0, mismatches = 0, accepted512 = 0, accepted_avx2 = 0;
     fx_init_tables();
-#ifdef FX_AVX512
-    int avx512 = fx_avx512_init();
-#else
-    int avx512 = 0;
-#endif
-#ifdef FX_AVX2
-    int avx2 = fx_avx2_init();  /* tried on every row, whatever read_board would choose */
-#else
-    int avx2 = 0;
-#endif
-    for (long r = 0; r < rows; r++) {
-        uint8_t row[256];
-        size_t len = random_placement(next() % 3 ? 8 : 10, row);
-        static const char *tails[] = {"", " w", "\t", " b KQkq - 0 1"};
-        const char *tail = tails[next() % 4];
-        memcpy(row + len, tail, strlen(tail));
-        len += strlen(tail);
-        int mutations = r % 4 == 0 ? 0 : (int)(next() % 4);
-        for (int m = 0; m < mutations; m++)
-            mutate(row, &len, 200);
-        if (next() % 8 == 0)
-            len = next() % (len + 1);
-        size_t start = 0;
-        while (start < len && IS_BLANK(row[start]))
-            start++;
-        if (start == len)
+    uint32_t cpu = fx_cpu_features();
+    fx_reader_set sets[FX_READERS];
+    tally tallies[FX_READERS];
+    memset(tallies, 0, sizeof tallies);
+    for (int id = 0; id < FX_READERS; id++) {
+        fx_use_reader((fx_reader_id)id);
+        sets[id] = fx_reader_runs((fx_reader_id)id, cpu) ? fx_reader : (fx_reader_set){0};
+    }
+    long mismatches = 0;
+    for (long k = 0; k < rows; k++) {
+        row r;
+        if (!next_row(&r))
             continue;
-
-        uint8_t *text = malloc(len);
-        memcpy(text, row, len);
-        uint8_t fast[GRID_BYTES], grid[FX_MAX_SQUARES];
-        int fast_width = 0, exact_width = 0;
-        fx_error err;
-        size_t fast_end = fast_placement(text, start, len, fast, &fast_width);
-        memset(grid, 0, sizeof grid);
-        size_t exact_end = read_placement(text, start, len, grid, &exact_width, &err);
-        int same = 1;
-        if (fast_end != FAST_FAIL) {
-            accepted++;
-            same = exact_end == fast_end && exact_width == fast_width;
-            for (int k = 0; same && k < FX_HEIGHT; k++)
-                same = memcmp(fast + k * fast_width, grid + k * FX_MAX_WIDTH,
-                              (size_t)fast_width) == 0;
-        } else if (exact_end != (size_t)-1) {
-            declined++;
-        }
-#ifdef FX_AVX512
-        if (same && avx512)
-            same = vector_reader_agrees(fx_placement512, text, start, len, exact_end,
-                                        exact_width, grid, &accepted512);
-#endif
-#ifdef FX_AVX2
-        if (same && avx2)
-            same = vector_reader_agrees(fx_placement_avx2, text, start, len, exact_end,
-                                        exact_width, grid, &accepted_avx2);
-#endif
-        if (!same) {
-            if (mismatches++ < 5) {
-                fwrite(text, 1, len, stdout);
-                printf("  <- a fast reader accepted, exact reader %s\n",
-                       exact_end == (size_t)-1 ? "rejected" : "differs");
+        for (int id = 0; id < FX_READERS; id++) {
+            tally *t = &tallies[id];
+            /* each set's read8 and its read (which reads what read8 declines) */
+            int same = (!sets[id].read8 || read8_agrees(sets[id].read8, &r, t))
+                       && (!sets[id].read || read_agrees(sets[id].read, &r, t));
+            if (!same && t->mismatches++ < 5) {
+                fwrite(r.text, 1, r.len, stdout);
+                printf("  <- the %s reader accepted, exact reader %s\n", fx_reader_name(id),
+                       r.exact_end == (size_t)-1 ? "rejected" : "differs");
             }
         }
-        free(text);
+        free(r.text);
     }
-    long written512 = 0, written_avx2 = 0;
-#ifdef FX_AVX512
-    if (avx512)
-        written512 = writer_agrees(fx_write_placement512, rows, &mismatches);
-#endif
-#ifdef FX_AVX2
-    if (avx2)
-        written_avx2 = writer_agrees(fx_write_placement_avx2, rows, &mismatches);
-#endif
-    fx_init_parse_tables();  /* back to this CPU's choice */
-    printf("rows %ld accepted %ld declined %ld avx512 %d accepted512 %ld written512 %ld "
-           "avx2 %d accepted_avx2 %ld written_avx2 %ld mismatches %ld\n",
-           rows, accepted, declined, avx512, accepted512, written512, avx2, accepted_avx2,
-           written_avx2, mismatches);
+    for (int id = 0; id < FX_READERS; id++) {
+        if (sets[id].write8)
+            write8_agrees(sets[id].write8, rows, &tallies[id]);
+        tally *t = &tallies[id];
+        printf("%s runs %d accepted %ld declined %ld written %ld mismatches %ld\n",
+               fx_reader_name(id), sets[id].read != NULL, t->accepted, t->declined, t->written,
+               t->mismatches);
+        mismatches += t->mismatches;
+    }
+    fx_readers_init();  /* back to this CPU's choice */
+    printf("rows %ld mismatches %ld\n", rows, mismatches);
     return mismatches != 0;
 }

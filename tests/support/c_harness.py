@@ -11,6 +11,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CORE = ROOT / "src" / "fastxfen" / "core"
+# the placement readers, a file per instruction set (core/readers/)
+READERS = tuple(f"readers/{path.stem}" for path in sorted(CORE.glob("readers/*.c")))
+# the export formats, a file each (core/export/)
+EXPORT = tuple(f"export/{path.stem}" for path in sorted(CORE.glob("export/*.c")))
+# what parsing, the rules and writing one row need
+KERNEL = ("tables", "parse", "tail", *READERS, "rules", "write", "record")
 
 
 def build(harness, core, exe, flags=(), libs=()):

@@ -53,9 +53,6 @@ void fx_x_init(void);
 /* The 12 bitboards of an 8x8 position (white P N B R Q K, black p n b r q k;
  * bit = square index, a1 = bit 0). */
 void fx_x_bitboards(const fx_pos *pos, uint64_t out[12]);
-/* The board of 12 bitboards into pos->board (width 8, other fields left
- * alone).  Fails when two bitboards share a square. */
-int fx_x_board_from_bitboards(const uint64_t bb[12], fx_pos *pos, fx_error *err);
 
 /* ------------------------------------------------------------ planes */
 
@@ -137,9 +134,6 @@ typedef struct {
     int wide;           /* 96-byte records */
     int trusted;        /* fresh from encode: only null records can be wrong */
 } fx_x_records;
-
-/* Load record i: 0, or -1 with err set (an invalid or null record). */
-int fx_x_load(const fx_x_records *recs, size_t i, fx_pos *pos, fx_error *err);
 
 /* Every batch kernel handles rows [0, n) and follows the row loop's
  * conventions (batch.h): opts gives the errors mode (and where a kernel

@@ -16,18 +16,8 @@ extern const char fx_piece_letter[FX_CODE_LIMIT];
 extern uint8_t fx_rank_text[256][8];
 extern uint8_t fx_rank_len[256];
 
-/* parse.c: the vector placement reader and writer this CPU runs, AVX-512
- * (avx512.h) else AVX2 (avx2.h), chosen once by fx_init_parse_tables; NULL
- * where it runs neither.  The reader returns the index past an 8-wide
- * field it read into board, or (size_t)-1 to leave the field to the other
- * readers; the writer returns the length of the text it wrote, or 0 to
- * leave the board to the table-driven writer. */
-typedef size_t (*fx_placement_reader)(const uint8_t *s, size_t i, size_t end, uint8_t board[80]);
-typedef size_t (*fx_placement_writer)(const uint8_t board[64], uint8_t *out);
-extern fx_placement_reader fx_vector_reader;
-extern fx_placement_writer fx_vector_writer;
-
-/* parse.c: tables of the placement reader (run by fx_init_tables). */
+/* parse.c: tables of the reader, and the choice of placement reader
+ * (readers/readers.h); run by fx_init_tables. */
 void fx_init_parse_tables(void);
 
 /* Attack classes of a piece code, for the en-passant legality test. */

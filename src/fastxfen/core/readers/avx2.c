@@ -1,4 +1,6 @@
-/* The AVX2 placement reader and writer (avx2.h).
+/* The AVX2 placement reader and writer: a board reader and writer
+ * (readers.h), run where the CPU has AVX2 but not the AVX-512 reader's
+ * instructions.
  *
  * The reader: the ranks are put one to a qword (eight short copies guided
  * by the slash positions), then four ranks at a time are decoded in one
@@ -17,27 +19,12 @@
  *
  * The writer (write_ranks) takes each rank's text from the writer's
  * occupancy table and puts the letters of its pieces in with shuffles. */
-#include "avx2.h"
+#include "readers.h"
 
 #ifdef FX_AVX2
 #include <immintrin.h>
-#include <stdlib.h>
-#include <string.h>
 
-#include "fx.h"
-#include "tables.h"
-
-#define TARGET __attribute__((target("avx2,popcnt,bmi")))
-#define FAIL ((size_t)-1)
-
-int fx_avx2_init(void)
-{
-    if (getenv("FASTXFEN_NO_AVX2"))
-        return 0;
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("popcnt")
-           && __builtin_cpu_supports("bmi");
-}
+#define TARGET FX_TARGET("avx2,popcnt,bmi")
 
 /* Per qword, the sum of its bytes and of those before each byte. */
 TARGET static inline __m256i qword_prefix(__m256i v)
@@ -131,11 +118,11 @@ TARGET static inline void load_field(const uint8_t *s, size_t avail, __m256i *lo
     memset(text + 64, 0, 8);
 }
 
-TARGET size_t fx_placement_avx2(const uint8_t *s, size_t i, size_t end, uint8_t board[80])
+TARGET size_t fx_read8_avx2(const uint8_t *s, size_t i, size_t end, uint8_t board[80])
 {
     size_t avail = end - i;
     if (avail < 15)  /* "8/8/8/8/8/8/8/8" is the shortest valid field */
-        return FAIL;
+        return FX_DECLINE;
     const uint8_t *p = s + i;
     uint8_t text[72];
     __m256i lo, hi;
@@ -148,37 +135,21 @@ TARGET size_t fx_placement_avx2(const uint8_t *s, size_t i, size_t end, uint8_t 
         | (uint64_t)(uint32_t)_mm256_movemask_epi8(
               _mm256_or_si256(_mm256_cmpeq_epi8(hi, space), _mm256_cmpeq_epi8(hi, tab)))
               << 32;
-    size_t n;
-    blank |= (uint64_t)(avail < 64) << (avail & 63);  /* the end of a shorter row */
-    if (blank)
-        n = (size_t)__builtin_ctzll(blank);
-    else if (avail == 64 || p[64] == ' ' || p[64] == '\t')
-        n = 64;
-    else
-        return FAIL;  /* longer than this reader takes */
+    size_t n = fx_field_length(blank, p, avail);
+    if (n == FX_DECLINE)
+        return FX_DECLINE;  /* longer than this reader takes */
     uint64_t field = n == 64 ? ~0ull : (1ull << n) - 1;
     uint64_t slashes = ((uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(lo, slash))
                         | (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(hi, slash))
                               << 32)
                        & field;
-    if (__builtin_popcountll(slashes) != FX_HEIGHT - 1)
-        return FAIL;
+    if (_mm_popcnt_u64(slashes) != FX_HEIGHT - 1)
+        return FX_DECLINE;
 
     /* rank r (rank 8 first) into qword r, its bytes marked in slot */
     uint64_t rank[FX_HEIGHT], slot[FX_HEIGHT];
-    size_t from = 0;
-    for (int r = 0; r < FX_HEIGHT; r++) {
-        size_t to = r < FX_HEIGHT - 1 ? (size_t)__builtin_ctzll(slashes) : n;
-        slashes &= slashes - 1;
-        size_t len = to - from;
-        if (len - 1 > 7)  /* empty, or more than eight bytes */
-            return FAIL;
-        uint64_t bytes;
-        memcpy(&bytes, text + from, 8);  /* from + 8 <= n + 8 <= 72 */
-        slot[r] = ~0ull >> (64 - 8 * len);
-        rank[r] = bytes & slot[r];
-        from = to + 1;
-    }
+    if (!fx_split_ranks(text, n, slashes, rank, slot))  /* n + 8 <= 72 */
+        return FX_DECLINE;
     __m256i top, bottom;
     if (!decode_ranks(_mm256_setr_epi64x((long long)rank[0], (long long)rank[1],
                                          (long long)rank[2], (long long)rank[3]),
@@ -190,7 +161,7 @@ TARGET size_t fx_placement_avx2(const uint8_t *s, size_t i, size_t end, uint8_t 
                          _mm256_setr_epi64x((long long)slot[4], (long long)slot[5],
                                             (long long)slot[6], (long long)slot[7]),
                          &bottom))
-        return FAIL;
+        return FX_DECLINE;
     /* text order is rank 8 first, the board rank 1 first */
     _mm256_storeu_si256((__m256i *)board, _mm256_permute4x64_epi64(bottom, 0x1B));
     _mm256_storeu_si256((__m256i *)(board + 32), _mm256_permute4x64_epi64(top, 0x1B));
@@ -210,36 +181,19 @@ TARGET static inline uint8_t *write_ranks(__m256i codes, uint32_t occupied, uint
         0, 'P', 'N', 'B', 'R', 'Q', 'K', 'p', 'n', 'b', 'r', 'q', 'k', 0, 0, 0);
     const __m256i base = _mm256_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 8, 8, 8, 8, 0, 0,
                                           0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 8, 8, 8, 8);
-    unsigned m0 = occupied & 0xFF, m1 = occupied >> 8 & 0xFF, m2 = occupied >> 16 & 0xFF,
-             m3 = occupied >> 24;
-    uint64_t t0, t1, t2, t3;
-    memcpy(&t0, fx_rank_text[m0], 8);
-    memcpy(&t1, fx_rank_text[m1], 8);
-    memcpy(&t2, fx_rank_text[m2], 8);
-    memcpy(&t3, fx_rank_text[m3], 8);
-    __m256i text = _mm256_setr_epi64x((long long)t0, (long long)t1, (long long)t2, (long long)t3);
+    uint64_t t[4];
+    fx_rank_texts(occupied, t);
+    __m256i text = _mm256_setr_epi64x((long long)t[0], (long long)t[1], (long long)t[2],
+                                      (long long)t[3]);
     __m256i piece_letters = _mm256_shuffle_epi8(_mm256_shuffle_epi8(letters, codes),
                                                 _mm256_add_epi8(_mm256_and_si256(text,
                                                                  _mm256_set1_epi8(7)), base));
     uint8_t ranks[32];
     _mm256_storeu_si256((__m256i *)ranks, _mm256_blendv_epi8(text, piece_letters, text));
-    /* text order: the highest rank first */
-    memcpy(o, ranks + 24, 8);
-    o += fx_rank_len[m3];
-    *o++ = '/';
-    memcpy(o, ranks + 16, 8);
-    o += fx_rank_len[m2];
-    *o++ = '/';
-    memcpy(o, ranks + 8, 8);
-    o += fx_rank_len[m1];
-    *o++ = '/';
-    memcpy(o, ranks, 8);
-    o += fx_rank_len[m0];
-    *o++ = '/';
-    return o;
+    return fx_lay_ranks(ranks, occupied, o);
 }
 
-TARGET size_t fx_write_placement_avx2(const uint8_t board[64], uint8_t *out)
+TARGET size_t fx_write8_avx2(const uint8_t board[64], uint8_t *out)
 {
     __m256i low = _mm256_loadu_si256((const __m256i *)board);  /* ranks 1 to 4 */
     __m256i high = _mm256_loadu_si256((const __m256i *)(board + 32));

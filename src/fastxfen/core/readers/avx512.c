@@ -1,39 +1,37 @@
-/* The AVX-512 placement reader (avx512.h): one 64-byte register holds the
- * whole field, so there is no per-byte or per-piece loop. */
-#include "avx512.h"
+/* The AVX-512 placement reader and writer: a board reader and writer
+ * (readers.h).  One 64-byte register holds the whole field, so there is no
+ * per-byte or per-piece loop. */
+#include "readers.h"
 
 #ifdef FX_AVX512
 #include <immintrin.h>
-#include <stdlib.h>
 
-#include "tables.h"
+#define TARGET FX_TARGET("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi,bmi2,popcnt")
 
-#define TARGET \
-    __attribute__((target("avx512f,avx512bw,avx512vl,avx512vbmi,avx512vbmi2,bmi,bmi2,popcnt")))
-#define FAIL ((size_t)-1)
-
-/* Per ASCII byte, built from fx_piece_code by fx_avx512_init: the squares
- * it advances (a piece of the 8-wide board one, a digit 1 to 8 its value; 0
- * for '/' and for every byte this reader leaves to the others) and its
- * piece code (0 but for those pieces).  And per piece code, its letter. */
-static uint8_t ADVANCE[128], CODE[128], LETTER[64];
-
-int fx_avx512_init(void)
-{
-    for (int c = 0; c < 128; c++) {
-        uint8_t code = fx_piece_code[c] < FX_WA ? fx_piece_code[c] : 0;
-        CODE[c] = code;
-        ADVANCE[c] = code ? 1 : (c >= '1' && c <= '8') ? (uint8_t)(c - '0') : 0;
-    }
-    for (int code = 0; code < 64; code++)
-        LETTER[code] = (uint8_t)(code < FX_CODE_LIMIT ? fx_piece_letter[code] : '?');
-    if (getenv("FASTXFEN_NO_AVX512"))
-        return 0;
-    __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw")
-           && __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512vbmi")
-           && __builtin_cpu_supports("avx512vbmi2") && __builtin_cpu_supports("bmi2");
-}
+/* Per ASCII byte: the squares it advances (a piece of the 8-wide board
+ * one, a digit 1 to 8 its value; 0 for '/' and for every byte this reader
+ * leaves to the others) and its piece code (0 but for those pieces). */
+static const uint8_t ADVANCE[128] = {
+    ['P'] = 1, ['N'] = 1, ['B'] = 1, ['R'] = 1, ['Q'] = 1, ['K'] = 1,
+    ['p'] = 1, ['n'] = 1, ['b'] = 1, ['r'] = 1, ['q'] = 1, ['k'] = 1,
+    ['1'] = 1, ['2'] = 2, ['3'] = 3, ['4'] = 4, ['5'] = 5, ['6'] = 6, ['7'] = 7, ['8'] = 8,
+};
+static const uint8_t CODE[128] = {
+    ['P'] = FX_WP, ['N'] = FX_WN, ['B'] = FX_WB, ['R'] = FX_WR, ['Q'] = FX_WQ, ['K'] = FX_WK,
+    ['p'] = FX_BP, ['n'] = FX_BN, ['b'] = FX_BB, ['r'] = FX_BR, ['q'] = FX_BQ, ['k'] = FX_BK,
+};
+/* Per piece code, its letter ('?' for none). */
+#define UNUSED8 '?', '?', '?', '?', '?', '?', '?', '?'
+static const uint8_t LETTER[64] = {
+    '?', 'P', 'N', 'B', 'R', 'Q', 'K', 'p', 'n', 'b', 'r', 'q', 'k', 'A', 'C', 'a', 'c',
+    '?', '?', '?', '?', '?', '?', '?', UNUSED8, UNUSED8, UNUSED8, UNUSED8, UNUSED8,
+};
+#undef UNUSED8
+/* Byte k is k (a table: not every compiler has _mm512_set_epi8). */
+static const uint8_t IOTA[64] = {
+    0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
+    22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 40, 41, 42, 43,
+    44, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 58, 59, 60, 61, 62, 63};
 
 /* The ranks are first put one to a qword: the seven slashes give each
  * rank's first byte and length (1 to 8 when the field is valid), and one
@@ -46,34 +44,23 @@ int fx_avx512_init(void)
  * rank's occupancy (the bits are distinct, so their sum is their union);
  * the piece codes, packed together, are expanded onto the occupied squares
  * and the ranks put in board order. */
-TARGET size_t fx_placement512(const uint8_t *s, size_t i, size_t end, uint8_t board[80])
+TARGET size_t fx_read8_avx512(const uint8_t *s, size_t i, size_t end, uint8_t board[80])
 {
     size_t avail = end - i;
     __mmask64 loaded = avail >= 64 ? ~(__mmask64)0 : _bzhi_u64(~0ull, (unsigned)avail);
     __m512i c = _mm512_maskz_loadu_epi8(loaded, s + i);  /* no byte at or past end is read */
     __mmask64 blank = _mm512_cmpeq_epi8_mask(c, _mm512_set1_epi8(' '))
                       | _mm512_cmpeq_epi8_mask(c, _mm512_set1_epi8('\t'));
-    size_t n;
-    if (blank)
-        n = _tzcnt_u64(blank);
-    else if (avail <= 64)
-        n = avail;
-    else if (s[i + 64] == ' ' || s[i + 64] == '\t')
-        n = 64;
-    else
-        return FAIL;  /* longer than this reader takes */
-    if (n == 0)
-        return FAIL;
+    size_t n = fx_field_length(blank, s + i, avail);
+    if (n == FX_DECLINE || n == 0)  /* longer than this reader takes; empty */
+        return FX_DECLINE;
     __mmask64 field = _bzhi_u64(~0ull, (unsigned)n);
     __mmask64 slashes = _mm512_mask_cmpeq_epi8_mask(field, c, _mm512_set1_epi8('/'));
     if (_mm_popcnt_u64(slashes) != FX_HEIGHT - 1 || (field & _mm512_movepi8_mask(c)))
-        return FAIL;
+        return FX_DECLINE;
 
     /* rank r is bytes [first_r, end_r): ends are the slashes, then n */
-    const __m512i iota = _mm512_set_epi8(
-        63, 62, 61, 60, 59, 58, 57, 56, 55, 54, 53, 52, 51, 50, 49, 48, 47, 46, 45, 44, 43, 42,
-        41, 40, 39, 38, 37, 36, 35, 34, 33, 32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20,
-        19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+    const __m512i iota = _mm512_loadu_si512(IOTA);
     __m128i ends = _mm_mask_set1_epi8(
         _mm512_castsi512_si128(_mm512_maskz_compress_epi8(slashes, iota)), 0x80, (char)n);
     __m128i firsts = _mm_add_epi8(_mm_bslli_si128(ends, 1),
@@ -81,7 +68,7 @@ TARGET size_t fx_placement512(const uint8_t *s, size_t i, size_t end, uint8_t bo
     __m128i lengths = _mm_sub_epi8(ends, firsts);
     if (_mm_mask_cmpgt_epu8_mask(0xFF, _mm_sub_epi8(lengths, _mm_set1_epi8(1)),
                                  _mm_set1_epi8(7)))
-        return FAIL;  /* an empty rank, or one of more than eight bytes */
+        return FX_DECLINE;  /* an empty rank, or one of more than eight bytes */
     const __m512i qword_of = _mm512_srli_epi64(_mm512_and_si512(iota, _mm512_set1_epi8(0x38)), 3);
     const __m512i lane = _mm512_and_si512(iota, _mm512_set1_epi8(7));
     __m512i both = _mm512_castsi128_si512(_mm_unpacklo_epi64(firsts, lengths));
@@ -100,7 +87,7 @@ TARGET size_t fx_placement512(const uint8_t *s, size_t i, size_t end, uint8_t bo
     __m512i squares = _mm512_sad_epu8(advance, _mm512_setzero_si512());
     if ((slot & ~advancing) || (digits & digits << 1 & 0xFEFEFEFEFEFEFEFEull)
         || _mm512_cmpneq_epi64_mask(squares, _mm512_set1_epi64(8)))
-        return FAIL;
+        return FX_DECLINE;
 
     __m512i through = _mm512_add_epi8(advance, _mm512_slli_epi64(advance, 8));
     through = _mm512_add_epi8(through, _mm512_slli_epi64(through, 16));
@@ -128,7 +115,7 @@ TARGET size_t fx_placement512(const uint8_t *s, size_t i, size_t end, uint8_t bo
  * out as four 9-byte slots, a rank and its slash, and its nonzero bytes
  * compressed together and stored (64 bytes each time; the text ends at
  * most 100 bytes from out). */
-TARGET size_t fx_write_placement512(const uint8_t board[64], uint8_t *out)
+TARGET size_t fx_write8_avx512(const uint8_t board[64], uint8_t *out)
 {
     __m512i ranks = _mm512_permutexvar_epi64(_mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7),
                                              _mm512_loadu_si512(board));

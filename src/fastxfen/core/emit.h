@@ -1,0 +1,59 @@
+/* The columns of an entry that take a store or a copy, inline for the
+ * .binpack reader's per-ply loop (plycode.h); emit.c writes the others. */
+#ifndef FASTXFEN_EMIT_H
+#define FASTXFEN_EMIT_H
+
+#include <string.h>
+
+#include "training.h"
+
+/* The board as an 8x8 record, when no repair is needed: one copy and the
+ * fields. */
+static inline void fx_t_plain_record(const fx_board *b, fx_rec8 *rec)
+{
+    uint32_t rights;
+    memcpy(&rights, b->rook, 4);
+    memcpy(rec->board, b->sq, 64);
+    rec->width = 8;
+    rec->turn = b->turn;
+    rec->prefix = FX_PREFIX_NONE;
+    rec->ep = b->ep;
+    memcpy(rec->castling, &rights, 4);
+    if (rights != 0xFFFFFFFFu)
+        for (int slot = 0; slot < 4; slot++)
+            rec->castling[slot] = b->rook[slot] == FX_NONE ? FX_NONE : b->rook[slot] & 7;
+    rec->halfmove = b->rule50;
+    rec->fullmove = b->ply / 2 + 1;
+}
+
+/* Does fx_t_emit_quick write every column c asks for (no text, no
+ * packed position)? */
+static inline int fx_t_quick_columns(const fx_t_columns *c)
+{
+    return !c->packed && !c->fen && !c->uci;
+}
+
+/* Entry i's numbers, and with `record` its record (for a position that
+ * needs no repair). */
+static inline void fx_t_emit_quick(fx_t_columns *c, size_t i, const fx_t_entry *e,
+                                   int64_t chain, int record)
+{
+    if (c->records && record)
+        fx_t_plain_record(&e->pos, (fx_rec8 *)(c->records + 80 * i));
+    if (c->sfmove)
+        c->sfmove[i] = fx_move_to_sf(e->move);
+    if (c->score)
+        c->score[i] = e->score;
+    if (c->ply)
+        c->ply[i] = e->ply;
+    if (c->result)
+        c->result[i] = e->result;
+    if (c->rule50)
+        c->rule50[i] = e->pos.rule50;
+    if (c->chain)
+        c->chain[i] = chain;
+    if (c->entries)
+        c->entries[i] = *e;
+}
+
+#endif

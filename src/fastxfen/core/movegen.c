@@ -1,0 +1,242 @@
+/* The move generator: legal moves, make-move, perft, and the notations of
+ * moves (UCI text, Stockfish's 16 bits). */
+#include <string.h>
+
+#include "make.h"
+
+#define BIT(sq) (1ull << (sq))
+#define RANK_1 0xFFull
+#define RANK_8 0xFF00000000000000ull
+
+void fx_board_clear(fx_board *b)
+{
+    memset(b, 0, sizeof *b);
+    b->ep = FX_NONE;
+    memset(b->rook, FX_NONE, sizeof b->rook);
+}
+
+void fx_board_put(fx_board *b, int sq, uint8_t code)
+{
+    fx_place(b, sq, code);
+}
+
+int fx_board_from_pos(const fx_pos *pos, fx_board *b)
+{
+    if (pos->width != 8)
+        return -1;
+    fx_board_clear(b);
+    memcpy(b->sq, pos->board, 64);
+    uint64_t *flat = &b->pieces[0][0];
+    for (uint64_t on = ~fx_equal64(pos->board, FX_EMPTY); on; on &= on - 1) {
+        int sq = fx_ctz64(on);  /* the occupied squares only */
+        uint8_t code = pos->board[sq];
+        if (code > FX_BK)
+            return -1;
+        flat[code + (code > 6)] |= 1ull << sq;
+    }
+    for (int type = FX_PAWN; type <= FX_KING; type++) {
+        b->pieces[FX_WHITE][FX_ALL] |= b->pieces[FX_WHITE][type];
+        b->pieces[FX_BLACK][FX_ALL] |= b->pieces[FX_BLACK][type];
+    }
+    b->occupied = b->pieces[FX_WHITE][FX_ALL] | b->pieces[FX_BLACK][FX_ALL];
+    b->turn = pos->turn & 1;
+    b->ep = pos->ep < 64 ? pos->ep : FX_NONE;
+    for (int slot = 0; slot < 4; slot++) {
+        uint8_t file = pos->castling[slot];
+        b->rook[slot] = file < 8 ? (uint8_t)(file + (slot >= FX_BLACK_H ? 56 : 0)) : FX_NONE;
+    }
+    b->rule50 = pos->halfmove;
+    uint64_t ply = 2 * ((uint64_t)(pos->fullmove ? pos->fullmove : 1) - 1) + b->turn;
+    b->ply = ply > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)ply;
+    return 0;
+}
+
+void fx_board_to_pos(const fx_board *b, fx_pos *pos)
+{
+    memset(pos, 0, sizeof *pos);
+    memcpy(pos->board, b->sq, 64);
+    pos->width = 8;
+    pos->turn = b->turn;
+    pos->ep = b->ep;
+    for (int slot = 0; slot < 4; slot++)
+        pos->castling[slot] = b->rook[slot] == FX_NONE ? FX_NONE : (uint8_t)(b->rook[slot] & 7);
+    pos->halfmove = b->rule50;
+    pos->fullmove = b->ply / 2 + 1;
+}
+
+/* ------------------------------------------------------------ attacks */
+
+static int one_king_each(const fx_board *b)
+{
+    uint64_t w = b->pieces[FX_WHITE][FX_KING], k = b->pieces[FX_BLACK][FX_KING];
+    return w && !(w & (w - 1)) && k && !(k & (k - 1));
+}
+
+/* ------------------------------------------------------------ legality */
+
+int fx_castle_legal(const fx_board *b, int slot)
+{
+    int us = b->turn, rook = b->rook[slot], king = fx_king_square(b, us);
+    if (slot / 2 != us || rook >= 64 || king < 0 || b->sq[rook] != FX_CODE(us, FX_ROOK))
+        return 0;
+    int back = us ? 56 : 0, h_side = !(slot & 1);
+    if (king / 8 != back / 8 || rook / 8 != back / 8 || (rook > king) != h_side)
+        return 0;
+    int king_to = back + (h_side ? 6 : 2), rook_to = back + (h_side ? 5 : 3);
+    uint64_t others = b->occupied ^ BIT(king) ^ BIT(rook);
+    uint64_t king_path = fx_between[king][king_to], rook_path = fx_between[rook][rook_to];
+    if (others & (king_path | rook_path | BIT(king_to) | BIT(rook_to)))
+        return 0;
+    /* the king's square and way with the king lifted, its landing square
+     * with both pieces moved (as python-chess decides) */
+    uint64_t lifted = b->occupied ^ BIT(king);
+    for (uint64_t way = king_path | BIT(king); way; way &= way - 1)
+        if (fx_attackers(b, fx_ctz64(way), !us, lifted))
+            return 0;
+    uint64_t after = lifted ^ BIT(rook) ^ BIT(rook_to);
+    return !fx_attackers(b, king_to, !us, after);
+}
+
+/* Squares a pawn of the side to move on `from` can move to: captures of
+ * the pieces in `targets`, the push, and the double push from its start. */
+static uint64_t pawn_moves(const fx_board *b, int from, uint64_t targets)
+{
+    int us = b->turn, up = us ? -8 : 8, start = us ? 6 : 1;
+    uint64_t to = fx_pawn_attacks[us][from] & targets;
+    int ahead = from + up;
+    if (ahead >= 0 && ahead < 64 && !(b->occupied >> ahead & 1)) {
+        to |= BIT(ahead);
+        if (from / 8 == start && !(b->occupied >> (ahead + up) & 1))
+            to |= BIT(ahead + up);
+    }
+    return to;
+}
+
+int fx_is_legal(const fx_board *b, fx_move m)
+{
+    int from = FX_FROM(m), to = FX_TO(m), kind = FX_KIND(m), us = b->turn;
+    uint8_t code = b->sq[from];
+    if (kind > FX_MV_EP || from == to || !code || (code > 6) != us || !one_king_each(b))
+        return 0;
+    int type = FX_TYPE_OF(code);
+    if (kind == FX_MV_CASTLE) {
+        for (int slot = 2 * us; slot < 2 * us + 2; slot++)
+            if (b->rook[slot] == to)
+                return type == FX_KING && fx_castle_legal(b, slot);
+        return 0;
+    }
+    if (b->pieces[us][FX_ALL] >> to & 1)
+        return 0;
+    if (type == FX_PAWN) {
+        int last = (int)((us ? RANK_1 : RANK_8) >> to & 1);
+        int promotes = kind >= FX_MV_PROMO && kind < FX_MV_CASTLE;
+        if (kind == FX_MV_EP) {
+            if (to != b->ep || !(fx_pawn_attacks[us][from] >> to & 1)
+                || (b->occupied >> to & 1) || b->sq[(from & 56) | (to & 7)] != FX_CODE(!us, FX_PAWN))
+                return 0;
+        } else if (promotes != last || !(pawn_moves(b, from, b->pieces[!us][FX_ALL]) >> to & 1)) {
+            return 0;
+        }
+    } else if (kind != FX_MV_NORMAL || !(fx_piece_attacks(type, us, from, b->occupied) >> to & 1)) {
+        return 0;
+    }
+    return fx_keeps_king_safe(b, m);
+}
+
+/* ------------------------------------------------------------ generation */
+
+static int add_safe(const fx_board *b, fx_move m, fx_move *moves, int n)
+{
+    moves[n] = m;
+    return n + fx_keeps_king_safe(b, m);
+}
+
+static int pawn_legal(const fx_board *b, fx_move *moves, int n)
+{
+    int us = b->turn;
+    uint64_t last = us ? RANK_1 : RANK_8, targets = b->pieces[!us][FX_ALL];
+    int ep = b->ep, behind = ep - (us ? -8 : 8);  /* the pushed pawn */
+    if (ep >= 64 || behind < 0 || behind >= 64 || (b->occupied >> ep & 1)
+        || b->sq[behind] != FX_CODE(!us, FX_PAWN))
+        ep = -1;
+    for (uint64_t pawns = b->pieces[us][FX_PAWN]; pawns; pawns &= pawns - 1) {
+        int from = fx_ctz64(pawns);
+        uint64_t to = pawn_moves(b, from, targets | (ep >= 0 ? BIT(ep) : 0));
+        for (; to; to &= to - 1) {
+            int sq = fx_ctz64(to);
+            if (last >> sq & 1)
+                for (int kind = FX_MV_PROMO; kind < FX_MV_CASTLE; kind++)
+                    n = add_safe(b, FX_MOVE(from, sq, kind), moves, n);
+            else
+                n = add_safe(b, FX_MOVE(from, sq, sq == ep ? FX_MV_EP : FX_MV_NORMAL), moves, n);
+        }
+    }
+    return n;
+}
+
+int fx_legal_moves(const fx_board *b, fx_move *moves)
+{
+    if (!one_king_each(b))
+        return 0;
+    int us = b->turn, n = pawn_legal(b, moves, 0);
+    uint64_t own = b->pieces[us][FX_ALL];
+    for (int type = FX_KNIGHT; type <= FX_KING; type++)
+        for (uint64_t p = b->pieces[us][type]; p; p &= p - 1) {
+            int from = fx_ctz64(p);
+            uint64_t to = fx_piece_attacks(type, us, from, b->occupied) & ~own;
+            for (; to; to &= to - 1)
+                n = add_safe(b, FX_MOVE(from, fx_ctz64(to), FX_MV_NORMAL), moves, n);
+        }
+    int king = fx_king_square(b, us);
+    for (int slot = 2 * us; slot < 2 * us + 2; slot++)
+        if (fx_castle_legal(b, slot))
+            moves[n++] = FX_MOVE(king, b->rook[slot], FX_MV_CASTLE);
+    return n;
+}
+
+/* ------------------------------------------------------------ make */
+
+int fx_ep_possible(const fx_board *b)
+{
+    int ep = b->ep, us = b->turn, up = us ? -8 : 8;
+    if (ep >= 64 || ep + up < 0 || ep + up >= 64 || ep - up < 0 || ep - up >= 64)
+        return 0;
+    uint64_t pawns = fx_pawn_attacks[!us][ep] & b->pieces[us][FX_PAWN];
+    if (!pawns || (b->occupied >> ep & 1) || (b->occupied >> (ep + up) & 1)
+        || b->sq[ep - up] != FX_CODE(!us, FX_PAWN))
+        return 0;
+    int king = fx_king_square(b, us);
+    const uint64_t *them = b->pieces[!us];
+    uint64_t diagonal = them[FX_BISHOP] | them[FX_QUEEN], straight = them[FX_ROOK] | them[FX_QUEEN];
+    if (king < 0 || !((diagonal | straight) & fx_queen_attacks(king, 0)))
+        return 1;
+    for (; pawns; pawns &= pawns - 1) {
+        uint64_t occupied = ((b->occupied ^ (pawns & -pawns)) | BIT(ep)) ^ BIT(ep - up);
+        if (!(fx_bishop_attacks(king, occupied) & diagonal)
+            && !(fx_rook_attacks(king, occupied) & straight))
+            return 1;
+    }
+    return 0;
+}
+
+void fx_make(fx_board *b, fx_move m)
+{
+    fx_make_inline(b, m);
+}
+
+uint64_t fx_perft(const fx_board *b, int depth)
+{
+    fx_move moves[FX_MAX_MOVES];
+    if (depth <= 0)
+        return 1;
+    int n = fx_legal_moves(b, moves);
+    if (depth == 1)
+        return (uint64_t)n;
+    uint64_t total = 0;
+    for (int i = 0; i < n; i++) {
+        fx_board next = *b;
+        fx_make(&next, moves[i]);
+        total += fx_perft(&next, depth - 1);
+    }
+    return total;
+}

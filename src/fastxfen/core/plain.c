@@ -1,0 +1,245 @@
+/* The .plain text format: per entry the lines "fen <FEN>", "move <UCI>",
+ * "score <n>", "ply <n>", "result <n>" and "e", as Stockfish's tools write
+ * them. */
+#include <string.h>
+
+#include "training.h"
+
+static uint8_t *put_int(uint8_t *o, int64_t v)
+{
+    uint8_t digits[20];
+    int n = 0;
+    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+    if (v < 0)
+        *o++ = '-';
+    do {
+        digits[n++] = (uint8_t)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    while (n)
+        *o++ = digits[--n];
+    return o;
+}
+
+static uint8_t *put_line(uint8_t *o, const char *key, int64_t v)
+{
+    size_t n = strlen(key);
+    memcpy(o, key, n);
+    o = put_int(o + n, v);
+    *o++ = '\n';
+    return o;
+}
+
+size_t fx_plain_write(const fx_t_entry *e, uint8_t *out)
+{
+    uint8_t *o = out;
+    fx_pos pos;
+    fx_board_to_pos(&e->pos, &pos);
+    memcpy(o, "fen ", 4);
+    o += 4;
+    o += fx_write(&pos, FX_CASTLING_XFEN, FX_EP_FEN, 6, NULL, 0, o);
+    memcpy(o, "\nmove ", 6);
+    o += 6;
+    o += fx_move_uci(e->move, 0, o);
+    *o++ = '\n';
+    o = put_line(o, "score ", e->score);
+    o = put_line(o, "ply ", e->ply);
+    o = put_line(o, "result ", e->result);
+    memcpy(o, "e\n", 2);
+    return (size_t)(o + 2 - out);
+}
+
+size_t fx_plain_write_rows(const fx_t_table *t, size_t start, size_t n, uint8_t *out,
+                           size_t *used, fx_t_error *err)
+{
+    *used = 0;
+    for (size_t i = 0; i < n; i++) {
+        fx_t_entry e;
+        if (fx_t_table_entry(t, start + i, &e, err))
+            return i;
+        *used += fx_plain_write(&e, out + *used);
+    }
+    return n;
+}
+
+/* ------------------------------------------------------------ reading */
+
+enum { K_FEN, K_MOVE, K_SCORE, K_PLY, K_RESULT, K_COUNT };
+
+typedef struct {
+    const uint8_t *value[K_COUNT];
+    size_t len[K_COUNT], at[K_COUNT];
+    unsigned seen;
+} plain_entry;
+
+static int is_space(uint8_t c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
+static int fail(fx_t_error *err, uint32_t code, uint32_t field, size_t at, uint32_t a)
+{
+    err->code = code;
+    err->field = field;
+    err->offset = at;
+    err->a = a;
+    return -1;
+}
+
+static int number(const uint8_t *s, size_t n, int64_t lo, int64_t hi, int64_t *v)
+{
+    size_t i = n && s[0] == '-';
+    int64_t x = 0;
+    if (i == n || n - i > 12)
+        return -1;
+    for (; i < n; i++) {
+        if (s[i] < '0' || s[i] > '9')
+            return -1;
+        x = x * 10 + (s[i] - '0');
+    }
+    *v = n && s[0] == '-' ? -x : x;
+    return *v < lo || *v > hi ? 1 : 0;
+}
+
+static const uint32_t FIELD_OF[K_COUNT] = {FX_T_F_POSITION, FX_T_F_MOVE, FX_T_F_SCORE,
+                                           FX_T_F_PLY, FX_T_F_RESULT};
+
+static int int_field(const plain_entry *p, int k, int64_t lo, int64_t hi, int64_t *v,
+                     fx_t_error *err)
+{
+    int r = number(p->value[k], p->len[k], lo, hi, v);
+    if (r < 0)
+        return fail(err, FX_T_E_NUMBER, FIELD_OF[k], p->at[k], 0);
+    if (r > 0) {
+        err->value = *v;
+        return fail(err, FX_T_E_RANGE, FIELD_OF[k], p->at[k], 0);
+    }
+    return 0;
+}
+
+/* The entry whose fields p holds. */
+static int make_entry(const plain_entry *p, size_t e_at, fx_t_entry *e, fx_t_error *err)
+{
+    for (int k = 0; k < K_COUNT; k++)
+        if (!(p->seen >> k & 1))
+            return fail(err, FX_T_E_MISSING, FIELD_OF[k], e_at, 0);
+    fx_pos pos;
+    fx_span span;
+    int fields;
+    if (fx_parse(p->value[K_FEN], p->len[K_FEN], &pos, &span, &fields, &err->fen_error))
+        return fail(err, FX_T_E_FEN, FX_T_F_POSITION, p->at[K_FEN], 0);
+    if (fx_board_from_pos(&pos, &e->pos))
+        return fail(err, FX_T_E_STORE, FX_T_F_POSITION, p->at[K_FEN], FX_T_S_WIDTH);
+    fx_sf_settle_ep(&e->pos);
+    if (fx_parse_uci(&e->pos, p->value[K_MOVE], p->len[K_MOVE], &e->move))
+        return fail(err, FX_T_E_UCI, FX_T_F_MOVE, p->at[K_MOVE], 0);
+    if (!fx_is_legal(&e->pos, e->move))
+        return fail(err, FX_T_E_ILLEGAL, FX_T_F_MOVE, p->at[K_MOVE], e->move);
+    int64_t score, ply, result;
+    if (int_field(p, K_SCORE, -32768, 32767, &score, err)
+        || int_field(p, K_PLY, 0, 65535, &ply, err)
+        || int_field(p, K_RESULT, -128, 127, &result, err))
+        return -1;
+    e->score = (int16_t)score;
+    e->ply = (uint16_t)ply;
+    e->result = (int8_t)result;
+    return 0;
+}
+
+static int key_of(const uint8_t *s, size_t n)
+{
+    static const char *const keys[K_COUNT] = {"fen", "move", "score", "ply", "result"};
+    for (int k = 0; k < K_COUNT; k++)
+        if (strlen(keys[k]) == n && memcmp(s, keys[k], n) == 0)
+            return k;
+    return -1;
+}
+
+/* One line, trimmed, [a, b) of text: a field into p (or the first error of
+ * the entry into err, with p->seen marked bad).  Returns 1 for "e". */
+static int read_line(const uint8_t *text, size_t a, size_t b, plain_entry *p, int *failed,
+                     fx_t_error *err)
+{
+    size_t k_end = a;
+    while (k_end < b && !is_space(text[k_end]))
+        k_end++;
+    int k = key_of(text + a, k_end - a);
+    size_t v = k_end;
+    while (v < b && is_space(text[v]))
+        v++;
+    int ends = k_end - a == 1 && text[a] == 'e';
+    if (ends && v == b)
+        return 1;
+    uint32_t code = ends ? FX_T_E_LINE : k < 0 ? FX_T_E_KEY : v == b ? FX_T_E_LINE
+                  : (p->seen >> k & 1) ? FX_T_E_REPEAT : 0;
+    if (code) {
+        if (!*failed)
+            fail(err, code, k < 0 ? FX_T_F_LINE : FIELD_OF[k], a, 0);
+        *failed = 1;
+        return 0;
+    }
+    p->value[k] = text + v;
+    p->len[k] = b - v;
+    p->at[k] = v;
+    p->seen |= 1u << k;
+    return 0;
+}
+
+size_t fx_plain_read(const uint8_t *text, size_t len, int final, size_t *used, size_t *lines,
+                     fx_t_columns *c, fx_t_chains *chains, size_t row, size_t max_n,
+                     fx_t_error *err)
+{
+    size_t i = 0, n = 0, entry_at = 0, line = 0;  /* line: newlines before i */
+    plain_entry p;
+    int failed = 0;
+    memset(&p, 0, sizeof p);
+    *used = *lines = 0;
+    while (n < max_n && i < len) {
+        const uint8_t *nl = memchr(text + i, '\n', len - i);
+        if (!nl && !final)
+            break;
+        size_t end = nl ? (size_t)(nl - text) : len, next = nl ? end + 1 : len, a = i, b = end;
+        while (a < b && is_space(text[a]))
+            a++;
+        while (b > a && is_space(text[b - 1]))
+            b--;
+        if (b - a > 3 && memcmp(text + a, "fen", 3) == 0 && is_space(text[a + 3])
+            && ((p.seen >> K_FEN & 1) || failed)) {
+            /* the next entry begins: this one lacks its "e" line */
+            *used = i;
+            *lines = line;
+            if (!failed)
+                fail(err, FX_T_E_MISSING, FX_T_F_LINE, entry_at, 0);
+            return n;
+        }
+        int ends = a != b && read_line(text, a, b, &p, &failed, err);
+        i = next;
+        line += nl != NULL;
+        if (!ends) {
+            if (!p.seen && !failed) {
+                *used = entry_at = next;
+                *lines = line;
+            }
+            continue;
+        }
+        fx_t_entry e;
+        *used = next;
+        *lines = line;
+        if (failed || make_entry(&p, entry_at, &e, err))
+            return n;
+        if (fx_t_emit(c, row + n, &e, fx_t_chain_of(chains, &e), 0, err)) {
+            err->offset = entry_at;
+            return n;
+        }
+        n++;
+        memset(&p, 0, sizeof p);
+        entry_at = next;
+    }
+    if (final && i >= len && (p.seen || failed) && n < max_n) {
+        *used = len;
+        *lines = line;
+        if (!failed)
+            fail(err, FX_T_E_MISSING, FX_T_F_LINE, entry_at, 0);
+    }
+    return n;
+}
