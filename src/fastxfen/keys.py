@@ -70,12 +70,19 @@ def _records(
         rows, kind = (x if isinstance(x, list) else list(x)), ROWS
 
     def chunks() -> Iterator[tuple[int, np.ndarray, bool]]:
+        # Arrow and numpy S/U chunks are read by the bulk kernels, which write
+        # each chunk's records over the last one's, as for buffers (rows read
+        # one by one would be copied in: no gain)
+        out = None
+        if kind in (ARROW, FIXED):
+            out = np.empty(min(len(rows), CHUNK_ROWS), POSITION_DTYPE_10x8)
         for start in range(0, max(len(rows), 1), CHUNK_ROWS):
             if kind is ARROW:
                 part = rows.slice(start, CHUNK_ROWS)
             else:
                 part = rows[start : start + CHUNK_ROWS]
-            recs = _renumbered(start, _paths.encode, part, kind, _WIDE, errors, threads)
+            into = None if out is None else out[: len(part)]
+            recs = _renumbered(start, _paths.encode, part, kind, _WIDE, errors, threads, into)
             yield start, recs, True
 
     return chunks(), shape
