@@ -139,14 +139,11 @@ static inline int pack(const fx_pos *pos, fx_ep_mode mode, int counters, uint8_t
     return wide;
 }
 
-/* The first n bytes (1 to 7) of a word loaded from memory, the others 0. */
+/* The first n bytes (1 to 7) of a word loaded from memory, the others 0
+ * (bits.h: a little-endian machine). */
 static inline uint64_t head(uint64_t word, size_t n)
 {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-    return word & ~(~0ull >> 8 * n);
-#else
     return word & ((1ull << 8 * n) - 1);
-#endif
 }
 
 /* A hash of an entry's `size` bytes (not a multiple of 8; 8 bytes are
