@@ -18,7 +18,8 @@ and then ``--repeat`` times, on one core (text is read with ``threads=1``):
   ``unique`` and ``Deduper.add`` of it on one thread, timed in the
   process's CPU time (which other jobs on a shared machine do not
   stretch): rows/s and the median of the per-round ratios to encode's
-  time, and the set's bytes per distinct position.
+  time (into fresh memory, and with ``out=`` into memory in use), and the
+  set's bytes per distinct position.
 
 Figures are keys (rows) per second from the median time and, in brackets,
 from the fastest run.
@@ -34,6 +35,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import resource
 import statistics
@@ -115,9 +117,11 @@ def scale(distincts, rows, rounds):
             for at in range(0, n, 1 << 20)
         )
         seen = fx.Deduper()
-        times = {name: [] for name in cases}
+        out = np.empty(n, fx.POSITION_DTYPE)  # encode's records in memory in use
+        steady = {"encode out=": functools.partial(fx.encode, out=out)}
+        times = {name: [] for name in [*cases, *steady]}
         for _ in range(rounds):
-            for name, fn in cases.items():
+            for name, fn in {**cases, **steady}.items():
                 gc.collect()
                 t0 = time.process_time()
                 fn(buf, threads=1)
@@ -129,11 +133,14 @@ def scale(distincts, rows, rounds):
             "per distinct position"
         )
         for name, spent in times.items():
-            ratio = statistics.median(e / t for e, t in zip(times["encode"], spent))
+            ratios = [
+                statistics.median(e / t for e, t in zip(times[base], spent))
+                for base in ("encode", "encode out=")
+            ]
             print(
                 f"    {name:<12} {n / statistics.median(spent) / 1e6:6.2f} M/s "
                 f"({n / max(spent) / 1e6:.2f}-{n / min(spent) / 1e6:.2f}), "
-                f"{ratio:.2f} of encode's rate"
+                f"{ratios[0]:.2f} of encode's rate, {ratios[1]:.2f} of encode out='s"
             )
 
 
