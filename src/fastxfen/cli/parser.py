@@ -301,6 +301,15 @@ def _validate(commands) -> None:
         "positions: why each bad row is bad, null for a good one (instead of the "
         "messages)",
     )
+    p.add_argument(
+        "--legal",
+        action="store_true",
+        help="also reject positions that cannot occur in a game, as python-chess's "
+        "Board.status() finds them (no king, too many kings, pawns on the back rank, "
+        "the side not to move in check, impossible checks, too many pieces, bad "
+        "castling rights, an invalid en-passant square): 'illegal position: ...'; "
+        "8x8 positions only",
+    )
 
 
 def _encode(commands) -> None:

@@ -9,7 +9,7 @@ import contextlib
 
 import numpy as np
 
-from fastxfen import _codec, _options, _paths
+from fastxfen import _codec, _legality, _options, _paths
 from fastxfen._errors import fen_error, rerun_error
 from fastxfen._inputs import ARROW
 from fastxfen._options import ErrorsMode, RecordOptions
@@ -294,6 +294,10 @@ class ValidateTable(TableJob):
         result = _normalized(text, options, self.threads(text))
         failed = self.failed(result, text)
         failures = self.reasons(text, failed, _normalize_one(options))
+        if self.task.legal:
+            rows = _legality.unrejected(len(text), failures)
+            illegal = _legality.illegal(text, ARROW, rows, options.epd)
+            failures = sorted(failures + illegal, key=lambda item: item[0])
         return (batch, failures), failures
 
     def emit(self, output, upto):
