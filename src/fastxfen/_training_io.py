@@ -123,7 +123,7 @@ def failure_error(
     f, fmt, *, file=None, entry=None, offset=None, block=None, chain=None, ply=None, line=None
 ):
     """The TrainingDataError of a core failure, at the place given."""
-    return TrainingDataError(
+    error = TrainingDataError(
         reason(f, fmt),
         field=FIELDS[f.field],
         code=CODES[f.code],
@@ -136,6 +136,8 @@ def failure_error(
         ply=ply,
         line=line,
     )
+    error.position_error = f.position_error
+    return error
 
 
 # ---------------------------------------------------------------- files
@@ -197,6 +199,32 @@ def arrow_batch(cols: dict, n: int, names):
         else:
             arrays.append(pa.array(value))
     return pa.RecordBatch.from_arrays(arrays, names=list(names))
+
+
+#: The Arrow type of each column.
+ARROW_TYPES = {
+    "fen": "string",
+    "move": "string",
+    "record": ("binary", 80),
+    "packed": ("binary", 24),
+    "sfmove": "uint16",
+    "score": "int16",
+    "ply": "uint16",
+    "result": "int8",
+    "rule50": "uint32",
+    "chain": "int64",
+}
+
+
+def arrow_schema(columns):
+    """The pyarrow schema of batches of these columns."""
+    import pyarrow as pa
+
+    def kind(name):
+        spec = ARROW_TYPES[name]
+        return pa.binary(spec[1]) if isinstance(spec, tuple) else getattr(pa, spec)()
+
+    return pa.schema([(name, kind(name)) for name in columns])
 
 
 def numpy_batch(cols: dict, names) -> dict:

@@ -17,7 +17,14 @@ from typing import Literal, Optional, Sequence
 import numpy as np
 
 from fastxfen import _training
-from fastxfen._training_io import FORMATS, TrainingDataError, failure_error, format_of, table_of
+from fastxfen._training_io import (
+    FORMATS,
+    TrainingDataError,
+    arrow_schema,
+    failure_error,
+    format_of,
+    table_of,
+)
 from fastxfen._training_read import COLUMNS, DEFAULT_COLUMNS, Reader
 from fastxfen._training_status import (
     STATUS_NAMES,
@@ -169,7 +176,7 @@ def read(
     if output == "arrow":
         import pyarrow as pa
 
-        return pa.Table.from_batches(parts, schema=None if parts else _schema(columns))
+        return pa.Table.from_batches(parts, schema=None if parts else arrow_schema(columns))
     if not parts:
         parts = [{name: values[:0] for name, values in _empty(columns, castling).items()}]
     if len(parts) == 1:
@@ -183,24 +190,6 @@ def _empty(columns, castling):
     return numpy_batch(
         _training.BinpackBlock(b"").read(_training.Spec(columns, castling), 0)[0], columns
     )
-
-
-def _schema(columns):
-    import pyarrow as pa
-
-    types = {
-        "fen": pa.string(),
-        "move": pa.string(),
-        "record": pa.binary(80),
-        "packed": pa.binary(24),
-        "sfmove": pa.uint16(),
-        "score": pa.int16(),
-        "ply": pa.uint16(),
-        "result": pa.int8(),
-        "rule50": pa.uint32(),
-        "chain": pa.int64(),
-    }
-    return pa.schema([(name, types[name]) for name in columns])
 
 
 class Writer:

@@ -56,6 +56,10 @@ tables:
   excluded. OUT is a table too (by its extension, --output-format, or the
   input's format); --rejects FILE is a table (row, column, field, reason,
   value) in the format its extension names, CSV when it names none.
+  Stockfish's training data (.binpack, .bin, .plain) is read as a table of
+  fen, move, score, ply, result, rule50 and chain, and written from one with
+  fen, move, score, ply and result; from one such format to another, entries
+  pass as they are (docs/training.md).
 """
 
 ROWS_HELP = """\

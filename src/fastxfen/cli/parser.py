@@ -106,8 +106,9 @@ def _table_input(p) -> None:
         "--input-format",
         choices=("text", *table_formats.names()),
         help="'text' (one position per line) or a table: parquet, arrow (IPC file "
-        "or stream, Feather v2), csv, tsv, jsonl (default: by INPUT's extension, "
-        "compression extension looked past; text when it names no table)",
+        "or stream, Feather v2), csv, tsv, jsonl, or engine training data: binpack, "
+        "bin, plain (default: by INPUT's extension, compression extension looked "
+        "past; text when it names no table)",
     )
     p.add_argument(
         "--column",
