@@ -105,6 +105,7 @@ cdef extern from "training.h" nogil:
         uint8_t done
 
     ctypedef struct fx_bp_writer:
+        uint8_t *block
         size_t len
 
     void fx_t_init()
@@ -218,7 +219,7 @@ def status_spans(data, const int64_t[::1] starts, const int64_t[::1] ends, bint 
     rows with epd), and the FenError of each row that cannot be read, as
     (flags, {row: error})."""
     cdef const uint8_t[::1] text = _bytes(data)
-    cdef Py_ssize_t n = starts.shape[0], i
+    cdef Py_ssize_t n = starts.shape[0], i = 0
     cdef cnp.ndarray flags = np.zeros(n, np.uint32)
     cdef cnp.ndarray failed = np.zeros(n, np.uint8)
     cdef uint32_t[::1] f = flags
@@ -505,13 +506,17 @@ def check_offsets(const int64_t[::1] offsets, Py_ssize_t size):
 
 
 cdef class BinpackWriter:
-    """Chains and blocks of .binpack as Stockfish's writer forms them."""
+    """Chains and blocks of .binpack as Stockfish's writer forms them, in
+    two block buffers taken in turn: a block taken stays unchanged until
+    the next one is taken."""
     cdef fx_bp_writer w
     cdef cnp.ndarray block
+    cdef cnp.ndarray other
 
     def __init__(self):
         self.block = np.empty(8 + FX_BP_WRITER_ROOM, np.uint8)  # the header, then the block
         self.block[:4] = np.frombuffer(b"BINP", np.uint8)
+        self.other = self.block.copy()
         fx_bp_writer_init(&self.w, <uint8_t *>cnp.PyArray_DATA(self.block) + 8,
                           FX_BP_WRITER_ROOM)
 
@@ -530,12 +535,15 @@ cdef class BinpackWriter:
         return n, status, failure
 
     def take(self):
-        """The complete block with its header, a view to write out before
-        the writer goes on; the next block starts."""
+        """The complete block with its header, a view that stays unchanged
+        until the next block is taken; the next block starts in the other
+        buffer."""
         cdef size_t n = self.w.len
         self.block[4:8] = np.frombuffer(int(n).to_bytes(4, "little"), np.uint8)
         out = memoryview(self.block)[:8 + n] if n else memoryview(b"")
         fx_bp_writer_flushed(&self.w)
+        self.block, self.other = self.other, self.block
+        self.w.block = <uint8_t *>cnp.PyArray_DATA(self.block) + 8
         return out
 
     def finish(self):

@@ -247,7 +247,10 @@ class Writer:
         self.owned = path is not None
         self.packer = _training.BinpackWriter() if self.format == "binpack" else None
         row = _training.BIN_ROW if self.format == "bin" else _training.PLAIN_ROW
-        self.scratch = np.empty(0 if self.packer else WRITE_ROWS * row, np.uint8)
+        # two buffers taken in turn (the packer has its own two): what the
+        # file is given stays unchanged until the write after next
+        size = 0 if self.packer else WRITE_ROWS * row
+        self.scratch, self.other = np.empty(size, np.uint8), np.empty(size, np.uint8)
         self.rows = 0  # rows of earlier write() calls
 
     def __enter__(self):
@@ -270,6 +273,7 @@ class Writer:
                     self.file.write(self.packer.take())
             else:
                 out, done, failure = _training.write_rows(table, start, self.scratch, self.format)
+                self.scratch, self.other = self.other, self.scratch
                 self.file.write(out)
             self.entries += done
             start += done

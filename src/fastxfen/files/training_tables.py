@@ -72,9 +72,11 @@ def _open(name: str):
 
 
 class _Sink:
-    """The file object a training Writer writes to: an Output (the
-    Writer's buffers are reused, so what it writes is copied); once
-    ``muted``, writes go nowhere."""
+    """The file object a training Writer writes to: an Output; once
+    ``muted``, writes go nowhere.  What the Writer writes stays unchanged
+    until its write after next, and the Output holds one write at a time
+    (``write`` returns once the one before is written), so it is handed
+    over without a copy."""
 
     def __init__(self, output) -> None:
         self.output = output
@@ -83,7 +85,7 @@ class _Sink:
 
     def write(self, data) -> None:
         if not self.muted:
-            self.output.write(bytes(data))
+            self.output.write(data)
 
 
 class TrainingWriter:
