@@ -1,9 +1,10 @@
 """normalize and dedupe from one training format to another (.binpack,
 .bin, .plain): the entries go from the reader to the writer as the C core
 holds them (fastxfen.training's "entries" column), with no text or Arrow
-table between, a chunk's worth at a time; dedupe keeps an entry when its
-position (the "record" column) is seen for the first time.  .binpack
-blocks are decoded on threads while the main thread writes.
+table between, a few thousand at a time; dedupe keeps an entry when its
+position (the "record" column) is seen for the first time.  With more
+than one thread, the next batch is read (decoded) in a thread of its own
+while the main thread writes the last.
 
 A training file at either end takes errors "raise" or "coerce" only: an
 entry that cannot be read or written has no text to pass through."""
@@ -18,6 +19,7 @@ from fastxfen._options import ErrorsMode, cpu_count
 from fastxfen.files import table_formats
 from fastxfen.files.errors import Rejected, RunError
 from fastxfen.files.inputs import Input
+from fastxfen.files.prefetch import prefetch
 from fastxfen.files.publication import close_at_end, open_outputs
 from fastxfen.files.table_jobs import Refusals, RejectsTable
 from fastxfen.files.tables import require_pyarrow
@@ -80,8 +82,7 @@ def run_entries(run, kind: str):
         with contextlib.ExitStack() as stack:
             rows = max(1, settings.chunk_size // _BYTES_PER_ENTRY)
             source = _Source(Input(run.source, stack), rows)
-            threads = settings.threads.count or cpu_count()
-            reader = entries(source, kind, columns, "numpy", threads)
+            reader = entries(source, kind, columns, "numpy")
             run.progress.start(source.total)
             binary = out != "plain"
             output, rejects_file = open_outputs(run.source, run.target, settings, stack, binary)
@@ -92,7 +93,11 @@ def run_entries(run, kind: str):
             refusals = Refusals(stats, rejects, run.errors, source.failures, lambda _: None)
             unique = Unique(run.task.keys, stats) if dedupe else None
             first = 0
-            for batch in batches(reader):
+            pieces = batches(reader)
+            if (settings.threads.count or cpu_count()) > 1:
+                pieces = prefetch(pieces)  # read the next batch while this one is written
+                stack.callback(pieces.close)
+            for batch in pieces:
                 run.progress.aim(source.source.position())
                 refusals.unread(first)
                 n = _write(batch, unique, writer, rejects, first, stats, run.errors)
