@@ -13,7 +13,7 @@ EXPORT = [
     f"export/{name}.c"
     for name in ("shared", "bitboards", "planes", "packed", "lichess", "stockfish")
 ]
-CORE = ["tables.c", "parse.c", *READERS, "rules.c", "write.c", "record.c", "batch.c"]
+CORE = ["tables.c", "parse.c", "tail.c", *READERS, "rules.c", "write.c", "record.c", "batch.c"]
 
 
 # MSVC compiles the AVX2 and AVX-512 intrinsics under any /arch, but only a

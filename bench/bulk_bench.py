@@ -24,6 +24,7 @@ import time
 # import; it is not used here and would take CPU from the two-thread runs
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
+import builds
 import corpus
 import numpy as np
 
@@ -74,6 +75,7 @@ def main():
     parser.add_argument("--copies", type=int, default=10)
     parser.add_argument("--repeat", type=int, default=7)
     args = parser.parse_args()
+    print(builds.describe(fx))
     rows = corpus.load(args.n) * args.copies
     n = len(rows)
     buffer = ("\n".join(rows) + "\n").encode()

@@ -10,6 +10,7 @@ it times:
 
 * the command, ``python -m fastxfen normalize IN -o OUT --threads 2 --quiet``
   in a child process (start-up included), for this tree's build and, with
+  ``--before COMMIT`` (built outside the tree, in the files' folder) or
   ``--before SRC``, for another build's ``src`` folder; cases ``plain``
   (FEN to FEN), ``gz-in`` / ``zst-in`` (compressed FEN to plain FEN) and
   ``gz-out`` / ``zst-out`` (plain FEN to compressed FEN);
@@ -54,6 +55,9 @@ import sys
 import tempfile
 import time
 import zlib
+
+from builds import build_commit, check_cli, describe_child
+from builds import run as run_checked
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, "..", "src")
@@ -258,12 +262,10 @@ def kernel_seconds(src: str, path: str) -> tuple:
     """(bytes, seconds) of the library normalizing the start of ``path`` in
     memory, 8 MB at a time with 2 threads, with the build in ``src``."""
     env = dict(os.environ, PYTHONPATH=src)
-    out = subprocess.run(
+    out = run_checked(
         [sys.executable, "-c", KERNEL_SCRIPT, path, str(KERNEL_BYTES), str(CHUNK)],
         env=env,
-        capture_output=True,
-        text=True,
-        check=True,
+        what=f"the library in memory ({src})",
     ).stdout.split()
     return int(out[0]), float(out[1])
 
@@ -286,8 +288,7 @@ def command_seconds(src: str, source: str, out: str, extra: list) -> tuple:
     )
     seconds = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode not in (0, 1):
-        sys.exit(f"fastxfen failed ({proc.returncode}):\n{proc.stderr}")
+    check_cli(proc, f"fastxfen normalize {source} ({src})")
     os.remove(out)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     return seconds, cpu
@@ -320,7 +321,9 @@ def main(argv=None) -> int:
         "--compressed-size", default="64M", help="text in the compressed cases (default 64M)"
     )
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--before", help="the src folder of a build to compare with")
+    parser.add_argument(
+        "--before", help="a commit to build outside the tree, or a built src folder, to compare"
+    )
     parser.add_argument("--dir", help="folder for the files (default: a new temporary one)")
     parser.add_argument("--keep", action="store_true", help="keep the files")
     parser.add_argument("--seed", type=int, default=1)
@@ -335,7 +338,12 @@ def main(argv=None) -> int:
     os.makedirs(folder, exist_ok=True)
     builds = {"after": os.path.abspath(SRC)}
     if args.before:
-        builds = {"before": os.path.abspath(args.before), **builds}
+        before = args.before
+        if not os.path.isdir(before):
+            before = str(build_commit(before, os.path.join(folder, "before-build")))
+        builds = {"before": os.path.abspath(before), **builds}
+    for build, src in builds.items():
+        print(f"{build}: {describe_child(dict(os.environ, PYTHONPATH=src))}")
     try:
         paths = inputs(folder, parse_size(args.size), cases, parse_size(args.compressed_size), 1)
         sizes = {kind: plain_size(path) for kind, path in paths.items()}

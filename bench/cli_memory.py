@@ -15,7 +15,9 @@ Usage::
     python bench/cli_memory.py 1G -- --threads 2       # extra options for the CLI
 
 Unix only (``resource``).  The exit status is 1 when the peak memory exceeds
-``--limit-mb`` (default 200).
+``--limit-mb`` (default 200); a command that fails (any exit status but 0,
+or 1 for rejected rows, or a traceback) stops it before any figure, with
+the command's output.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from builds import check_cli, describe_child
 
 FALLBACK = [
     "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
@@ -136,6 +140,7 @@ def main(argv=None) -> int:
     cli_args = argv[argv.index("--") + 1 :] if "--" in argv else []
     args = parser.parse_args(argv[: argv.index("--")] if "--" in argv else argv)
 
+    print(f"measuring: {describe_child(_env())}")
     workdir = tempfile.mkdtemp(prefix="fastxfen-bench-", dir=args.dir)
     source = args.input or os.path.join(workdir, "positions.fen")
     made = []
@@ -165,8 +170,11 @@ def main(argv=None) -> int:
         ]
         print("running:", " ".join(command), file=sys.stderr)
         started = time.perf_counter()
-        proc = subprocess.run(command, stdout=subprocess.DEVNULL, env=_env(), check=False)
+        proc = subprocess.run(
+            command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=_env()
+        )
         seconds = time.perf_counter() - started
+        check_cli(proc, " ".join(command[2:5]))  # stops here, before any figure, on a failure
         peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         peak_mb = peak / (1 << 20) if sys.platform == "darwin" else peak / 1024
         print(f"command       fastxfen {args.command} (exit status {proc.returncode})")
@@ -177,8 +185,6 @@ def main(argv=None) -> int:
             + (f", {rows / seconds:,.0f} positions/s" if rows else "")
         )
         print(f"peak RSS      {peak_mb:,.1f} MB (limit {args.limit_mb:,.0f} MB)")
-        if proc.returncode not in (0, 1):
-            return 2
         return 0 if peak_mb <= args.limit_mb else 1
     finally:
         if not args.keep:

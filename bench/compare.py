@@ -56,17 +56,15 @@ corpus = importlib.import_module("corpus")
 
 
 def _import_fastxfen():
-    """Import the installed package, else the in-place build in src/."""
+    """Import the installed package, else the in-place build in src/; with
+    which build that is (builds.describe: origin, commit, reader)."""
+    builds = importlib.import_module("builds")
     try:
         import fastxfen
-
-        return fastxfen, "as found on sys.path"
     except ImportError:
-        src = HERE.parent / "src"
-        sys.path.insert(0, str(src))
+        sys.path.insert(0, str(HERE.parent / "src"))
         import fastxfen
-
-        return fastxfen, "in-place build in src/"
+    return fastxfen, builds.describe(fastxfen)
 
 
 MODE_PAIRS = [
@@ -385,6 +383,9 @@ def main(argv=None) -> int:
         with open(args.json, "w", encoding="utf-8") as f:
             json.dump(result, f, indent=2)
             f.write("\n")
+    if any(result["mismatches_vs_python_chess"].values()):
+        print("benchmark failed: fastxfen and python-chess differ (above)", file=sys.stderr)
+        return 1  # the rates are of wrong output
     return 0
 
 

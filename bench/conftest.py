@@ -17,3 +17,12 @@ try:
     import fastxfen  # noqa: F401
 except ImportError:
     sys.path.insert(0, str(HERE.parent / "src"))
+
+
+def pytest_report_header(config):
+    """Which build the benchmarks measure (origin, commit, reader)."""
+    import builds
+
+    import fastxfen as fx
+
+    return builds.describe(fx)

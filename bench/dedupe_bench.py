@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 
+import builds
 import numpy as np
 
 import fastxfen as fx
@@ -93,6 +94,7 @@ def main() -> int:
     parser.add_argument("--suffix", default=".fen", help="the input file's suffix (.fen, .fen.zst)")
     parser.add_argument("extra", nargs="*", help="options for the command, after --")
     args = parser.parse_args()
+    print(builds.describe(fx))
     rows = parse_count(args.rows)
     distinct = parse_count(args.distinct) if args.distinct else max(1, rows // 4)
     if distinct > 1 << 40:
@@ -119,9 +121,10 @@ def main() -> int:
         os.unlink(path)
         if os.path.exists(tiny):
             os.unlink(tiny)
-    if done.returncode != 0:
-        print(done.stderr, file=sys.stderr)
-        return done.returncode
+    for run in (base, done):  # no figure from a run that failed
+        if run.returncode != 0:
+            print(f"benchmark failed: exit {run.returncode}\n{run.stderr}", file=sys.stderr)
+            return run.returncode
     peak = int(done.stdout.split()[-1])
     floor = int(base.stdout.split()[-1])
     print(done.stderr.strip())

@@ -46,6 +46,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import builds  # noqa: E402
 import corpus  # noqa: E402
 
 try:
@@ -88,6 +89,7 @@ def main(argv=None) -> int:
     parser.add_argument("--clock", choices=("wall", "cpu"), default="wall")
     parser.add_argument("--json", help="also write the figures to this file")
     args = parser.parse_args(argv)
+    print(builds.describe(fx))
 
     fens = corpus.load(args.n)
     buf = ("\n".join(fens) + "\n").encode("ascii")

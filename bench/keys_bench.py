@@ -38,6 +38,7 @@ import numpy as np
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import builds  # noqa: E402
 import corpus  # noqa: E402
 
 try:
@@ -90,6 +91,7 @@ def main(argv=None) -> int:
     parser.add_argument("--stream", type=int, default=0, metavar="ROWS")
     parser.add_argument("--chunk", type=int, default=1 << 20)
     args = parser.parse_args(argv)
+    print(builds.describe(fx))
 
     fens = corpus.load(args.n)
     buf = ("\n".join(fens) + "\n").encode("ascii")

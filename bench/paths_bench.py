@@ -3,34 +3,48 @@ path and to memcpy, first call against steady calls, one thread against two.
 
     python bench/paths_bench.py [--n 100000] [--copies 4] [--repeat 7]
                                 [--core 0] [--first-rows 2000000]
-                                [--before SRC] [--sections one,first,threads]
+                                [--before COMMIT|SRC] [--readers avx512,sse2]
+                                [--build-dir DIR] [--sections one,first,threads]
 
 Sections:
 
 * ``one``: on one core (the process pins itself to ``--core``), each path
   (Arrow string column, newline buffer, numpy ``S`` and ``U`` arrays, list of
-  ``str``, encode of a buffer, decode to bytes, and the ``out=`` forms where
-  the build has them) and a memcpy of the buffer's size, timed in turns:
-  one run of every case per round, so a slow stretch of a shared machine
-  hits all of them.  Per case: the median with its range (min-max) over the
-  rounds, positions/s and GB/s of input text, and the medians of the
-  per-round ratios to the Arrow path and to memcpy.  With ``--before SRC``
-  (the ``src`` folder of another build), each round runs this build's and
-  that build's cases in turns, in two worker processes, and the table adds
-  after / before.
+  ``str``, encode of a buffer, validate of a buffer, decode to bytes, and
+  the ``out=`` forms where the build has them) and a memcpy of the buffer's
+  size, timed in turns: one run of every case per round, so a slow stretch
+  of a shared machine hits all of them.  Per case: the median with its
+  range (min-max) over the rounds, positions/s and GB/s of input text, and
+  the medians of the per-round ratios to the Arrow path and to memcpy.
+
+  ``--before COMMIT`` builds that commit of this repository outside it (a
+  temporary tree: ``git archive``, the extensions built in place with this
+  Python; ``--build-dir DIR`` keeps and reuses it) and runs every path of
+  both builds in turns, in worker processes, one round each, ``--repeat``
+  times, for each reader (``--readers``, by default every reader this
+  build's CPU runs, each forced with ``FASTXFEN_READER``; builds from
+  before that variable are forced with ``FASTXFEN_NO_AVX512`` and
+  ``FASTXFEN_NO_AVX2``, so one without an AVX2 reader runs SSE2 there).
+  The table adds, per reader, the before build's rate and the median of the
+  per-round ratios after / before with their range.  ``--before SRC`` (a
+  folder) takes an already built ``src`` folder instead.
 * ``first``: each case in ``--first-processes`` fresh processes on
   ``--first-rows`` rows: the first call (into fresh output memory) against
   the median of the next calls, on one core; the median over the processes
   and its range.  The ``out=`` cases write into memory in use (a
   loop's buffer after its first round).
+* ``threads``: one thread against two on buffers and Arrow (and decode),
+  with the "machine" column of bulk_bench.py (two one-thread calls side by
+  side: what the machine gives two cores at that moment).
 
 ``--clock cpu`` (the default) times the one-core and first-call sections in
 the process's CPU time, page faults included, which a shared machine's
 other jobs do not stretch; ``--clock wall`` in wall time.  The threads
 section is always wall time.
-* ``threads``: one thread against two on buffers and Arrow (and decode),
-  with the "machine" column of bulk_bench.py (two one-thread calls side by
-  side: what the machine gives two cores at that moment).
+
+Every worker says which build and reader it ran; the bench stops (non-zero
+exit, no table) when a worker fails, or runs another build or reader than
+the one asked for.
 """
 
 from __future__ import annotations
@@ -39,8 +53,8 @@ import argparse
 import inspect
 import json
 import os
+import shutil
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -51,6 +65,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+import builds  # noqa: E402
 import corpus  # noqa: E402
 import numpy as np  # noqa: E402
 
@@ -87,6 +102,7 @@ def cases(data: dict, threads: int = 1) -> dict:
     out["numpy U"] = lambda: fx.normalize(data["U"], threads=t)
     out["list of str"] = lambda: fx.normalize(data["rows"], threads=t)
     out["encode buffer -> records"] = lambda: fx.encode(data["buffer"], threads=t)
+    out["validate buffer"] = lambda: fx.validate(data["buffer"], threads=t)
     out["decode records -> bytes"] = lambda: fx.decode(data["records"], output="bytes", threads=t)
     if has_out(fx.normalize):
         into = bytearray(len(data["buffer"]) * 2)  # in use already: touched
@@ -121,7 +137,8 @@ def pin(core: int) -> None:
 
 
 def worker(args) -> None:
-    """Time every case args.rounds times in turns; print the seconds as JSON."""
+    """Time every case args.rounds times in turns; print the seconds, and
+    which build and reader ran them, as JSON."""
     pin(args.core)
     data = inputs(args.n, args.copies)
     calls = cases(data)
@@ -135,63 +152,89 @@ def worker(args) -> None:
             start = now()
             call()
             times[name].append(now() - start)
-    meta = {"n": len(data["rows"]), "bytes": len(data["buffer"])}
+    about = fx.info() if hasattr(fx, "info") else {}
+    meta = {
+        "n": len(data["rows"]),
+        "bytes": len(data["buffer"]),
+        "file": str(Path(fx.__file__).resolve()),
+        "build": builds.describe(fx),
+        "reader": about.get("reader"),
+    }
     print(json.dumps({"meta": meta, "times": times}))
 
 
-def run_worker(args, src: str | None, rounds: int) -> dict:
-    env = dict(os.environ)
+def run_worker(args, src: str | None, rounds: int, reader: str | None) -> dict:
+    """One worker's times; src: the src folder of the build to import (None:
+    this one); reader: the reader to force (None: the build's choice)."""
+    env = {**os.environ, **(builds.reader_env(reader) if reader else {})}
     if src:
         env["PYTHONPATH"] = src + os.pathsep + env.get("PYTHONPATH", "")
-    cmd = [
-        sys.executable,
-        __file__,
-        "--worker",
-        "--n",
-        str(args.n),
-        "--copies",
-        str(args.copies),
-        "--rounds",
-        str(rounds),
-        "--core",
-        str(args.core),
-        "--clock",
-        args.clock,
-    ]
-    done = subprocess.run(cmd, env=env, capture_output=True, text=True, check=True)
-    return json.loads(done.stdout.strip().splitlines()[-1])
+    cmd = [sys.executable, __file__, "--worker", "--n", str(args.n), "--copies",
+           str(args.copies), "--rounds", str(rounds), "--core", str(args.core),
+           "--clock", args.clock]  # fmt: skip
+    what = f"worker ({'before' if src else 'this build'}, reader {reader or 'auto'})"
+    got = json.loads(builds.run(cmd, env=env, what=what).stdout.strip().splitlines()[-1])
+    meta = got["meta"]
+    if src and not meta["file"].startswith(str(Path(src).resolve())):
+        raise SystemExit(f"{what} imported {meta['file']}, not the build in {src}")
+    if not src and meta["file"] != str(Path(fx.__file__).resolve()):
+        raise SystemExit(f"{what} imported {meta['file']}, not {fx.__file__}")
+    if not src and reader and meta["reader"] != reader:
+        raise SystemExit(f"{what} ran reader {meta['reader']}")
+    return got
 
 
 def spread(values: list) -> str:
     return f"{statistics.median(values):,.2f} ({min(values):,.2f}-{max(values):,.2f})"
 
 
-def one_core(args) -> None:
-    """The one-core table (with --before, this build against that one)."""
-    builds = {"after": None}
-    if args.before:
-        builds["before"] = args.before
-    times: dict = {b: {} for b in builds}
-    meta = None
-    # taking turns: one worker round of each build, args.repeat times
-    per_worker = 1 if args.before else args.repeat
-    for _ in range(args.repeat if args.before else 1):
-        for build, src in builds.items():
-            got = run_worker(args, src, per_worker)
-            meta = got["meta"]
+def before_src(args, keep: list) -> str | None:
+    """The src folder of the --before build (built here from a commit)."""
+    if not args.before:
+        return None
+    if Path(args.before).is_dir():
+        return str(Path(args.before).resolve())
+    where = Path(args.build_dir) if args.build_dir else None
+    src = builds.build_commit(args.before, where)
+    if not where:
+        keep.append(src.parent)  # removed at the end
+    return str(src)
+
+
+def timed(args, src: str | None, reader: str | None) -> tuple:
+    """{build: {case: [seconds]}}, metadata per build: the workers of both
+    builds in turns, one round each, args.repeat times (without a before
+    build, one worker of args.repeat rounds)."""
+    sources = {"after": None, **({"before": src} if src else {})}
+    times: dict = {b: {} for b in sources}
+    meta: dict = {}
+    per_worker = 1 if src else args.repeat
+    for _ in range(args.repeat if src else 1):
+        for build, path in sources.items():
+            got = run_worker(args, path, per_worker, reader)
+            meta[build] = got["meta"]
             for name, ts in got["times"].items():
                 times[build].setdefault(name, []).extend(ts)
-    n, size = meta["n"], meta["bytes"]
+    return times, meta
+
+
+def one_table(args, times: dict, meta: dict, reader: str | None) -> None:
+    n, size = meta["after"]["n"], meta["after"]["bytes"]
+    title = f"reader {reader}" if reader else f"reader {meta['after']['reader'] or 'auto'}"
     print(
-        f"## One core (core {args.core}): {n:,} positions, {size / n:.1f} bytes each, "
-        f"{len(times['after']['memcpy'])} rounds; median (min-max)\n"
+        f"## One core (core {args.core}), {title}: {n:,} positions, {size / n:.1f} bytes "
+        f"each, {len(times['after']['memcpy'])} rounds; median (min-max)\n"
     )
+    forced = ", ".join(f"{k}={v}" for k, v in builds.reader_env(reader).items()) if reader else ""
+    for build, about in meta.items():
+        ran = about["reader"] or f"not said (no fastxfen.info; forced with {forced or 'nothing'})"
+        print(f"- {build}: {about['build']}; ran reader {ran}")
     mem = times["after"]["memcpy"]
-    print(f"memcpy of {size / 1e6:.0f} MB: {spread([size / t / 1e9 for t in mem])} GB/s\n")
+    print(f"\nmemcpy of {size / 1e6:.0f} MB: {spread([size / t / 1e9 for t in mem])} GB/s\n")
     head = "| path | M positions/s | GB/s of text | / Arrow | / memcpy |"
     rule = "| --- | ---: | ---: | ---: | ---: |"
-    if args.before:
-        head += " before, M/s | after / before |"
+    if "before" in times:
+        head += " before, M/s | after / before (range) |"
         rule += " ---: | ---: |"
     print(head)
     print(rule)
@@ -204,15 +247,32 @@ def one_core(args) -> None:
         line = f"| {name} | {rate} | {gbs} | "
         line += f"{statistics.median(a / t for a, t in zip(arrow, ts)):.2f}" if arrow else ""
         line += f" | {statistics.median(m / t for m, t in zip(mem, ts)):.3f}"
-        if args.before:
-            old = times["before"].get(name)
-            if old:
-                line += f" | {statistics.median(n / t / 1e6 for t in old):,.2f}"
-                line += f" | {statistics.median(o / t for o, t in zip(old, ts)):.2f}"
-            else:
-                line += " | | "
+        old = times.get("before", {}).get(name)
+        if old:
+            ratios = [o / t for o, t in zip(old, ts)]
+            line += f" | {statistics.median(n / t / 1e6 for t in old):,.2f}"
+            line += f" | {statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
+        elif "before" in times:
+            line += " | | "
         print(line + " |")
     print()
+
+
+def one_core(args) -> None:
+    """The one-core tables: per reader asked for (with --before, this build
+    against that one, by default for every reader the CPU runs)."""
+    keep: list = []
+    try:
+        src = before_src(args, keep)
+        readers = args.readers.split(",") if args.readers else [None]
+        if src and not args.readers:
+            readers = list(fx.info()["runnable"])
+        for reader in readers:
+            times, meta = timed(args, src, reader)
+            one_table(args, times, meta, reader)
+    finally:
+        for tree in keep:
+            shutil.rmtree(tree, ignore_errors=True)
 
 
 def first_worker(args) -> None:
@@ -261,14 +321,8 @@ def first_calls(args) -> None:
             "--clock",
             args.clock,
         ]
-        runs = [
-            json.loads(
-                subprocess.run(cmd, capture_output=True, text=True, check=True)
-                .stdout.strip()
-                .splitlines()[-1]
-            )
-            for _ in range(k)
-        ]
+        outs = [builds.run(cmd, what=f"first call of {name}").stdout for _ in range(k)]
+        runs = [json.loads(out.strip().splitlines()[-1]) for out in outs]
         n = runs[0]["n"]
         first = statistics.median(run["first"] for run in runs)
         steady = statistics.median(t for run in runs for t in run["steady"])
@@ -319,7 +373,9 @@ def main() -> None:
     parser.add_argument(
         "--first-processes", type=int, default=3, help="fresh processes per first-call case"
     )
-    parser.add_argument("--before", help="the src folder of a build to compare with")
+    parser.add_argument("--before", help="a commit (or a built src folder) to compare with")
+    parser.add_argument("--readers", help="comma-separated readers to force (default: auto)")
+    parser.add_argument("--build-dir", help="where to build --before's commit (kept, reused)")
     parser.add_argument("--sections", default="one,first,threads")
     parser.add_argument("--clock", choices=["cpu", "wall"], default="cpu")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
@@ -331,7 +387,7 @@ def main() -> None:
     if args.case:
         return first_worker(args)
     print(
-        f"fastxfen from {Path(fx.__file__).parent}; {os.cpu_count()} CPUs; "
+        f"{builds.describe(fx)}\n{os.cpu_count()} CPUs; "
         f"{args.clock} time (one core, first calls), wall time (threads)\n"
     )
     sections = args.sections.split(",")

@@ -46,6 +46,8 @@ import sys
 import tempfile
 import time
 
+import builds
+
 EVENTS = [
     "Rated Blitz game",
     "Rated Bullet game",
@@ -229,8 +231,10 @@ def run_once(command: list, pythonpath: str | None, out: str, one_core: bool) ->
     wall = time.perf_counter() - started
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
-    if proc.returncode not in (0, 1):
-        sys.exit(f"{command[:4]} failed ({proc.returncode}):\n{proc.stderr}")
+    if command[1:3] == ["-m", "fastxfen"]:  # exit 1 with its summary: rows rejected
+        builds.check_cli(proc, " ".join(command[:4]))
+    elif proc.returncode != 0:
+        sys.exit(f"benchmark failed: {command[:4]}: exit {proc.returncode}\n{proc.stderr}")
     return wall, cpu, (proc.stderr.strip().splitlines() or [""])[0]
 
 
@@ -346,6 +350,12 @@ def main(argv=None) -> int:
             )
         mb = size / 1e6
 
+        for name, _, pythonpath, is_fastxfen in variants(path, out, args.extra, args.before):
+            if is_fastxfen:
+                env = dict(os.environ)
+                if pythonpath:
+                    env["PYTHONPATH"] = pythonpath + os.pathsep + env.get("PYTHONPATH", "")
+                print(f"{name}: {builds.describe_child(env)}")
         print("fastxfen pgn" + (" (one core)" if args.one_core else "") + ", in turns:")
         times = time_turns(path, out, args.extra, args.repeat, args.one_core, args.before)
         fast = report(times, mb)

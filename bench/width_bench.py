@@ -1,4 +1,4 @@
-"""10x8 against 8x8: the same generator (tests/gen10x8.py: random setups after
+"""10x8 against 8x8: the same generator (tests/support/gen10x8.py: random setups after
 random moves) makes both corpora, so only the width differs.
 
     python bench/width_bench.py [--n 50000] [--repeat 7]
@@ -16,7 +16,8 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 
-import gen10x8  # noqa: E402
+import builds  # noqa: E402
+from support import gen10x8  # noqa: E402
 
 import fastxfen as fx  # noqa: E402
 
@@ -44,6 +45,7 @@ def main():
         "validate": fx.validate,
     }
     buffers = {w: ("\n".join(rows) + "\n").encode() for w, rows in corpora.items()}
+    print(builds.describe(fx))
     print(f"{args.n} positions per width, median of {args.repeat} runs\n")
     print("| case | 8x8 ns/position | 10x8 ns/position | 10x8 / 8x8 |")
     print("| --- | ---: | ---: | ---: |")

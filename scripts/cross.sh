@@ -50,7 +50,8 @@ build_harnesses() {
         "$@" $extra -I"$CORE" -c "$src" -o "$obj"
     done
     local o="$dir/obj/" readers=("$dir"/obj/readers_*.o) export=("$dir"/obj/export_*.o)
-    local base=("${o}core_tables.o" "${o}core_rules.o" "${o}core_write.o" "${o}core_record.o")
+    local base=("${o}core_tables.o" "${o}core_tail.o" "${o}core_rules.o" "${o}core_write.o"
+        "${o}core_record.o")
     "$@" -I"$CORE" "$ROOT/tests/c/placement_readers.c" "${readers[@]}" "${base[@]}" \
         -o "$dir/readers$EXE"
     "$@" -I"$CORE" "$ROOT/tests/c/reader_choice.c" "${readers[@]}" "${o}core_tables.o" \
@@ -59,8 +60,8 @@ build_harnesses() {
     "$@" -I"$CORE" "$ROOT/tests/c/batch.c" "${o}core_batch.o" "${o}core_parse.o" \
         "${readers[@]}" "${base[@]}" "${export[@]}" -lm -o "$dir/batch$EXE"
     # (clock_gettime is in winpthreads on mingw-w64)
-    "$@" -I"$CORE" "$ROOT/bench/c/kernel.c" "${o}core_parse.o" "${readers[@]}" "${base[@]}" \
-        -lpthread -o "$dir/kernel$EXE"
+    "$@" -I"$CORE" "$ROOT/bench/c/kernel.c" "${o}core_parse.o" "${o}core_batch.o" \
+        "${readers[@]}" "${base[@]}" -lpthread -o "$dir/kernel$EXE"
 }
 
 # make_rows FILE: the bench corpus (20,000 positions of random games, needs

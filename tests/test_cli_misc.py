@@ -45,12 +45,6 @@ def test_docs_count_the_subcommands():
     assert sorted(listed) == sorted(cli.COMMANDS)
 
 
-def test_tqdm_is_a_dependency():
-    tomllib = pytest.importorskip("tomllib")
-    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    assert any(dep.startswith("tqdm") for dep in project["dependencies"])
-
-
 @pytest.mark.parametrize(
     "fields, expected",
     [
@@ -126,23 +120,25 @@ def test_compressed_output_moves_the_bar_as_it_is_written():
     assert progress.at == 5000
 
 
-def _pty_run(argv, stdin_tty, input_file=None, feed=b""):
-    """Run the command with stderr (and, if stdin_tty, stdin) on terminals;
-    return what it drew on stderr."""
+def _pty_run(argv, stdin_tty, input_file=None, feed=b"", columns=100):
+    """Run the command with stderr (and, if stdin_tty, stdin) on terminals
+    ``columns`` wide; return what it drew on stderr."""
     pty = pytest.importorskip("pty")
     import fcntl
     import struct
     import termios
 
     err_master, err_slave = pty.openpty()
-    # a terminal 100 columns wide (a new one has none, and tqdm draws nothing)
-    fcntl.ioctl(err_slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    # a new terminal reports 0 columns (as some terminals do)
+    fcntl.ioctl(err_slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, columns, 0, 0))
     if stdin_tty:
         in_master, in_slave = pty.openpty()
         stdin = in_slave
     else:
         stdin = open(input_file, "rb")
-    env = dict(os.environ, COLUMNS="100")
+    env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+    if columns:
+        env["COLUMNS"] = str(columns)
     proc = subprocess.Popen(
         [sys.executable, "-m", "fastxfen", *map(str, argv)],
         stdin=stdin,
@@ -203,6 +199,37 @@ def test_bar_drawn_for_a_file_input(tmp_path):
     assert "B/s" in drawn or "B [" in drawn
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_bar_drawn_on_a_terminal_of_no_width(monkeypatch):
+    """A terminal that reports 0 columns gets a bar FALLBACK_SIZE wide
+    (tqdm, sizing itself to the terminal, draws nothing there)."""
+    pty = pytest.importorskip("pty")
+    import fcntl
+    import struct
+    import termios
+
+    from fastxfen.cli import display
+
+    master, slave = pty.openpty()
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 0, 0, 0, 0))
+    monkeypatch.delenv("COLUMNS", raising=False)
+    with os.fdopen(slave, "w") as terminal:
+        monkeypatch.setattr(sys, "stderr", terminal)
+        monkeypatch.setattr(Bar, "MININTERVAL", 0)
+        bar = Bar()
+        for position in (0, 500, 1000):
+            bar(position, 1000, "rows")
+        terminal.flush()
+        drawn = b""
+        while select.select([master], [], [], 0.5)[0]:
+            drawn += os.read(master, 1 << 16)
+        bar.close()
+    os.close(master)
+    lines = [line for line in drawn.decode(errors="replace").split("\r") if line.strip()]
+    assert any("500/1.00k" in line for line in lines), drawn
+    assert max(len(line) for line in lines) == display.FALLBACK_SIZE[0]
+
+
 @pytest.mark.skipif(
     not sys.platform.startswith("linux") or platform.libc_ver()[0] != "glibc",
     reason="glibc's mallopt",
@@ -249,3 +276,33 @@ def test_a_bad_option_gets_the_library_message(capsys, argv, library):
     assert run(*argv) == 2
     err = capsys.readouterr().err
     assert err.count(f": {raised.value}\n") == 1 and "error: " in err
+
+
+@pytest.mark.parametrize("command", ["normalize", "validate", "encode", "decode", "dedupe", "pgn"])
+def test_each_command_help_fits_a_screen(command, capsys, monkeypatch):
+    """Each command's help lists INPUT once, in groups, in at most 60
+    lines of at most 80 columns; the long explanations are topics of
+    `fastxfen help`, which it names."""
+    monkeypatch.setenv("COLUMNS", "80")
+    assert cli.main([command, "--help"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert len(lines) <= 60, len(lines)
+    assert max(map(len, lines)) <= 80
+    assert len(re.findall(r"^  INPUT ", out, re.M)) == 1
+    assert "input and output:" in out and "running:" in out
+    assert "fastxfen help TOPIC" in out
+
+
+def test_help_topics(capsys):
+    from fastxfen.cli.help_texts import TOPICS
+
+    assert cli.main(["help"]) == 0
+    listed = capsys.readouterr().out
+    for topic, (summary, text) in TOPICS.items():
+        assert f"  {topic} " in listed and summary in listed
+        assert cli.main(["help", topic]) == 0
+        assert capsys.readouterr().out == text
+        assert max(len(line) for line in text.splitlines()) <= 79
+    assert cli.main(["help", "nope"]) == 2
+    assert "invalid choice" in capsys.readouterr().err

@@ -409,3 +409,84 @@ def test_ipc_stream_through_stdin_and_stdout(tmp_path):
     assert done.returncode == 0, done.stderr
     got = ipc.open_stream(done.stdout).read_all()
     assert got.column("fen").to_pylist() == norm(table.column("fen").to_pylist())
+
+
+def test_table_runs_do_not_import_pandas(tmp_path):
+    """pyarrow.array() and Array.to_numpy() import pandas where it is
+    installed (0.4 s a run): no table run goes through them, rejects,
+    --unique, ignore and a reasons column included."""
+    path = tmp_path / "in.parquet"
+    pq.write_table(parquet_table(40, seed=11, bad=(3, 7)).drop_columns(["moves"]), path)
+    coerce = ["--errors", "coerce", "--rejects"]
+    runs = [
+        ["normalize", path, "-o", tmp_path / "a.csv", *coerce, tmp_path / "r.csv"],
+        ["normalize", path, "-o", tmp_path / "b.parquet", "--errors", "ignore", "--unique"],
+        ["validate", path, "-o", tmp_path / "c.jsonl", "--reasons-column", "why"],
+        ["dedupe", path, "-o", tmp_path / "d.arrow", *coerce, tmp_path / "r.parquet"],
+    ]
+    code = (
+        "import sys\n"
+        "from fastxfen import cli\n"
+        f"statuses = [cli.main(argv) for argv in {[[str(a) for a in r] for r in runs]!r}]\n"
+        "print(statuses, 'pandas' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split()[-1] == "False", done.stdout
+
+
+def test_an_unknown_output_extension_is_an_error(tmp_path, capsys):
+    """-o games.xlsx named no table format and got Parquet: now an error
+    naming the formats, before any file is made; a name without an
+    extension still gets the input's format, and --output-format any name."""
+    path = tmp_path / "in.parquet"
+    pq.write_table(parquet_table(30, seed=12), path)
+    for name in ("games.xlsx", "games.xlsx.gz", "games.fen"):
+        assert run("normalize", path, "-o", tmp_path / name) == 2
+        err = capsys.readouterr().err
+        assert "is no table format" in err and ".parquet" in err and ".jsonl" in err, err
+        assert "--output-format" in err
+    assert run("validate", path, "--reasons-column", "why", "-o", tmp_path / "v.xlsx") == 2
+    assert "is no table format" in capsys.readouterr().err
+    assert sorted(os.listdir(tmp_path)) == ["in.parquet"]
+    assert run("normalize", path, "-o", tmp_path / "plain") == 0
+    assert pq.read_table(tmp_path / "plain").num_rows == 30
+    assert run("normalize", path, "-o", tmp_path / "x.xlsx", "--output-format", "arrow") == 0
+    assert ipc.open_file(str(tmp_path / "x.xlsx")).read_all().num_rows == 30
+    # messages of validate and binary files of encode keep any name
+    assert run("validate", path, "-o", tmp_path / "messages.txt") == 0
+    records = tmp_path / "records.bin"
+    assert run("encode", path, "-o", records, "--errors", "coerce") == 1  # row 6 is missing
+
+
+def test_csv_on_stdin_read_as_text_says_which_option(tmp_path):
+    """A CSV piped in without --input-format is read as FEN text: its
+    header fails as line 1, and the error says it looks like a CSV header
+    and which option reads it."""
+    fen = "r6k/pp2r2p/4Rp1Q/3p4/8/1N1P2R1/PqP2bPP/7K b - - 0 24"
+    csv_text = f"PuzzleId,FEN,Moves\n00008,{fen},f2g3\n".encode()
+    tsv_text = f"name\tEPD\ns0\t{fen}\n".encode()
+    for data, kind in ((csv_text, "csv"), (tsv_text, "tsv")):
+        for extra in ([], ["-q"], ["--errors", "coerce"]):
+            done = subprocess.run(
+                [sys.executable, "-m", "fastxfen", "normalize", *extra],
+                input=data,
+                capture_output=True,
+            )
+            err = done.stderr.decode()
+            assert done.returncode == (1 if extra[:1] == ["--errors"] else 2), err
+            assert f"looks like the header of a {kind.upper()} table" in err, err
+            assert f"--input-format {kind}" in err
+        done = subprocess.run(
+            [sys.executable, "-m", "fastxfen", "normalize", "--input-format", kind, "-q"],
+            input=data,
+            capture_output=True,
+        )
+        assert done.returncode == 0, done.stderr
+    # a bad first position is no header
+    done = subprocess.run(
+        [sys.executable, "-m", "fastxfen", "normalize"],
+        input=b"8/8/8 w - - 0 1\n",
+        capture_output=True,
+    )
+    assert done.returncode == 2 and b"looks like" not in done.stderr

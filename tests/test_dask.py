@@ -43,13 +43,16 @@ def positions(n=3000, bad_every=97):
 # ----------------------------------------------------------------- without a cluster
 
 
-def test_missing_dask_names_the_extra(monkeypatch):
+def test_missing_dask_names_the_extra(monkeypatch, tmp_path):
     for name in ("dask", "dask.bag", "dask.array", "distributed"):
         monkeypatch.setitem(sys.modules, name, None)
     with pytest.raises(ImportError, match=r"pip install \"fastxfen\[dask\]\""):
         fxd.normalize_bag(object())
-    with pytest.raises(ImportError, match=r"fastxfen\[dask\]"):
-        fxd.normalize_files(["x.fen"], "out", scheduler="tcp://127.0.0.1:1")
+    outdir = tmp_path / "out"
+    for scheduler in ("tcp://127.0.0.1:1", None):
+        with pytest.raises(ImportError, match=r"fastxfen\[dask\]"):
+            fxd.normalize_files(["x.fen"], str(outdir), scheduler=scheduler)
+        assert not outdir.exists()  # nothing made before the package is found
     # the partition functions need neither
     assert fxd.normalize_lines(["8/8/8/8/8/8/8/8 w - - 00 1\n"]) == ["8/8/8/8/8/8/8/8 w - - 0 1\n"]
 
@@ -153,7 +156,7 @@ def test_series_partitions_keep_dtype_index_and_nulls():
     assert np.array_equal(
         fxd.encode_series(series, errors="coerce"), fx.encode(pa.array(rows), errors="coerce")
     )
-    assert fxd.validate_series(series).tolist() == fx.validate(pa.array(rows))
+    assert fxd.validate_series(series).tolist() == fx.validate(pa.array(rows)).to_pylist()
 
 
 # ----------------------------------------------------------------- on a cluster
@@ -197,7 +200,7 @@ def test_dataframe_column_on_the_cluster_equals_one_process(client):
     records = fxd.encode_column(ddf, "fen", width=10, errors="coerce").compute()
     assert np.array_equal(records, fx.encode(pa.array(rows), width=10, errors="coerce"))
     messages = fxd.validate_column(ddf["fen"]).compute()
-    assert messages.tolist() == fx.validate(pa.array(rows))
+    assert messages.tolist() == fx.validate(pa.array(rows)).to_pylist()
     with pytest.raises(fx.FenError):
         fxd.normalize_column(ddf, "fen").compute()
 

@@ -78,3 +78,26 @@ def test_docstrings_point_to_docs_only_as_the_source_distribution():
         for match in re.finditer(r"docs/\w+\.md", doc):
             after = doc[match.end() : match.end() + 30]
             assert "source distribution" in after, (name, doc[match.start() : match.end() + 30])
+
+
+def _raises_entry(doc, error):
+    """The text under ``error`` in a docstring's Raises section, or ''."""
+    if "\nRaises\n" not in doc:
+        return ""
+    section = re.split(r"\n\w+\n-+\n", doc.split("\nRaises\n------\n", 1)[1])[0]
+    entries = re.split(r"^(\w+)\n", section, flags=re.M)
+    return dict(zip(entries[1::2], entries[2::2])).get(error, "")
+
+
+@pytest.mark.parametrize("name", sorted(PUBLIC))
+def test_no_docstring_says_a_missing_value_raises(name):
+    """None is a missing value (docs/failures.md of the source distribution):
+    kept as missing, never a TypeError."""
+    doc = inspect.getdoc(PUBLIC[name])
+    assert "None" not in _raises_entry(doc, "TypeError"), name
+
+
+@pytest.mark.parametrize("name", ["normalize", "validate", "encode", "zobrist", "unique"])
+def test_none_is_kept_as_a_missing_value(name):
+    result = getattr(fx, name)([None])
+    assert len(result) == (0 if name == "unique" else 1)

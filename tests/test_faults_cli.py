@@ -349,6 +349,32 @@ def test_a_swallowed_signal_still_publishes_nothing(tmp_path, monkeypatch, capsy
     assert out.exists() and rej.exists()
 
 
+def test_an_error_after_a_swallowed_signal_ends_the_run_as_the_signal(
+    tmp_path, monkeypatch, capsys
+):
+    """A signal swallowed during an import (pyarrow's of pandas) leaves the
+    module half imported, and the next use of it fails: the run ends as
+    terminated, not with that error's traceback and status 1."""
+    pytest.importorskip("pyarrow")
+    src, _ = _raise_input(tmp_path, "in.csv")
+
+    def half_imported(array):
+        try:
+            signals._handler(signal.SIGTERM, None)
+        except BaseException:
+            pass
+        raise AttributeError("partially initialized module 'pandas' has no attribute 'core'")
+
+    monkeypatch.setattr(table_jobs, "_mask", half_imported)
+    out, rej = tmp_path / "o.parquet", tmp_path / "r.csv"
+    out.write_bytes(b"old output")
+    argv = ["normalize", src, "-o", out, "--rejects", rej, "--errors", "coerce", "-q"]
+    assert run(argv) == 143
+    assert "fastxfen: terminated" in capsys.readouterr().err
+    assert out.read_bytes() == b"old output" and not rej.exists()
+    assert temporaries(tmp_path) == []
+
+
 @POSIX
 def test_a_file_size_limit_is_a_write_error(tmp_path):
     """RLIMIT_FSIZE stands for a full disk (EFBIG instead of ENOSPC): the

@@ -380,6 +380,8 @@ def test_arrow_nulls_and_sliced_offsets(kind):
             arr = whole.slice(lo, hi - lo)
             want = [None if r is None else fx.validate(r) for r in rows[lo:hi]]
             got = fx.validate(arr)
+            assert got.type == arr.type  # Arrow in, Arrow out
+            got = got.to_pylist()
             # columns are bytes in Arrow: the Arabic digit is two bytes, but it
             # is the first thing wrong in its field, so the column is the same
             assert [None if m is None else where(m) for m in got] == [
@@ -395,10 +397,10 @@ def test_arrow_nulls_and_sliced_offsets(kind):
 
 def test_arrow_all_null_and_empty():
     pa = _pa()
-    assert fx.validate(pa.array([None, None], pa.string())) == [None, None]
+    assert fx.validate(pa.array([None, None], pa.string())).to_pylist() == [None, None]
     assert fx.normalize(pa.array([None, None], pa.string())).to_pylist() == [None, None]
     assert fx.normalize(pa.array([], pa.large_string())).to_pylist() == []
-    assert _rows_of(fx.validate(pa.array(["", " "]))) == [(0, "fields"), (1, "fields")]
+    assert _rows_of(fx.validate(pa.array(["", " "])).to_pylist()) == [(0, "fields"), (1, "fields")]
     recs = fx.encode(pa.array([None, FEN]), errors="coerce")
     assert recs[0].tobytes() == bytes(recs.itemsize) and recs[1]["width"] == 8
 
@@ -408,7 +410,8 @@ def test_arrow_invalid_utf8_is_rejected_at_the_byte():
     arr = _raw_string_array(
         pa, [FEN.encode(), b"\xff" + FEN.encode(), START.encode() + b" w KQkq - 0 \xc3", None]
     )
-    assert _rows_of(fx.validate(arr)) == [None, (0, "placement"), (55, "fullmove"), None]
+    messages = fx.validate(arr).to_pylist()
+    assert _rows_of(messages) == [None, (0, "placement"), (55, "fullmove"), None]
     out = fx.normalize(arr.slice(1), errors="coerce")
     assert out.null_count == 3
 
@@ -419,7 +422,8 @@ def test_arrow_sliced_chunked():
     chunked = pa.chunked_array([base.slice(1, 6), base.slice(9, 0), base.slice(10)])
     rows = base.slice(1, 6).to_pylist() + base.slice(10).to_pylist()
     got = fx.validate(chunked)
-    assert got == [None if r is None else fx.validate(r) for r in rows]
+    assert got.num_chunks == 3 and got.type == chunked.type
+    assert got.to_pylist() == [None if r is None else fx.validate(r) for r in rows]
     out = fx.normalize(chunked, errors="coerce")
     assert out.num_chunks == 3 and out.to_pylist() == [
         None if r is None else fx.normalize(r, errors="coerce") for r in rows

@@ -61,7 +61,7 @@ def test_encode_writes_the_null_record(kind, errors):
 
 @pytest.mark.parametrize("kind", KINDS)
 def test_validate_reports_nothing_for_missing(kind):
-    assert fx.validate(_input(kind)) == [None] * 4
+    assert _as_list(fx.validate(_input(kind))) == [None] * 4
     bad = [None, "not a fen"]
     assert fx.validate(bad)[0] is None and fx.validate(bad)[1] is not None
 

@@ -1,7 +1,9 @@
 """What the distributions carry: the LICENSE file in the sdist and in the
-installed package's metadata."""
+installed package's metadata; what the project declares: its dependencies,
+the test requirements and the Pythons it claims."""
 
 import importlib.metadata
+import re
 import subprocess
 import sys
 import tarfile
@@ -10,6 +12,46 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def _pyproject() -> dict:
+    if not (ROOT / "pyproject.toml").exists():
+        pytest.skip("needs the source tree")
+    try:
+        import tomllib
+    except ImportError:  # Python before 3.11: pytest's own TOML reader
+        import tomli as tomllib
+    return tomllib.loads((ROOT / "pyproject.toml").read_text())
+
+
+def test_base_dependencies():
+    """tqdm draws the command line's progress bar; zstandard reads and
+    writes .zst files, the format lichess publishes its exports in."""
+    names = [re.split(r"[<>=!~ \[;]", dep)[0] for dep in _pyproject()["project"]["dependencies"]]
+    assert "tqdm" in names and "zstandard" in names
+    assert importlib.metadata.version("zstandard")
+
+
+def test_requirements_file_is_the_test_extra():
+    """requirements/test.txt installs the test extra without building fastxfen."""
+    extra = _pyproject()["project"]["optional-dependencies"]["test"]
+    lines = (ROOT / "requirements" / "test.txt").read_text().splitlines()
+    listed = [line.strip() for line in lines if line.strip() and not line.startswith("#")]
+    assert listed == extra
+
+
+def test_claimed_pythons_agree():
+    """requires-python's lower bound, the version classifiers and the
+    CPython versions cibuildwheel builds name the same run of versions."""
+    toml = _pyproject()
+    low = re.fullmatch(r">=3\.(\d+)", toml["project"]["requires-python"])
+    assert low, toml["project"]["requires-python"]
+    prefix = "Programming Language :: Python :: 3."
+    classifiers = toml["project"]["classifiers"]
+    minors = [int(c[len(prefix) :]) for c in classifiers if c.startswith(prefix)]
+    assert minors == list(range(int(low[1]), int(low[1]) + len(minors))), minors
+    built = toml["tool"]["cibuildwheel"]["build"].split()
+    assert built == [f"cp3{m}-*" for m in minors]
 
 
 def test_installed_metadata_names_the_license_file():

@@ -16,8 +16,19 @@ import fastxfen as fx  # noqa: E402
 import fastxfen.pandas  # noqa: E402, F401
 
 FENS = positions(300)
-ARROW_DTYPES = [
-    "str",
+
+
+def _str_dtype() -> list:
+    """pandas 3's default string dtype, "str" (Arrow storage, NaN for a
+    missing value), by its full name: before pandas 3 "str" means object,
+    and pandas before 2.3 have no such dtype."""
+    try:
+        return [pd.StringDtype("pyarrow", na_value=np.nan)]
+    except TypeError:
+        return []
+
+
+ARROW_DTYPES = _str_dtype() + [
     "string[pyarrow]",
     pd.ArrowDtype(pa.string()),
     pd.ArrowDtype(pa.large_string()),

@@ -30,7 +30,7 @@ def test_fast_readers_agree_with_exact_reader(tmp_path, variant):
     flags = ["-O2", "-std=c11"]
     if variant == "scalar":
         flags.append("-DFASTXFEN_NO_SIMD")
-    names = (*READERS, "rules", "write", "tables", "record")
+    names = (*READERS, "tail", "rules", "write", "tables", "record")
     exe = build("placement_readers", names, tmp_path / "readers", flags=flags)
     run = subprocess.run([str(exe), "300000", "20261122"], capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr

@@ -77,16 +77,16 @@ def test_every_kind_of_input(corpus):
     assert fx.validate(np.array(rows), legal=True) == want_all
     assert fx.validate(np.array(rows, dtype="S"), legal=True) == want_all
     assert fx.validate(np.array(rows).reshape(-1, 1), legal=True) == want_all
-    assert fx.validate(pa.array(rows), legal=True) == want_all
+    assert fx.validate(pa.array(rows), legal=True).to_pylist() == want_all  # Arrow in, out
     chunked = pa.chunked_array([rows[:100], rows[100:]], pa.large_string())
-    assert fx.validate(chunked, legal=True) == want_all
+    assert fx.validate(chunked, legal=True).to_pylist() == want_all
     assert fx.validate("\r\n".join(rows).encode(), legal=True) == want_all
     assert fx.validate(("\n".join(rows) + "\n").encode(), legal=True) == want_all
     assert fx.validate(iter(rows), legal=True) == want_all
     assert fx.validate(rows, legal=True, threads=2) == want_all
     assert [fx.validate(r, legal=True) for r in rows[:50]] == want_all[:50]
     with_nulls = pa.array([rows[0], None, rows[1]])
-    assert fx.validate(with_nulls, legal=True) == [want_all[0], None, want_all[1]]
+    assert fx.validate(with_nulls, legal=True).to_pylist() == [want_all[0], None, want_all[1]]
     pd = pytest.importorskip("pandas")
     series = fx.validate(pd.Series(rows), legal=True)
     assert [None if pd.isna(m) else m for m in series] == want_all

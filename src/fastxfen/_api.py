@@ -9,8 +9,8 @@ import numpy as np
 import numpy.typing as npt
 
 from fastxfen import _bulk, _codec, _legality, _options, _paths
-from fastxfen._columns import arrow_text, numpy_out
-from fastxfen._inputs import BUFFER, FIXED, STR, Kind, as_text, kind_of, read_as_text
+from fastxfen._columns import arrow_messages, arrow_text, numpy_out
+from fastxfen._inputs import ARROW, BUFFER, FIXED, STR, Kind, as_text, kind_of, read_as_text
 from fastxfen._types import (
     ArrowArrayT,
     ArrowStreamT,
@@ -191,7 +191,16 @@ def normalize(
         An option is not one of its allowed values, or ``out`` is not one
         the input takes.
     TypeError
-        A row is not text (for example ``None`` or an ``int`` in a list).
+        An Arrow column is not of a string type, or a polars Series not of
+        a text type (String, Categorical, Enum, Null).
+
+    Notes
+    -----
+    ``None`` (and an Arrow null, a pandas missing value, a polars null) is a
+    missing value, not a bad row: it stays missing under every ``errors``
+    mode (``None``, null; an empty string in ``S``/``U`` arrays, an empty
+    line in buffers).  Any other row that is not text (an ``int`` or
+    ``bytes`` item in a list) is a bad row, field ``input``.
 
     Examples
     --------
@@ -283,15 +292,22 @@ def encode(
     -------
     numpy.ndarray
         A 1-d array of records, one per row in order (of length 1 for one
-        ``str``); ``out`` when given.
+        ``str``); ``out`` when given.  Every kind of input gives numpy
+        records: they have no Arrow or Series type (``Expr.fen.encode`` of
+        ``fastxfen.polars`` and ``fen_encode`` in SQL give each record's
+        bytes).
 
     Raises
     ------
     FenError
-        A row is not a valid position (``errors="raise"``).
+        A row is not a valid position (``errors="raise"``); a row that is not
+        text is one (field ``input``), while ``None`` or an Arrow null is a
+        missing value and gives the null record.
     ValueError
         An option is not one of its allowed values, or ``out`` is not an
         array of the records asked for.
+    TypeError
+        An Arrow column or a polars Series is not of a text type.
 
     Examples
     --------
@@ -461,6 +477,14 @@ def validate(  # type: ignore[overload-overlap]
     fens: SeriesT, *, threads: Optional[int] = ..., epd: bool = ..., legal: bool = ...
 ) -> SeriesT: ...
 @overload
+def validate(  # type: ignore[overload-overlap]
+    fens: ArrowStreamT, *, threads: Optional[int] = ..., epd: bool = ...
+) -> ArrowStreamT: ...
+@overload
+def validate(  # type: ignore[overload-overlap]
+    fens: ArrowArrayT, *, threads: Optional[int] = ..., epd: bool = ...
+) -> ArrowArrayT: ...
+@overload
 def validate(
     fens: Texts, *, threads: Optional[int] = ..., epd: bool = ..., legal: bool = ...
 ) -> list[Optional[str]]: ...
@@ -493,16 +517,21 @@ def validate(
 
     Returns
     -------
-    str, None, list or Series
-        For one ``str``: ``None`` or the reason.  For a pandas or polars
-        Series: a Series of the same kind.  Otherwise a ``list`` with, per
-        row, ``None`` or ``"column C (field): reason"`` (C is the 0-based
-        offset in the row where reading stopped).
+    str, None, list, Arrow column or Series
+        Per row, ``None`` (null, missing) or ``"column C (field): reason"``
+        (C is the 0-based offset in the row where reading stopped); a
+        missing row is valid.  For one ``str``: ``None`` or the reason.  For
+        an Arrow column: an Arrow column of the same type and chunks.  For a
+        pandas or polars Series: a Series of the same kind.  Otherwise a
+        ``list``, in C order for a numpy array (an ``S`` or ``U`` array
+        cannot hold ``None``) and one per line for a buffer.
 
     Raises
     ------
     ValueError
         ``threads`` is not ``None`` or a positive int.
+    TypeError
+        An Arrow column or a polars Series is not of a text type.
 
     Examples
     --------
@@ -520,4 +549,5 @@ def validate(
     if kind is STR:  # one row, straight to the glue
         messages = _codec.validate_rows([fens], epd=epd)
         return (_legality.with_illegal(fens, STR, messages, epd) if checked else messages)[0]
-    return _paths.validate(fens, kind, epd, asked, checked)
+    messages = _paths.validate(fens, kind, epd, asked, checked)
+    return arrow_messages(fens, messages) if kind is ARROW else messages

@@ -15,6 +15,7 @@ from fastxfen._options import ErrorsMode
 
 __all__ = [
     "arrow_batches",
+    "arrow_messages",
     "arrow_offsets",
     "arrow_result",
     "arrow_text",
@@ -148,6 +149,17 @@ def arrow_offsets(chunk, width, base: int) -> np.ndarray:
     return np.frombuffer(offsets, width)[chunk.offset : end + 1]
 
 
+def _nulls(chunk):
+    """A uint8 array, 1 at the chunk's nulls, or None when it has none;
+    from its validity bits (pyarrow's to_numpy of a boolean array imports
+    pandas, 0.4 s)."""
+    if not chunk.null_count:
+        return None
+    bits = np.frombuffer(chunk.buffers()[0], np.uint8)
+    start = chunk.offset
+    return np.unpackbits(bits, bitorder="little")[start : start + len(chunk)] ^ 1
+
+
 def _batch(chunk, base: int):
     """Batch of one chunk whose first row is row ``base`` of the column."""
     import pyarrow as pa
@@ -155,10 +167,7 @@ def _batch(chunk, base: int):
     chunk = _readable(chunk)
     data = chunk.buffers()[2]
     offs = arrow_offsets(chunk, np.int32 if pa.types.is_string(chunk.type) else np.int64, base)
-    nulls = None
-    if chunk.null_count:
-        nulls = chunk.is_null().to_numpy(zero_copy_only=False).astype(np.uint8)
-    batch = _bulk.offsets(data if data is not None else b"", offs, nulls)
+    batch = _bulk.offsets(data if data is not None else b"", offs, _nulls(chunk))
     batch.base = base
     return batch
 
@@ -225,6 +234,21 @@ def arrow_text(result, errors: ErrorsMode, nulls=None):
     return _array(kind, (data, offsets, failed), nulls, errors)
 
 
+def arrow_messages(obj, messages: list):
+    """validate's messages, one per row of the Arrow column ``obj``, as a
+    column like it: the same chunks and type, null where a row is valid."""
+    import pyarrow as pa
+
+    chunks, at = [], 0
+    for chunk in _chunks(obj):
+        part = pa.array(messages[at : at + len(chunk)], _written(chunk.type))
+        chunks.append(part if part.type == chunk.type else part.cast(chunk.type))
+        at += len(chunk)
+    if isinstance(obj, pa.ChunkedArray):
+        return pa.chunked_array(chunks, obj.type)
+    return chunks[0]
+
+
 def arrow_result(obj, run, errors: ErrorsMode):
     """Run a normalize kernel per chunk (``run(batch, offsets_dtype)``); the
     result has the input's type, null where the input is null and, with
@@ -235,8 +259,7 @@ def arrow_result(obj, run, errors: ErrorsMode):
     for chunk, batch in _chunk_batches(obj):
         written = _written(chunk.type)
         result = run(batch, np.int32 if pa.types.is_string(written) else np.int64)
-        nulls = chunk.is_null().to_numpy(zero_copy_only=False) if chunk.null_count else None
-        chunks.append(_array(chunk.type, result, nulls, errors))
+        chunks.append(_array(chunk.type, result, _nulls(chunk), errors))
     if isinstance(obj, pa.ChunkedArray):
         return pa.chunked_array(chunks, obj.type)
     return chunks[0]

@@ -501,6 +501,8 @@ def run_files(
         rejects_dir = os.path.abspath(rejects_dir)
         if rejects_dir == outdir:
             raise ValueError("the rejects directory is also the output directory")
+    if client is None:  # the package first: a failed call makes no directory
+        _require("dask" if scheduler is None else "distributed")
     for directory in (outdir, rejects_dir):
         if directory is not None:
             os.makedirs(directory, exist_ok=True)

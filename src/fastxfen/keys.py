@@ -14,7 +14,8 @@ import numpy.typing as npt
 
 from fastxfen import _keys, _options, _paths
 from fastxfen._errors import FenError, renumbered
-from fastxfen._inputs import ARRAY, ARROW, BUFFER, FIXED, RECORDS, ROWS, STR, Kind, kind_of
+from fastxfen._frames import column_of, nullable_keys, on_series
+from fastxfen._inputs import ARRAY, ARROW, BUFFER, FIXED, RECORDS, ROWS, SERIES, STR, Kind, kind_of
 from fastxfen._options import ErrorsMode, KeyOptions, RecordOptions, Threads
 from fastxfen._types import EnPassant, Positions
 from fastxfen._types import RecordErrors as KeyErrors
@@ -44,6 +45,9 @@ def _records(
     checked already); and the shape of a numpy input (None for others).
     Missing values (None, Arrow nulls) give null records, also under
     errors="raise"."""
+    if kind is SERIES:  # its Arrow column or its rows, missing values None
+        x = column_of(x)
+        kind = kind_of(x)
     if kind is RECORDS:
         arr = np.asarray(x)
         return iter([(0, np.ascontiguousarray(arr.reshape(-1)), False)]), arr.shape
@@ -102,10 +106,14 @@ def zobrist(fens: Positions, *, errors: KeyErrors = "raise", threads: Optional[i
 
     Returns
     -------
-    int or numpy.ndarray
-        One ``str`` or one record gives an ``int``; anything else a
+    int, numpy.ndarray or Series
+        One ``str`` or one record gives an ``int``; a pandas or polars
+        Series a ``uint64`` Series (pandas keeps the index; nullable, missing
+        where the input is, when it has missing values); anything else a
         ``uint64`` array, of the input's shape for numpy input and 1-d
-        otherwise.
+        otherwise (an Arrow column too: 0 stands for a missing row, so the
+        keys need no mask, and ``pyarrow.array(keys)`` wraps them without a
+        copy).
 
     Raises
     ------
@@ -129,6 +137,12 @@ def zobrist(fens: Positions, *, errors: KeyErrors = "raise", threads: Optional[i
     if kind is STR:
         recs = _paths.encode(fens, kind, _WIDE, mode, asked)
         return int(_keys.zobrist(recs, trusted=True, errors=mode)[0])
+    if kind is SERIES:  # a Series of the keys, missing where the input is
+
+        def column_keys(column: Any) -> Any:
+            return nullable_keys(zobrist, column, errors=mode, threads=threads)
+
+        return on_series(column_keys, fens, "keys")
     chunks, shape = _records(fens, kind, mode, asked)
     parts = [
         _renumbered(start, _keys.zobrist, recs, trusted=trusted, errors=mode)
@@ -259,7 +273,9 @@ def unique(
     Returns
     -------
     numpy.ndarray
-        ``int64`` indices, ascending (flat C-order indices for numpy input).
+        ``int64`` indices, ascending (flat C-order indices for numpy input;
+        positions, not index labels, for a pandas Series, whose
+        ``Series.fen.unique`` gives the rows themselves).
 
     Raises
     ------

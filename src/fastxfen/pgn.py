@@ -118,8 +118,10 @@ class PgnStats:
         text += f"; {self.fen_tags:,} FEN tags normalized, {self.setups:,} SetUp tags added"
         if stopped is not None:
             text += f"; stopped at game {stopped.game}"
-        rate = self.bytes_read / seconds / 1e6
-        return text + f" in {seconds:.2f} s ({rate:,.1f} MB/s)"
+        text += f" in {seconds:.2f} s"
+        if seconds >= 1.0:  # the rate of a shorter run measures the start
+            text += f" ({self.bytes_read / seconds / 1e6:,.1f} MB/s)"
+        return text
 
     def __repr__(self) -> str:
         return (

@@ -5,7 +5,7 @@
  * following the same conventions.
  *
  *     cc -O1 -std=c11 -I src/fastxfen/core tests/c/batch.c \
- *        src/fastxfen/core/{batch,parse,rules,write,tables,record}.c \
+ *        src/fastxfen/core/{batch,parse,tail,rules,write,tables,record}.c \
  *        src/fastxfen/core/readers/{choose,scalar,sse2,avx2,avx512,neon}.c \
  *        src/fastxfen/core/export/{shared,bitboards,planes,packed,lichess,stockfish}.c \
  *        -lm -o batch

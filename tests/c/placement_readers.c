@@ -4,13 +4,14 @@
  * mutated, cut short and padded with blanks.  A fast reader may decline a
  * valid field (the exact reader then reads it), but whenever it accepts one
  * the exact reader must accept it too, end at the same byte and give the
- * same board.  An 8-wide reader (read8: AVX-512, AVX2, NEON) must moreover
- * accept every valid 8-wide field of up to 64 bytes, and its writer must
- * write every random 8-wide board as the table-driven writer does.
+ * same board.  Each set's read8 and read are checked.  An 8-wide reader
+ * (read8: AVX-512, AVX2, SSE2, NEON) must moreover accept every valid
+ * 8-wide field of up to 64 bytes, and its writer must write every random
+ * 8-wide board as the table-driven writer does.
  *
  *     cc -O1 -std=c11 -I src/fastxfen/core tests/c/placement_readers.c \
  *        src/fastxfen/core/readers/{choose,scalar,sse2,avx2,avx512,neon}.c \
- *        src/fastxfen/core/{rules,write,tables,record}.c -o readers
+ *        src/fastxfen/core/{tail,rules,write,tables,record}.c -o readers
  *     ./readers ROWS SEED
  *
  * Prints a line per reader, "NAME runs 0|1 accepted A declined D written W
@@ -218,9 +219,9 @@ int main(int argc, char **argv)
             continue;
         for (int id = 0; id < FX_READERS; id++) {
             tally *t = &tallies[id];
-            /* a set's read is its own where it has no read8 */
-            int same = sets[id].read8 ? read8_agrees(sets[id].read8, &r, t)
-                       : sets[id].read ? read_agrees(sets[id].read, &r, t) : 1;
+            /* each set's read8 and its read (which reads what read8 declines) */
+            int same = (!sets[id].read8 || read8_agrees(sets[id].read8, &r, t))
+                       && (!sets[id].read || read_agrees(sets[id].read, &r, t));
             if (!same && t->mismatches++ < 5) {
                 fwrite(r.text, 1, r.len, stdout);
                 printf("  <- the %s reader accepted, exact reader %s\n", fx_reader_name(id),

@@ -74,6 +74,8 @@ def TestOneInput(data: bytes) -> None:
         k = cut % (len(rows) + 1)
         arr = pa.chunked_array([arr.slice(0, k), arr.slice(k)], arr.type)
     messages = fx.validate(arr)
+    assert messages.type == arr.type  # Arrow in, Arrow out
+    messages = messages.to_pylist()
     assert len(messages) == len(rows), (rows, messages)
     for row, message in zip(rows, messages):
         if row is None:

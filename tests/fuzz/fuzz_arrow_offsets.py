@@ -47,6 +47,8 @@ def check_text(arr, rows, errors) -> None:
     """validate and normalize of good offsets: the str path per row."""
     # validate: one answer per row, at the rule model's place
     messages = fx.validate(arr)
+    assert messages.type == arr.type  # Arrow in, Arrow out
+    messages = messages.to_pylist()
     assert len(messages) == len(rows), (rows, messages)
     for row, message in zip(rows, messages):
         if row is None:

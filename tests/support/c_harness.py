@@ -15,6 +15,8 @@ CORE = ROOT / "src" / "fastxfen" / "core"
 READERS = tuple(f"readers/{path.stem}" for path in sorted(CORE.glob("readers/*.c")))
 # the export formats, a file each (core/export/)
 EXPORT = tuple(f"export/{path.stem}" for path in sorted(CORE.glob("export/*.c")))
+# what parsing, the rules and writing one row need
+KERNEL = ("tables", "parse", "tail", *READERS, "rules", "write", "record")
 
 
 def build(harness, core, exe, flags=(), libs=()):

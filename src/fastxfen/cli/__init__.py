@@ -13,7 +13,7 @@ The library (fastxfen.*) never imports this package.
 from __future__ import annotations
 
 from fastxfen.cli import heap
-from fastxfen.cli.commands import dask, decode, dedupe, encode, normalize, pgn, validate
+from fastxfen.cli.commands import dask, decode, dedupe, encode, help, normalize, pgn, validate
 from fastxfen.cli.exits import run_argv
 
 __all__ = ["main"]
@@ -33,6 +33,7 @@ COMMANDS = {
     "decode": decode.run,
     "dedupe": dedupe.run,
     "pgn": pgn.run,
+    "help": help.run,
 }
 
 

@@ -4,7 +4,20 @@ terminal, and the closing lines."""
 
 from __future__ import annotations
 
+import os
 import sys
+
+#: The size assumed for a terminal that reports none (0 columns or lines).
+FALLBACK_SIZE = (80, 24)
+
+
+def _size(stream):
+    """The (columns, lines) of the terminal ``stream`` writes to, 0 for
+    what it does not report."""
+    try:
+        return tuple(os.get_terminal_size(stream.fileno()))
+    except (AttributeError, OSError, ValueError):
+        return (0, 0)
 
 
 def _isatty(stream) -> bool:
@@ -17,7 +30,9 @@ def _isatty(stream) -> bool:
 class Bar:
     """A tqdm bar on stderr, drawn as a run reports its position (a
     progress callback of fastxfen.files).  It is redrawn at most every
-    MININTERVAL seconds."""
+    MININTERVAL seconds, as wide as the terminal; on a terminal that
+    reports no size, where tqdm draws nothing, as wide as FALLBACK_SIZE
+    says."""
 
     MININTERVAL = 0.25
 
@@ -29,12 +44,16 @@ class Bar:
         if self.bar is None:
             from tqdm import tqdm
 
+            columns, lines = _size(sys.stderr)
+            sized = columns > 0 and lines > 0
             self.bar = tqdm(
                 total=total,
                 unit=unit,
                 unit_scale=True,
                 unit_divisor=1024 if unit == "B" else 1000,
-                dynamic_ncols=True,
+                dynamic_ncols=sized,
+                ncols=None if sized else columns or FALLBACK_SIZE[0],
+                nrows=None if sized else lines or FALLBACK_SIZE[1],
                 leave=False,
                 file=sys.stderr,
                 mininterval=self.MININTERVAL,

@@ -1,6 +1,8 @@
-"""The command line's parser: a subcommand per command, built from the
-option groups below.  The ``type=`` functions of values.py turn each
-option's text into a checked value."""
+"""The command line's parser: a subcommand per command, its options in
+groups (input and output, positions, tables, running), each help a line or
+two; the longer explanations are topics of ``fastxfen help TOPIC``
+(help_texts).  The ``type=`` functions of values.py turn each option's
+text into a checked value."""
 
 from __future__ import annotations
 
@@ -8,17 +10,18 @@ import argparse
 
 from fastxfen import _info, _options
 from fastxfen.cli import values
-from fastxfen.cli.help_texts import EPILOG, FORMATS_HELP, ROWS_HELP, TABLES_HELP, para
+from fastxfen.cli.help_texts import EXIT_STATUS, FORMATS_SHORT, MORE, TOPICS, para
 from fastxfen.export import PLANE_EXTRAS
 from fastxfen.files import binary_formats, table_formats
 from fastxfen.files.text_chunks import DEFAULT_CHUNK
 
-_TEXT_EPILOG = ROWS_HELP + "\n" + TABLES_HELP + "\n" + EPILOG
-_TEXT_INPUT = "FEN text, one position per line, or a table (see --input-format) (default: stdin)"
+_TOPICS = ", ".join(TOPICS)
+_EPILOG = EXIT_STATUS + "\n" + para(MORE.format(topics=_TOPICS))
+_TEXT_INPUT = "FEN text, a line each, or a table (default: stdin)"
 
 
 def _formatter(prog):
-    return argparse.RawDescriptionHelpFormatter(prog, max_help_position=28)
+    return argparse.RawDescriptionHelpFormatter(prog, max_help_position=24)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -30,20 +33,21 @@ def build_parser() -> argparse.ArgumentParser:
             "Read and write chess positions in FEN, X-FEN and Shredder-FEN (8x8 and "
             "10x8 boards), streaming files of any size in bounded memory."
         ),
-        epilog=EPILOG,
+        epilog=_EPILOG,
         formatter_class=_formatter,
     )
     parser.add_argument("--version", action="version", version=_info.version_text())
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for add in (_normalize, _validate, _encode, _decode, _dedupe, _pgn):
+    for add in (_normalize, _validate, _encode, _decode, _dedupe, _pgn, _help):
         add(commands)
     return parser
 
 
-def _command(commands, name, summary, description, epilog):
+def _command(commands, name, summary, description, epilog=_EPILOG, inputs="[INPUT]"):
     return commands.add_parser(
         name,
         help=summary,
+        usage=f"fastxfen {name} [OPTIONS] {inputs}",
         description=para(description),
         epilog=epilog,
         formatter_class=_formatter,
@@ -53,188 +57,170 @@ def _command(commands, name, summary, description, epilog):
 # ------------------------------------------------------------------ option groups
 
 
-def _common(p, input_help: str, output_help: str, rows: bool = True) -> None:
-    """INPUT, -o, --rejects, the reading options (--epd, --threads and the
-    table options for rows of text), --chunk-size, --level and the last
-    options."""
-    p.add_argument("input", nargs="?", default="-", metavar="INPUT", help=input_help)
-    p.add_argument("-o", "--output", default="-", metavar="OUT", help=output_help)
-    p.add_argument(
+def _files(p, input_help: str, output_help: str, unit: str = "row"):
+    """The group of INPUT, -o and --rejects; returned for more options."""
+    group = p.add_argument_group("input and output")
+    group.add_argument("input", nargs="?", default="-", metavar="INPUT", help=input_help)
+    group.add_argument("-o", "--output", default="-", metavar="OUT", help=output_help)
+    group.add_argument(
         "--rejects",
         metavar="FILE",
-        help="write one tab-separated line per rejected row: line number, column, "
-        "field, reason, and the row exactly as read (without its line terminator)"
-        if rows
-        else "write one tab-separated line per rejected record: record number, column, "
-        "field, reason, and the record's bytes in hex",
+        help=f"write each rejected {unit} there (fastxfen help errors)",
     )
-    if rows:
-        p.add_argument(
-            "--epd",
-            action="store_true",
-            help="rows are EPD: the four position fields then operations "
-            "('bm Nf3; id \"x\";'), which are kept byte for byte; hmvc/fmvn "
-            "operations give the counters",
-        )
-        _threads(p, "rows")
-        _table_input(p)
-    _chunk_size(
-        p,
-        "read the input this many bytes at a time (suffix K or M; default 8M, "
-        "at most 16M); memory use grows with it",
-    )
-    _level(
-        p,
-        "compression level of a compressed OUT (default: the format's usual "
-        "one: gzip 6, bzip2 9, xz 6, zstd 3; gzip 1 is several times faster)",
-    )
-    _last(p)
+    return group
 
 
-def _chunk_size(p, help_text: str) -> None:
-    p.add_argument(
-        "--chunk-size", type=values.size, default=DEFAULT_CHUNK, metavar="BYTES", help=help_text
-    )
-
-
-def _level(p, help_text: str) -> None:
-    p.add_argument("--level", type=int, metavar="N", help=help_text)
-
-
-def _table_input(p) -> None:
-    p.add_argument(
-        "--input-format",
-        choices=("text", *table_formats.names()),
-        help="'text' (one position per line) or a table: parquet, arrow (IPC file "
-        "or stream, Feather v2), csv, tsv, jsonl, or engine training data: binpack, "
-        "bin, plain (default: by INPUT's extension, compression extension looked "
-        "past; text when it names no table)",
-    )
-    p.add_argument(
-        "--column",
-        metavar="NAME",
-        help="tables: the column of positions (default: the one column named fen "
-        "or epd, in any case)",
-    )
-
-
-def _output_format(p) -> None:
-    p.add_argument(
-        "--output-format",
-        choices=table_formats.names(),
-        help="tables: the format of OUT (default: by its extension, else the input's)",
-    )
-
-
-def _unique(p, flag: bool) -> None:
-    if flag:
-        p.add_argument(
-            "--unique",
-            action="store_true",
-            help="write only the first occurrence of each position (as 'dedupe' "
-            "defines sameness); the summary counts the duplicates dropped",
-        )
-    p.add_argument(
-        "--counters",
-        action="store_true",
-        help="with the halfmove clock and fullmove number in the sameness of "
-        "positions (by default they are ignored)",
-    )
-
-
-def _fields(p, same: bool = True) -> None:
-    p.add_argument(
-        "--fields",
-        type=values.fields if same else values.record_fields,
-        default=6,
-        metavar="6|4|same" if same else "6|4",
-        help="6 writes both counters (default), 4 none (placement, side, castling, "
-        "en passant: a position key)"
-        + (", same as many fields as each row came with (4, 5 or 6)" if same else "")
-        + "; EPD rows never get counters",
-    )
-
-
-def _threads(p, unit: str) -> None:
-    p.add_argument(
-        "--threads",
-        type=values.threads,
-        metavar="N",
-        help=f"threads per chunk (default: one per 16384 {unit} of a chunk, up to "
-        "the number of CPUs)",
-    )
-
-
-def _last(p) -> None:
-    p.add_argument(
-        "--keep-cache",
-        action="store_true",
-        help="leave a large OUT file in the page cache as written (by default, "
-        "past its first 256 MB the pages the disk has taken are released behind "
-        "the writer: memory stays free, and where new memory is slow to get, as "
-        "on some virtual machines, the run is faster)",
-    )
-    p.add_argument(
-        "-q", "--quiet", action="store_true", help="no progress bar and no summary on stderr"
-    )
-
-
-def _modes(p) -> None:
-    p.add_argument(
-        "--castling",
-        type=values.castling,
-        metavar=values.choices(_options.CASTLING),
-        default="xfen",
-        help="castling field style: 'xfen' writes KQkq, using a rook's file letter "
-        "only where K or Q would name another rook; 'shredder' always writes rook "
-        "files, e.g. HAha (default: xfen)",
-    )
-    p.add_argument(
-        "--en-passant",
-        type=values.en_passant,
-        metavar=values.choices(_options.EN_PASSANT),
-        default="xfen",
-        help="which valid en-passant targets to keep: 'fen' every one, 'xfen' only "
-        "when a pawn can capture, 'legal' only when such a capture is legal "
-        "(default: xfen)",
-    )
-
-
-def _errors(p, records: bool, help_text: str) -> None:
-    p.add_argument(
+def _errors(group, records: bool, help_text: str) -> None:
+    group.add_argument(
         "--errors",
         type=values.record_errors if records else values.errors,
-        metavar=values.choices(_options.RECORD_ERRORS if records else _options.ERRORS),
+        metavar="MODE",
         default="raise",
         help=help_text,
     )
 
 
-def _format(p, encode: bool = False) -> None:
-    p.add_argument(
-        "--format",
-        choices=binary_formats.names(decoding=not encode),
-        default="npy",
-        help="the binary file's format (default: npy, records); see below",
+def _running(p, unit: str = "rows"):
+    """The group of --threads, --chunk-size, --level, --keep-cache, -q;
+    returned for more options."""
+    group = p.add_argument_group("running")
+    group.add_argument(
+        "--threads",
+        type=values.threads,
+        metavar="N",
+        help=f"threads (default: one per 16384 {unit} of a chunk)",
+    )
+    group.add_argument(
+        "--chunk-size",
+        type=values.size,
+        default=DEFAULT_CHUNK,
+        metavar="BYTES",
+        help="bytes read at a time, K or M (default 8M, at most 16M)",
+    )
+    group.add_argument("--level", type=int, metavar="N", help="compression level of OUT")
+    group.add_argument(
+        "--keep-cache",
+        action="store_true",
+        help="leave a large OUT in the page cache",
+    )
+    group.add_argument("-q", "--quiet", action="store_true", help="no progress bar, no summary")
+    return group
+
+
+def _tables(p, output: bool = True, to_column: str | None = None) -> None:
+    """The group of the table options (--input-format, --column, and, when
+    the command writes a table, --output-format and ``to_column``)."""
+    group = p.add_argument_group("tables (fastxfen help tables)")
+    group.add_argument(
+        "--input-format",
+        choices=("text", *table_formats.names()),
+        metavar="FORMAT",
+        help="text or a table format (default: by extension)",
+    )
+    if output:
+        group.add_argument(
+            "--output-format",
+            choices=table_formats.names(),
+            metavar="FORMAT",
+            help="OUT's table format (default: by extension)",
+        )
+    group.add_argument(
+        "--column",
+        metavar="NAME",
+        help="the column of positions (default: fen or epd)",
+    )
+    group.add_argument(
+        "--column-types",
+        type=values.column_types,
+        metavar="TYPES",
+        help="CSV, TSV: NAME=TYPE,... (fastxfen help csv)",
+    )
+    if to_column == "to_column":
+        group.add_argument(
+            "--to-column",
+            metavar="NAME",
+            help="the result in a new column after the positions",
+        )
+    elif to_column == "reasons_column":
+        group.add_argument(
+            "--reasons-column",
+            metavar="NAME",
+            help="write the table, with why each row is bad in a new column "
+            "after the positions (instead of the messages)",
+        )
+
+
+def _epd(group) -> None:
+    group.add_argument(
+        "--epd",
+        action="store_true",
+        help="rows are EPD (operations kept byte for byte)",
     )
 
 
-def _planes(p, decode: bool = False) -> None:
-    again = " (give the values the planes were written with)" if decode else ""
-    p.add_argument(
+def _fields(group, same: bool = True) -> None:
+    group.add_argument(
+        "--fields",
+        type=values.fields if same else values.record_fields,
+        default=6,
+        metavar="6|4|same" if same else "6|4",
+        help="counters written: 6 both (default), 4 none" + (", same as read" if same else ""),
+    )
+
+
+def _modes(group, en_passant: str = "xfen") -> None:
+    group.add_argument(
+        "--castling",
+        type=values.castling,
+        metavar=values.choices(_options.CASTLING),
+        default="xfen",
+        help="xfen writes KQkq, shredder rook files (HAha)",
+    )
+    _en_passant(group, en_passant, "targets kept")
+
+
+def _en_passant(group, default: str | None, what: str) -> None:
+    group.add_argument(
+        "--en-passant",
+        type=values.en_passant,
+        metavar=values.choices(_options.EN_PASSANT),
+        default=default,
+        help=f"{what}: all valid, where a pawn can capture, where a capture "
+        f"is legal (default: {default or 'fen'})",
+    )
+
+
+def _counters(group) -> None:
+    group.add_argument(
+        "--counters",
+        action="store_true",
+        help="counters count in the sameness of positions",
+    )
+
+
+def _planes(group, decode: bool = False) -> None:
+    again = " (as written)" if decode else ""
+    group.add_argument(
         "--extra",
         type=values.extras,
-        metavar="NAME[,NAME...]",
-        help="planes: extra planes after the piece planes, in this order: "
-        + ", ".join(PLANE_EXTRAS)
-        + again,
+        metavar="NAME,...",
+        help="planes: extra planes, of " + ", ".join(PLANE_EXTRAS) + again,
     )
-    p.add_argument(
+    group.add_argument(
         "--perspective",
         type=values.perspective,
         metavar=values.choices(_options.PERSPECTIVES),
-        help="planes: 'white' the board as it stands; 'side_to_move' mirrored and "
-        "colors swapped when black is to move (default: white)" + again,
+        help="planes: as is (default) or mirrored for black" + again,
+    )
+
+
+def _format(group, encode: bool = False) -> None:
+    group.add_argument(
+        "--format",
+        choices=binary_formats.names(decoding=not encode),
+        default="npy",
+        metavar="FORMAT",
+        help="the binary file's format (default: npy)",
     )
 
 
@@ -249,37 +235,32 @@ def _normalize(commands) -> None:
         "Rewrite every position in canonical form: castling rights and en-passant "
         "targets checked against the board, counters without leading zeros, single "
         "spaces between fields. Each line keeps its own terminator.",
-        _TEXT_EPILOG,
+        inputs="[INPUT ...]",
     )
-    _common(p, _TEXT_INPUT, "where to write the text (default: stdout)")
-    _modes(p)
+    group = _files(p, _TEXT_INPUT, "where to write (default: stdout)")
     _errors(
-        p,
+        group,
         False,
-        "what to do with a row that cannot be read: 'raise' stops at the first "
-        "one (exit status 2); 'coerce' writes an empty line in its place; 'ignore' "
-        "copies it unchanged; with coerce or ignore the exit status is 1 if any row "
-        "was rejected (default: raise)",
+        "raise stops at a bad row (default), coerce writes an empty line, ignore copies it",
     )
-    _fields(p)
-    _output_format(p)
-    p.add_argument(
-        "--to-column",
-        metavar="NAME",
-        help="tables: write the result to a new column NAME, right after the column "
-        "of positions, which is kept (default: in place of it)",
+    group = p.add_argument_group("positions")
+    _modes(group)
+    _fields(group)
+    _epd(group)
+    group.add_argument(
+        "--unique",
+        action="store_true",
+        help="only the first occurrence of each position",
     )
-    _unique(p, flag=True)
-    p.add_argument(
-        "more_inputs", nargs="*", metavar="INPUT", help="with --dask: more input files (or shards)"
-    )
-    p.add_argument(
+    _counters(group)
+    _tables(p, to_column="to_column")
+    group = _running(p)
+    # with --dask: more input files
+    p.add_argument("more_inputs", nargs="*", metavar="INPUT", help=argparse.SUPPRESS)
+    group.add_argument(
         "--dask",
-        metavar="SCHEDULER_ADDRESS",
-        help="run on a Dask cluster (pip install fastxfen[dask]): each INPUT becomes a "
-        "task that normalizes it with this same streaming code and writes OUT/<name>; "
-        "-o OUT is then a directory, and --rejects DIR too (DIR/<name>). The files must "
-        "be reachable by the workers under the same paths",
+        metavar="ADDRESS",
+        help="each INPUT a task on this Dask scheduler, -o a directory",
     )
 
 
@@ -290,27 +271,18 @@ def _validate(commands) -> None:
         "report the rows that cannot be read",
         "Check every row. Prints 'LINE: column C (field): reason' for each bad row "
         "and nothing for good ones; the exit status is 1 if any row is bad.",
-        _TEXT_EPILOG,
     )
-    _common(p, _TEXT_INPUT, "where to write the messages (default: stdout)")
+    group = _files(p, _TEXT_INPUT, "where to write the messages (default: stdout)")
     p.set_defaults(errors=None)
-    _output_format(p)
-    p.add_argument(
-        "--reasons-column",
-        metavar="NAME",
-        help="tables: write the table with a column NAME after the column of "
-        "positions: why each bad row is bad, null for a good one (instead of the "
-        "messages)",
-    )
-    p.add_argument(
+    _epd(group)
+    group.add_argument(
         "--legal",
         action="store_true",
         help="also reject positions that cannot occur in a game, as python-chess's "
-        "Board.status() finds them (no king, too many kings, pawns on the back rank, "
-        "the side not to move in check, impossible checks, too many pieces, bad "
-        "castling rights, an invalid en-passant square): 'illegal position: ...'; "
-        "8x8 positions only",
+        "Board.status() finds them (8x8 only; fastxfen help training)",
     )
+    _tables(p, to_column="reasons_column")
+    _running(p)
 
 
 def _encode(commands) -> None:
@@ -318,51 +290,37 @@ def _encode(commands) -> None:
         commands,
         "encode",
         "turn positions into records, planes or packed positions",
-        "Turn positions into the rows of a binary file, by --format: 'npy' (default) "
-        "fixed-size records (fastxfen.POSITION_DTYPE, 80 bytes, or "
-        "POSITION_DTYPE_10x8, 96 bytes) in a .npy file; 'stockfish' a .npy of uint8 "
-        "shape (N, 24), Stockfish's compressed position; 'planes' a .npy of plane "
-        "tensors (N, C, 8, W) as fastxfen.to_planes gives; 'lichess' lichess binary "
-        "FEN values, each after a length byte (255 alone for a rejected row). A .npy "
-        "header holds the final count, so writing one to stdout or to a compressed "
-        "file first spools the rows to a temporary file; numpy.load(..., "
-        "mmap_mode='r') maps a plain one.",
-        FORMATS_HELP + "\n" + _TEXT_EPILOG,
+        "Turn positions into the rows of a binary file, by --format (below; "
+        "fastxfen help formats). A .npy written to stdout or a compressed file is "
+        "spooled first; numpy.load(path, mmap_mode='r') maps a plain one.",
+        FORMATS_SHORT + "\n" + _EPILOG,
     )
-    _common(p, _TEXT_INPUT, "the file to write (default: stdout, never a terminal)")
-    _format(p, encode=True)
-    p.add_argument(
+    group = _files(p, _TEXT_INPUT, "the file to write (default: stdout, never a terminal)")
+    _errors(
+        group,
+        True,
+        "raise stops at a bad row (default), coerce writes the format's null row",
+    )
+    group = p.add_argument_group("format")
+    _format(group, encode=True)
+    group.add_argument(
         "--width",
         type=values.width,
         metavar=values.choices(_options.WIDTHS),
-        help="npy: 8 gives 80-byte records and rejects 10-wide rows, 10 gives 96-byte "
-        "records holding 8x8 and 10x8 positions; planes: the board width, 8 (12 piece "
-        "planes) or 10 (16 piece planes), rows of the other width rejected (default: 8)",
+        help="npy: 80-byte records (8) or 96-byte ones, 10x8 too (10); "
+        "planes: the board width (default: 8)",
     )
-    p.add_argument(
-        "--en-passant",
-        type=values.en_passant,
-        metavar=values.choices(_options.EN_PASSANT),
-        help="lichess, stockfish, planes: which valid en-passant target to store (the "
-        "'en_passant' plane): 'fen' every one, 'xfen' only when a pawn can capture, "
-        "'legal' only when such a capture is legal (default: fen, lossless)",
-    )
-    _planes(p)
-    p.add_argument(
+    _en_passant(group, None, "the target stored")
+    _planes(group)
+    group.add_argument(
         "--dtype",
         type=values.dtype,
         metavar="DTYPE",
-        help="planes: the element type, a numpy name: bool, uint8, int8, ..., float16, "
-        "float32, float64 (default: uint8)",
+        help="planes: a numpy element type (default: uint8)",
     )
-    _errors(
-        p,
-        True,
-        "'raise' stops at the first row that cannot be read or stored (exit status "
-        "2); 'coerce' writes a null row in its place (npy: the null record of width 0; "
-        "stockfish, planes: zeros; lichess: the byte 255), and the exit status is 1 if "
-        "any row was rejected (default: raise)",
-    )
+    _epd(group)
+    _tables(p, output=False)
+    _running(p)
 
 
 def _decode(commands) -> None:
@@ -371,29 +329,21 @@ def _decode(commands) -> None:
         "decode",
         "turn records, planes or packed positions back into text",
         "Write the canonical text of each row of a file written by 'fastxfen encode' "
-        "with the same --format (or by numpy.save of such arrays), one line per row. "
-        "The file is read a chunk at a time.",
-        FORMATS_HELP + "\n" + EPILOG,
+        "with the same --format (or by numpy.save of such arrays), one line per row.",
+        FORMATS_SHORT + "\n" + _EPILOG,
     )
-    _common(
-        p,
-        "the file to read (default: stdin)",
-        "where to write the text (default: stdout)",
-        rows=False,
-    )
-    _format(p)
-    _modes(p)
-    _planes(p, decode=True)
+    group = _files(p, "the file to read (default: stdin)", "where to write the text", "record")
     _errors(
-        p,
+        group,
         True,
-        "'raise' stops at the first row that cannot be read (exit status 2); "
-        "'coerce' writes an empty line in its place (the null rows of 'encode --errors "
-        "coerce' cannot be read), and the exit status is 1 if any row was rejected "
-        "(default: raise)",
+        "raise stops at a bad row (default), coerce writes an empty line",
     )
-    _threads(p, "rows")
-    _fields(p, same=False)
+    group = p.add_argument_group("format and positions")
+    _format(group)
+    _planes(group, decode=True)
+    _modes(group)
+    _fields(group, same=False)
+    _running(p)
 
 
 def _dedupe(commands) -> None:
@@ -402,44 +352,30 @@ def _dedupe(commands) -> None:
         "dedupe",
         "keep the first occurrence of each position",
         "Write every row whose position was not seen in an earlier row, unchanged, in "
-        "input order. Two rows hold the same position when their placement, side to "
-        "move, castling rights and en-passant target (as --en-passant keeps it) are "
-        "equal, after the repairs normalize makes; with --counters their move counters "
-        "too. Positions are compared whole (keys only find candidates), so no two are "
-        "ever merged by a key collision. Memory grows with the distinct positions, "
-        "about 60 to 90 bytes each.",
-        _TEXT_EPILOG,
+        "input order. Two rows hold the same position when placement, side to move, "
+        "castling rights and en-passant target are equal after the repairs normalize "
+        "makes (with --counters, the counters too); positions are compared whole, "
+        "never merged by a key collision. Memory grows with the distinct positions.",
     )
-    _common(p, _TEXT_INPUT, "where to write the rows kept (default: stdout)")
-    p.add_argument(
-        "--en-passant",
-        type=values.en_passant,
-        metavar=values.choices(_options.EN_PASSANT),
-        default="xfen",
-        help="which en-passant targets count in the sameness: 'fen' every valid one, "
-        "'xfen' only when a pawn can capture, 'legal' only when such a capture is "
-        "legal (default: xfen)",
-    )
+    group = _files(p, _TEXT_INPUT, "where to write the rows kept (default: stdout)")
     _errors(
-        p,
+        group,
         False,
-        "what to do with a row that cannot be read: 'raise' stops at the first "
-        "one (exit status 2); 'coerce' drops it; 'ignore' writes it unchanged; with "
-        "coerce or ignore the exit status is 1 if any row was rejected (default: raise)",
+        "raise stops at a bad row (default), coerce drops it, ignore writes it",
     )
-    _output_format(p)
-    _unique(p, flag=False)
+    group = p.add_argument_group("positions")
+    _en_passant(group, "xfen", "targets that count")
+    _counters(group)
+    _epd(group)
+    _tables(p)
+    _running(p)
 
 
 _PGN_EPILOG = (
     "rejected games:\n"
-    "  A game whose FEN tag cannot be read is handled whole: 'raise' stops before\n"
-    "  it, 'coerce' drops it, 'ignore' copies it unchanged. --rejects FILE gets\n"
-    "  each such game as a line\n"
+    "  --rejects FILE gets each game whose FEN tag cannot be read as a line\n"
     "    %fastxfen<TAB>GAME<TAB>LINE<TAB>COLUMN<TAB>FIELD<TAB>REASON\n"
-    "  followed by the game's original bytes (a PGN escape line: the file stays\n"
-    "  readable as PGN). GAME and LINE are 1-based, COLUMN a 0-based byte offset\n"
-    "  into the line.\n\n" + EPILOG
+    "  then the game's original bytes (the file stays readable as PGN).\n\n" + _EPILOG
 )
 
 
@@ -454,42 +390,28 @@ def _pgn(commands) -> None:
         "tag. Castling is read Chess960-style whatever the Variant tag says.",
         _PGN_EPILOG,
     )
-    p.add_argument(
-        "input", nargs="?", default="-", metavar="INPUT", help="a PGN file (default: stdin)"
-    )
-    p.add_argument(
-        "-o",
-        "--output",
-        default="-",
-        metavar="OUT",
-        help="where to write the PGN text (default: stdout)",
-    )
-    _modes(p)
+    group = _files(p, "a PGN file (default: stdin)", "where to write the PGN", "game")
     _errors(
-        p,
+        group,
         False,
-        "what to do with a game whose FEN tag cannot be read: 'raise' stops there "
-        "(exit status 2); 'coerce' drops the game; 'ignore' copies it unchanged; with "
-        "coerce or ignore the exit status is 1 if any game was rejected (default: raise)",
+        "a bad FEN tag: raise stops (default), coerce drops the game, ignore copies it",
     )
-    p.add_argument(
+    group.add_argument(
         "--select",
         type=values.select,
         metavar=values.choices(_options.SELECTIONS),
-        help="keep only the games without a FEN tag (and without a Variant tag naming "
-        "another game than chess): 'standard'; or only those with one: 'setup'",
+        help="only games without a FEN tag (standard), with one (setup)",
     )
-    p.add_argument(
-        "--rejects",
-        metavar="FILE",
-        help="write every rejected game there, after a %%fastxfen line naming "
-        "game, line, column, field and reason",
+    _modes(p.add_argument_group("positions"))
+    _running(p, "FEN tags")
+
+
+def _help(commands) -> None:
+    p = commands.add_parser(
+        "help",
+        help="explain a topic: " + _TOPICS,
+        usage="fastxfen help [TOPIC]",
+        description="Explain a topic of the command line (without one, list them).",
+        formatter_class=_formatter,
     )
-    _threads(p, "FEN tags")
-    _chunk_size(
-        p,
-        "read the input this many bytes at a time (suffix K or M; default 8M, at "
-        "most 16M); chunks are cut at game starts; memory use grows with it",
-    )
-    _level(p, "compression level of a compressed OUT (default: the format's usual one)")
-    _last(p)
+    p.add_argument("topic", nargs="?", choices=tuple(TOPICS), metavar="TOPIC", help=_TOPICS)

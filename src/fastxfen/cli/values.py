@@ -11,7 +11,7 @@ import numpy as np
 
 from fastxfen import _options, files
 from fastxfen.cli import display
-from fastxfen.files import binary_formats
+from fastxfen.files import binary_formats, csv_types
 from fastxfen.files.errors import RunError
 from fastxfen.files.settings import check_chunk_size
 
@@ -75,7 +75,17 @@ def _dtype(text: str):
         raise ValueError(f"--dtype {text!r} is no numpy dtype") from None
 
 
+def _column_types(text: str) -> tuple:
+    """--column-types: NAME=TYPE pairs split by commas (checked by pyarrow,
+    a RunError-free ValueError when it is missing)."""
+    try:
+        return csv_types.column_types(text)
+    except RunError as exc:  # no pyarrow
+        raise ValueError(str(exc)) from None
+
+
 size = _checked(_size, "size")
+column_types = _checked(_column_types, "column_types")
 fields = _checked(_fields, "fields")
 record_fields = _checked(_record_fields, "record_fields")
 threads = _checked(_threads, "threads")
@@ -117,6 +127,7 @@ def settings(args, progress=None, notices: bool = True) -> files.Settings:
         input_format=getattr(args, "input_format", None),
         output_format=getattr(args, "output_format", None),
         column=getattr(args, "column", None),
+        column_types=getattr(args, "column_types", None),
         progress=progress,
         notice=display.notice if notices and not args.quiet else None,
     )

@@ -166,12 +166,17 @@ static size_t normalize(const fx_batch_opts *o, const fx_rows *rows, size_t k, s
             out->need = FX_MAX_OUTPUT + full;
             return fx_batch_stop(out, FX_STOP_TEXT, k);
         }
-        size_t len = fx_line_length(text, full);
-        int rc = parse_row(o, text, len, &pos, &span, &ops, &fields, &err);
+        size_t len = fx_line_length(text, full), kept = 0;
+        int rc = o->epd ? parse_row(o, text, len, &pos, &span, &ops, &fields, &err)
+                        : fx_parse_kept(text, len, &pos, &span, &fields, &kept, &err);
         if (rc != 0 && (why = fail(o, rows, k, start, end, &err, out)) != FX_STOP_DONE)
             return fx_batch_stop(out, why, k);
         uint8_t *at = out->text + out->len;
-        if (rc == 0 && !o->epd) {
+        if (rc == 0 && kept && o->castling == FX_CASTLING_XFEN
+            && (o->fields == FX_FIELDS_SAME || o->fields == fields)) {
+            fx_copy96(at, text + span.start, kept); /* the row is its own canonical text */
+            out->len += kept;
+        } else if (rc == 0 && !o->epd) {
             out->len += fx_write(&pos, o->castling, o->ep,
                                  o->fields != FX_FIELDS_SAME ? o->fields : fields,
                                  text + span.start, span.len, at);
@@ -245,7 +250,9 @@ static size_t validate(const fx_batch_opts *o, const fx_rows *rows, size_t k, si
         if (rows->nulls != NULL && rows->nulls[k])
             continue;
         const uint8_t *text = row_bytes(rows, k, &full, &start, &end);
-        if (parse_row(o, text, fx_line_length(text, full), &pos, &span, &ops, &fields, &err)
+        size_t len = fx_line_length(text, full);
+        if ((o->epd ? parse_row(o, text, len, &pos, &span, &ops, &fields, &err)
+                    : fx_check_row(text, len, &err))
             && (why = fail(o, rows, k, start, end, &err, out)) != FX_STOP_DONE)
             return fx_batch_stop(out, why, k);
     }

@@ -16,6 +16,30 @@ static __inline int fx_clz64(uint64_t x) { unsigned long i; _BitScanReverse64(&i
 #define fx_clz64(x) __builtin_clzll(x)
 #endif
 
+/* A function inlined wherever it is called (so that constant arguments
+ * specialize it). */
+#if defined(_MSC_VER) && !defined(__clang__)
+#define FX_ALWAYS_INLINE __forceinline
+#else
+#define FX_ALWAYS_INLINE inline __attribute__((always_inline))
+#endif
+
+/* n bytes from src to dst (apart): for 16 <= n <= 96, six 16-byte blocks,
+ * those past n moved back to end at n, so that the length decides no
+ * branch; else memcpy. */
+static inline void fx_copy96(uint8_t *dst, const uint8_t *src, size_t n)
+{
+    if (n - 16 > 80) {
+        memcpy(dst, src, n);
+        return;
+    }
+    uint8_t block[6][16];
+    for (size_t k = 0; k < 6; k++)
+        memcpy(block[k], src + (16 * k < n - 16 ? 16 * k : n - 16), 16);
+    for (size_t k = 0; k < 6; k++)
+        memcpy(dst + (16 * k < n - 16 ? 16 * k : n - 16), block[k], 16);
+}
+
 /* Set bits of x (the builtin would be a library call without -mpopcnt). */
 static inline int fx_popcount64(uint64_t x)
 {

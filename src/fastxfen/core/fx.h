@@ -115,6 +115,20 @@ typedef struct {
 int fx_parse(const uint8_t *text, size_t len, fx_pos *pos, fx_span *placement,
              int *fields, fx_error *err);
 
+/* parse.c: fx_parse, and *kept: when the row, from its placement on (the
+ * blanks around it left out), is the text fx_write writes for it in X-FEN
+ * castling with its own number of fields (any en-passant mode: the row
+ * has no en-passant square), that text's length; else 0.  The row loop
+ * then copies the row. */
+int fx_parse_kept(const uint8_t *text, size_t len, fx_pos *pos, fx_span *placement,
+                  int *fields, size_t *kept, fx_error *err);
+#define FX_HAS_PARSE_KEPT 1
+
+/* parse.c: fx_parse's verdict on a row (0, or -1 with *err), without the
+ * position: the common rows skip the castling and en-passant rules, which
+ * never refuse a row (validate). */
+int fx_check_row(const uint8_t *text, size_t len, fx_error *err);
+
 /* parse.c: read one EPD row: the four position fields, then operations,
  * kept as text (*operations, possibly empty); hmvc / fmvn operations give
  * the counters.  An opcode is a letter, then letters, digits and '_'. */
@@ -134,10 +148,14 @@ static inline uint32_t fx_flag_bit(uint8_t flag)
  * repaired rights; repair of rights already given as rook files; en-passant
  * target validity and the per-mode test. */
 void fx_castling_from_flags(fx_pos *pos, const uint8_t *flags, size_t n);
-/* The same from each color's flags as a bit set (fx_flag_bit). */
-void fx_castling_from_sets(fx_pos *pos, const uint32_t sets[2]);
+/* The same from each color's flags as a bit set (fx_flag_bit); returns
+ * the four slots as stored (slot k in byte k). */
+uint32_t fx_castling_from_sets(fx_pos *pos, const uint32_t sets[2]);
 void fx_repair_castling(fx_pos *pos);
 int fx_ep_valid(const fx_pos *pos);
+/* The square (file < width, rank < 8) if it is a valid en-passant target
+ * of *pos (fx_ep_valid), else FX_NONE; no branch on the board. */
+uint8_t fx_ep_target(const fx_pos *pos, unsigned file, unsigned rank);
 int fx_ep_keep(const fx_pos *pos, fx_ep_mode mode);
 
 /* record.c: check a record handed in by a user and bring it to the state the

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "readers/readers.h"
+#include "tail.h"
 
 #define IS_BLANK FX_IS_BLANK
 
@@ -107,27 +108,9 @@ static size_t read_placement(const uint8_t *s, size_t i, size_t end,
     return i;
 }
 
-/* Per byte of a castling field, for quick_castling: a flag's bit in its
- * color's set (fx_flag_bit), white in bits 0-15 and black in bits 16-31;
- * '-' CASTLING_DASH; any other byte (a prefix, an error) CASTLING_OTHER. */
-#define CASTLING_DASH (1ull << 32)
-#define CASTLING_OTHER (1ull << 33)
-static uint64_t castling_bits[256];
-
-static void init_castling_bits(void)
-{
-    for (int c = 0; c < 256; c++) {
-        int lower = c | 0x20;
-        if (lower == 'k' || lower == 'q' || (lower >= 'a' && lower <= 'j'))
-            castling_bits[c] = (uint64_t)fx_flag_bit((uint8_t)c) << (c >= 'a' ? 16 : 0);
-        else
-            castling_bits[c] = c == '-' ? CASTLING_DASH : CASTLING_OTHER;
-    }
-}
-
 void fx_init_parse_tables(void)
 {
-    init_castling_bits();
+    fx_init_tail_tables();
     fx_readers_init();
 }
 
@@ -191,36 +174,6 @@ static int read_castling(const uint8_t *s, size_t j, size_t e, fx_pos *pos,
     return 0;
 }
 
-static inline int more_than_two(uint32_t x)
-{
-    x &= x - 1;
-    return (x & (x - 1)) != 0;
-}
-
-/* The castling fields most rows have, '-' or one to four distinct flags
- * (at most two a color, files on the board, no prefix), read with no loop
- * and no branch on the bytes: each byte's bit, OR-ed, must give as many
- * bits as the field has bytes.  Returns 0 when it read the field, -1 to
- * leave it to read_castling (which names any error). */
-static int quick_castling(const uint8_t *s, size_t j, size_t e, fx_pos *pos)
-{
-    size_t n = e - j;
-    if (n - 1 > 3)
-        return -1;
-    /* byte k of the field, or again its last byte past the end (no bit more) */
-    uint64_t seen = castling_bits[s[j]] | castling_bits[s[j + (n > 1)]]
-                    | castling_bits[s[j + (n > 2) * 2]] | castling_bits[s[j + (n > 3) * 3]];
-    /* files beyond the board: i and j (bits 10 and 11 of a color's set) on
-     * an 8-wide one */
-    uint64_t off = pos->width == 8 ? 0x0C000C00ull : 0;
-    uint32_t sets[2] = {(uint32_t)seen & 0xFFFFu, (uint32_t)(seen >> 16) & 0xFFFFu};
-    if ((size_t)fx_popcount64(seen) != n || (seen & (CASTLING_OTHER | off))
-        || ((seen & CASTLING_DASH) && n != 1) || more_than_two(sets[0]) || more_than_two(sets[1]))
-        return -1;
-    fx_castling_from_sets(pos, sets);
-    return 0;
-}
-
 static int read_ep(const uint8_t *s, size_t j, size_t e, fx_pos *pos,
                    fx_error *err)
 {
@@ -238,9 +191,7 @@ static int read_ep(const uint8_t *s, size_t j, size_t e, fx_pos *pos,
         return fail(err, FX_E_EP_SQUARE, FX_F_EN_PASSANT, j + 1, 0, 0, 0);
     if (e - j > 2)
         return fail(err, FX_E_EP_SQUARE, FX_F_EN_PASSANT, j + 2, 0, 0, 0);
-    pos->ep = (uint8_t)((s[j + 1] - '1') * pos->width + (f - 'a'));
-    if (!fx_ep_valid(pos))
-        pos->ep = FX_NONE;
+    pos->ep = fx_ep_target(pos, f - 'a', s[j + 1] - '1');
     return 0;
 }
 
@@ -347,78 +298,6 @@ static int read_position(const uint8_t *s, size_t *at, size_t end, fx_pos *pos,
     return read_board(s, at, end, pos, placement, err) || read_fields(s, at, end, pos, err);
 }
 
-/* The counter whose n digits (1 to 8) end at p, with 8 readable bytes
- * before p, as its value, or -1 when a byte is not a digit: the bytes
- * before the digits become '0's, then all eight are checked at once and
- * combined pairwise. */
-static int64_t counter8(const uint8_t *p, size_t n)
-{
-    const uint64_t zeros = 0x3030303030303030ull, low4 = 0x0F0F0F0F0F0F0F0Full;
-    uint64_t x, before = n == 8 ? 0 : ~0ull >> 8 * n;
-    memcpy(&x, p - 8, 8);
-    x = (x & ~before) | (zeros & before);
-    if (((x & ~low4) != zeros) || (((x + 0x0606060606060606ull) & ~low4) != zeros))
-        return -1;
-    x = ((x & low4) * 2561) >> 8;
-    x = ((x & 0x00FF00FF00FF00FFull) * 6553601) >> 16;
-    return (int64_t)(((x & 0x0000FFFF0000FFFFull) * 42949672960001ull) >> 32);
-}
-
-#define NO_FIELD 48  /* past every field of the at most 32 bytes fast_fields reads */
-
-/* The fields after the placement s[row..i), for rows with at most 32
- * bytes after it: a bit mask of the blanks, from two 16-byte loads that
- * end at `end` at the latest (the placement, 15 bytes or more, lies
- * before), gives every field's bounds with no loop over bytes.  Returns 1
- * when the fields are valid and read into pos (*fields: how many the row
- * has); 0 leaves the row to read_fields and the counters' reader, which
- * name any error. */
-static int fast_fields(const uint8_t *s, size_t i, size_t end, fx_pos *pos, int *fields)
-{
-    size_t n = end - i;
-    if (n == 0 || n > 32 || i < 15)
-        return 0;
-    uint64_t blank = fx_blanks16(s + end - 16) << 16 >> (32 - n);
-    if (n > 16)
-        blank |= fx_blanks16(s + i);
-    uint64_t text = ~blank & ((1ull << n) - 1);
-    /* a stand-in bit at NO_FIELD or above for each of the five fields, so
-     * that an absent field is found there and no mask runs empty */
-    const uint64_t absent = 0x1Full << NO_FIELD;
-    uint64_t starts = (text & ~(text << 1)) | absent;
-    uint64_t ends = (text & ~(text >> 1)) | absent;
-    size_t at[5], stop[5];
-    for (int k = 0; k < 5; k++) {  /* fixed trip count */
-        at[k] = i + (size_t)fx_ctz64(starts);
-        stop[k] = i + (size_t)fx_ctz64(ends) + 1;
-        starts &= starts - 1;
-        ends &= ends - 1;
-    }
-    if ((starts & ~absent) || at[2] >= i + NO_FIELD || stop[0] != at[0] + 1
-        || (s[at[0]] != 'w' && s[at[0]] != 'b'))
-        return 0;
-    clear_fields(pos);
-    pos->turn = s[at[0]] == 'b';
-    fx_error ignored;
-    if ((quick_castling(s, at[1], stop[1], pos) && read_castling(s, at[1], stop[1], pos, &ignored))
-        || read_ep(s, at[2], stop[2], pos, &ignored))
-        return 0;
-    if (at[3] < i + NO_FIELD) {
-        int64_t half = stop[3] - at[3] <= 8 ? counter8(s + stop[3], stop[3] - at[3]) : -1;
-        if (half < 0)
-            return 0;
-        pos->halfmove = (uint32_t)half;
-    }
-    if (at[4] < i + NO_FIELD) {
-        int64_t full = stop[4] - at[4] <= 8 ? counter8(s + stop[4], stop[4] - at[4]) : -1;
-        if (full < 0)
-            return 0;
-        pos->fullmove = full ? (uint32_t)full : 1;
-    }
-    *fields = 4 + (at[3] < i + NO_FIELD) + (at[4] < i + NO_FIELD);
-    return 1;
-}
-
 /* The row without the blanks around it: [*start, *end). */
 static void trim(const uint8_t *s, size_t len, size_t *start, size_t *end)
 {
@@ -431,15 +310,28 @@ static void trim(const uint8_t *s, size_t len, size_t *start, size_t *end)
     *end = e;
 }
 
-int fx_parse(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
-             int *fields, fx_error *err)
+/* fx_parse_kept; with rules 0 (a verdict, no position: validate) the
+ * common rows skip the rules, which never refuse a row. */
+static int parse_row(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement, int *fields,
+                     size_t *kept, fx_error *err, int rules)
 {
     size_t i, end, start;
+    fx_tail tail;
+    int same = 0;
+    *kept = 0;
     trim(s, len, &i, &end);
+    size_t first = i;
+    /* the placement first: its reader's chain of steps is the longest, and
+     * the tail, which needs nothing of it, fills the time it leaves */
     if (read_board(s, &i, end, pos, placement, err))
         return -1;
-    if (fast_fields(s, i, end, pos, fields))
+    fx_tail_read(s, first, end, &tail);
+    if (tail.ok && tail.cut == i
+        && (rules ? fx_tail_apply(&tail, pos, &same) : fx_tail_fits(&tail, pos->width))) {
+        *fields = tail.fields;
+        *kept = same ? end - placement->start : 0;
         return 0;
+    }
     if (read_fields(s, &i, end, pos, err))
         return -1;
 
@@ -461,6 +353,28 @@ int fx_parse(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
     if (next_field(s, &i, end, &start))
         return fail(err, FX_E_TOO_MANY_FIELDS, FX_F_FIELDS, start, 0, 0, 0);
     return 0;
+}
+
+int fx_parse(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
+             int *fields, fx_error *err)
+{
+    size_t kept;
+    return parse_row(s, len, pos, placement, fields, &kept, err, 1);
+}
+
+int fx_parse_kept(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement, int *fields,
+                  size_t *kept, fx_error *err)
+{
+    return parse_row(s, len, pos, placement, fields, kept, err, 1);
+}
+
+int fx_check_row(const uint8_t *s, size_t len, fx_error *err)
+{
+    fx_pos pos;
+    fx_span placement;
+    size_t kept;
+    int fields;
+    return parse_row(s, len, &pos, &placement, &fields, &kept, err, 0);
 }
 
 #define IS_LETTER(c) ((uint8_t)(((c) | 0x20) - 'a') < 26)

@@ -4,70 +4,113 @@
 #include "bits.h"
 #include "tables.h"
 
-static int highest_bit(uint32_t x) { return 31 - fx_clz32(x); }
-static int lowest_bit(uint32_t x) { return fx_ctz64(x); }
+/* The highest and lowest file of a set of files, FX_NONE for none.  The
+ * code here is written so that the compiler sees no choice to branch on:
+ * a flag becomes a mask (-flag), and masks select. */
+static uint8_t none_if_empty(uint32_t files) { return (uint8_t)-(uint32_t)(files == 0); }
 
-/* Squares of the whole 80-byte board holding b: squares 0-63 in *low,
- * 64-79 in the return value (squares past the board's width hold 0). */
-static uint32_t squares_of(const uint8_t *board, uint8_t b, uint64_t *low)
+static uint8_t highest_file(uint32_t files)
 {
-    *low = fx_equal64(board, b);
-    return fx_equal8(board + 64, b) | fx_equal8(board + 72, b) << 8;
+    return (uint8_t)(31 - fx_clz32(files | 1)) | none_if_empty(files);
 }
 
-/* Square of the color's king if it has exactly one, standing on its back
- * rank; -1 otherwise. */
-static int castling_king(const fx_pos *pos, int color)
+static uint8_t lowest_file(uint32_t files)
 {
-    uint64_t low;
-    uint32_t high = squares_of(pos->board, FX_KING_OF(color), &low);
-    if (low ? (high || (low & (low - 1))) : (!high || (high & (high - 1))))
-        return -1;  /* no king, or more than one */
-    int sq = low ? fx_ctz64(low) : 64 + fx_ctz64(high);
-    int w = pos->width;
-    return (color ? sq >= (FX_HEIGHT - 1) * w : sq < w) ? sq : -1;
+    return (uint8_t)fx_ctz64(files | 1u << 31) | none_if_empty(files);
+}
+
+static uint32_t one_bit(uint64_t x) { return (x != 0) & ((x & (x - 1)) == 0); }
+
+/* An 8-wide board's back ranks: for each color, its king as its file's bit
+ * when it has exactly one king, standing on its back rank (else 0), and
+ * the files of its rooks there.  Four 16-byte blocks of two ranks each,
+ * compared with no branch. */
+static inline void back_ranks8(const uint8_t *board, uint32_t kings[2], uint32_t rooks[2])
+{
+    uint32_t w_home, b_home;
+    uint64_t w_away, b_away;  /* kings off their back rank (any bit) */
+#ifdef FX_SSE2
+    const __m128i wk = _mm_set1_epi8(FX_WK), bk = _mm_set1_epi8(FX_BK);
+    __m128i r12 = _mm_loadu_si128((const __m128i *)board);
+    __m128i r34 = _mm_loadu_si128((const __m128i *)(board + 16));
+    __m128i r56 = _mm_loadu_si128((const __m128i *)(board + 32));
+    __m128i r78 = _mm_loadu_si128((const __m128i *)(board + 48));
+    w_home = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(r12, wk));
+    b_home = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(r78, bk));
+    w_away = (uint32_t)_mm_movemask_epi8(_mm_or_si128(
+        _mm_cmpeq_epi8(r34, wk), _mm_or_si128(_mm_cmpeq_epi8(r56, wk), _mm_cmpeq_epi8(r78, wk))));
+    b_away = (uint32_t)_mm_movemask_epi8(_mm_or_si128(
+        _mm_cmpeq_epi8(r12, bk), _mm_or_si128(_mm_cmpeq_epi8(r34, bk), _mm_cmpeq_epi8(r56, bk))));
+    rooks[0] = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(r12, _mm_set1_epi8(FX_WR))) & 0xFF;
+    rooks[1] = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(r78, _mm_set1_epi8(FX_BR))) >> 8;
+#else
+    uint64_t white = fx_equal64(board, FX_WK), black = fx_equal64(board, FX_BK);
+    w_home = (uint32_t)white & 0xFFFF;
+    w_away = white >> 16;
+    b_home = (uint32_t)(black >> 48);
+    b_away = black & 0xFFFFFFFFFFFFull;
+    rooks[0] = fx_equal8(board, FX_WR);
+    rooks[1] = fx_equal8(board + 56, FX_BR);
+#endif
+    uint32_t w = w_home & 0xFF, b = b_home >> 8;
+    kings[0] = w & -(one_bit(w) & ((w_away | w_home >> 8) == 0));
+    kings[1] = b & -(one_bit(b) & ((b_away | (b_home & 0xFF)) == 0));
+}
+
+/* back_ranks8 for a board of either width (a 10-wide one square by
+ * square). */
+static inline void back_ranks(const fx_pos *pos, uint32_t kings[2], uint32_t rooks[2])
+{
+    if (pos->width == 8) {
+        back_ranks8(pos->board, kings, rooks);
+        return;
+    }
+    int width = pos->width, last = (FX_HEIGHT - 1) * width;
+    for (int color = 0; color < 2; color++) {
+        uint8_t king = FX_KING_OF(color);
+        uint64_t low = fx_equal64(pos->board, king);  /* squares 0-63, then 64-79 */
+        uint32_t high = fx_equal8(pos->board + 64, king) | fx_equal8(pos->board + 72, king) << 8;
+        int one = low ? !high && !(low & (low - 1)) : high && !(high & (high - 1));
+        int sq = low ? fx_ctz64(low) : high ? 64 + fx_ctz64(high) : -1;
+        int home = color ? sq >= last : sq >= 0 && sq < width;
+        kings[color] = one && home ? 1u << (sq - (color ? last : 0)) : 0;
+        rooks[color] = fx_back_rank_rooks(pos, color);
+    }
 }
 
 /* Keep, of the candidate rook files, the outermost one with a rook on each
- * side of the king at king_file. */
-static void settle(fx_pos *pos, int color, int king_file, uint32_t rooks,
-                   uint32_t candidates)
+ * side of the king (a file bit; 0: no rights): the color's two slots, the
+ * h-side in the low byte. */
+static inline uint32_t settle(uint32_t king, uint32_t rooks, uint32_t candidates)
 {
-    uint32_t rights = candidates & rooks;
-    uint32_t h_side = rights & ~((2u << king_file) - 1);
-    uint32_t a_side = rights & ((1u << king_file) - 1);
-    pos->castling[2 * color] = h_side ? (uint8_t)highest_bit(h_side) : FX_NONE;
-    pos->castling[2 * color + 1] = a_side ? (uint8_t)lowest_bit(a_side) : FX_NONE;
+    uint32_t rights = candidates & rooks & -(uint32_t)(king != 0);
+    return highest_file(rights & ~(2 * king - 1)) | (uint32_t)lowest_file(rights & (king - 1)) << 8;
 }
 
-/* The s/m prefix qualifies rights; with none left it is dropped, so equal
- * text always gives equal records. */
-static void drop_lone_prefix(fx_pos *pos)
+/* The four slots into the record at once (one store: a later read of them
+ * takes it whole), and the s/m prefix, which qualifies rights, dropped
+ * when none is left, so that equal text always gives equal records. */
+static uint32_t store_slots(fx_pos *pos, uint32_t slots)
 {
-    uint32_t slots;
-    memcpy(&slots, pos->castling, 4);
+    memcpy(pos->castling, &slots, 4);
     if (slots == 0xFFFFFFFFu)
         pos->prefix = FX_PREFIX_NONE;
+    return slots;
 }
 
-void fx_castling_from_sets(fx_pos *pos, const uint32_t sets[2])
+uint32_t fx_castling_from_sets(fx_pos *pos, const uint32_t sets[2])
 {
+    uint32_t kings[2], rooks[2], slots = 0;
+    back_ranks(pos, kings, rooks);
     for (int color = 0; color < 2; color++) {
-        uint32_t set = sets[color];
-        pos->castling[2 * color] = pos->castling[2 * color + 1] = FX_NONE;
-        int king = set ? castling_king(pos, color) : -1;
-        if (king < 0)
-            continue;
-        int kf = king % pos->width;
-        uint32_t rooks = fx_back_rank_rooks(pos, color);
-        uint32_t above = ~((2u << kf) - 1), below = (1u << kf) - 1;
+        uint32_t set = sets[color], king = kings[color];
         /* K and Q name every rook on their side: settle keeps the outermost */
         uint32_t candidates = set >> FX_FLAG_FILES;
-        candidates |= (uint32_t)-(set >> FX_FLAG_K & 1) & rooks & above;
-        candidates |= (uint32_t)-(set >> FX_FLAG_Q & 1) & rooks & below;
-        settle(pos, color, kf, rooks, candidates);
+        candidates |= -(set >> FX_FLAG_K & 1) & ~(2 * king - 1);
+        candidates |= -(set >> FX_FLAG_Q & 1) & (king - 1);
+        slots |= settle(king, rooks[color], candidates) << 16 * color;
     }
-    drop_lone_prefix(pos);
+    return store_slots(pos, slots);
 }
 
 void fx_castling_from_flags(fx_pos *pos, const uint8_t *flags, size_t n)
@@ -86,20 +129,18 @@ void fx_repair_castling(fx_pos *pos)
         pos->prefix = FX_PREFIX_NONE;
         return;
     }
+    uint32_t kings[2], rooks[2];
+    back_ranks(pos, kings, rooks);
     for (int color = 0; color < 2; color++) {
-        int king = castling_king(pos, color);
         uint32_t candidates = 0;
         for (int side = 0; side < 2; side++) {
             uint8_t f = pos->castling[2 * color + side];
-            if (f < pos->width)
-                candidates |= 1u << f;
+            candidates |= f < pos->width ? 1u << f : 0;
         }
-        if (king < 0)
-            pos->castling[2 * color] = pos->castling[2 * color + 1] = FX_NONE;
-        else
-            settle(pos, color, king % pos->width, fx_back_rank_rooks(pos, color), candidates);
+        slots = (slots & ~(0xFFFFu << 16 * color))
+                | settle(kings[color], rooks[color], candidates) << 16 * color;
     }
-    drop_lone_prefix(pos);
+    store_slots(pos, slots);
 }
 
 /* Geometry of the en-passant target: the side to move captures towards
@@ -123,16 +164,26 @@ static uint8_t at(const fx_pos *pos, int rank, int file)
     return pos->board[rank * pos->width + file];
 }
 
+uint8_t fx_ep_target(const fx_pos *pos, unsigned file, unsigned rank)
+{
+    unsigned w = pos->width, black = pos->turn != FX_WHITE;
+    unsigned sq = rank * w + file;
+    unsigned on_rank = -(unsigned)(rank == 5 - 3 * black);  /* rank 6 for white, 3 for black */
+    /* off its rank, a middle square stands in, so that no index leaves
+     * the board (and no branch is taken) */
+    unsigned square = (sq & on_rank) | (3 * w & ~on_rank);
+    unsigned ahead = w - 2 * w * black;  /* the next rank the mover's way */
+    unsigned valid = on_rank & -(unsigned)((pos->board[square] == FX_EMPTY)
+                                           & (pos->board[square + ahead] == FX_EMPTY)
+                                           & (pos->board[square - ahead] == FX_BP - 6 * black));
+    return (uint8_t)((sq & valid) | (FX_NONE & ~valid));
+}
+
 int fx_ep_valid(const fx_pos *pos)
 {
-    if (pos->ep == FX_NONE || pos->ep >= pos->width * FX_HEIGHT)
-        return 0;
-    ep_geometry g = ep_geo(pos);
-    if (g.rank != (pos->turn == FX_WHITE ? 5 : 2))
-        return 0;
-    return at(pos, g.rank, g.file) == FX_EMPTY
-        && at(pos, g.rank + g.dir, g.file) == FX_EMPTY
-        && at(pos, g.pushed_rank, g.file) == FX_PAWN_OF(!pos->turn);
+    int w = pos->width;
+    return pos->ep < w * FX_HEIGHT
+           && fx_ep_target(pos, pos->ep % w, pos->ep / w) != FX_NONE;
 }
 
 static const int KNIGHT_STEPS[8][2] = {

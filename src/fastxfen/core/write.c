@@ -6,9 +6,21 @@
 uint8_t fx_rank_text[256][8];
 uint8_t fx_rank_len[256];
 
+/* The two digits of each number below 100, the first '0' for one digit. */
+static uint8_t digits2[100][2];
+
+static void init_digits(void)
+{
+    for (int v = 0; v < 100; v++) {
+        digits2[v][0] = (uint8_t)('0' + v / 10);
+        digits2[v][1] = (uint8_t)('0' + v % 10);
+    }
+}
+
 void fx_init_tables(void)
 {
     fx_init_parse_tables();
+    init_digits();
     for (int mask = 0; mask < 256; mask++) {
         int n = 0, run = 0;
         for (int f = 0; f < 8; f++) {
@@ -93,22 +105,30 @@ static uint8_t *write_placement(const fx_pos *pos, uint8_t *o)
 
 /* The castling field.  Each of the four slots writes its letter and moves
  * on only when it holds a right, so the bytes of the field decide no
- * branch (a slot's letter is computed, then kept or overwritten). */
+ * branch (a slot's letter is computed, then kept or overwritten).  X-FEN
+ * names a rook by its file only when a rook of the color stands further
+ * out on its side, which no right on the board's edge file has: the back
+ * ranks are read only for rights on inner files (Chess960). */
 static uint8_t *write_castling(const fx_pos *pos, fx_castling_mode mode, uint8_t *o)
 {
     uint8_t *start = o;
     if (pos->prefix != FX_PREFIX_NONE)
         *o++ = pos->prefix == FX_PREFIX_S ? 's' : 'm';
     uint8_t *flags = o;
-    /* X-FEN names a rook by its file only when a rook of the color stands
-     * further out on its side; Shredder-FEN always does */
     int files = mode != FX_CASTLING_XFEN;
+    unsigned last = pos->width - 1u;
+    const uint8_t *slot = pos->castling;
+    uint32_t rooks[2] = {0, 0};
+    if (!files && ((slot[0] < last) | (slot[2] < last) | ((uint8_t)(slot[1] - 1) < last)
+                   | ((uint8_t)(slot[3] - 1) < last))) {
+        rooks[0] = fx_back_rank_rooks(pos, 0);
+        rooks[1] = fx_back_rank_rooks(pos, 1);
+    }
     for (int color = 0; color < 2; color++) {
         uint8_t lower = color ? 0x20 : 0;
-        uint8_t h = pos->castling[2 * color], a = pos->castling[2 * color + 1];
-        uint32_t rooks = fx_back_rank_rooks(pos, color);
-        int h_file = files | (rooks >> (h & 31) >> 1 != 0);
-        int a_file = files | ((rooks & ((1u << (a & 31)) - 1)) != 0);
+        uint8_t h = slot[2 * color], a = slot[2 * color + 1];
+        int h_file = files | (rooks[color] >> (h & 31) >> 1 != 0);
+        int a_file = files | ((rooks[color] & ((1u << (a & 31)) - 1)) != 0);
         *o = (uint8_t)((h_file ? 'A' + h : 'K') | lower);
         o += h != FX_NONE;
         *o = (uint8_t)((a_file ? 'A' + a : 'Q') | lower);
@@ -120,16 +140,14 @@ static uint8_t *write_castling(const fx_pos *pos, fx_castling_mode mode, uint8_t
     return o + none;
 }
 
-static uint8_t *write_u32(uint32_t v, uint8_t *o)
+/* A counter in decimal: below 100 (most counters) two bytes are written,
+ * of which the second is kept for one digit, with no branch on the value. */
+static inline uint8_t *write_u32(uint32_t v, uint8_t *o)
 {
-    if (v < 10) {  /* most counters: no loop */
-        *o = (uint8_t)('0' + v);
-        return o + 1;
-    }
     if (v < 100) {
-        o[0] = (uint8_t)('0' + v / 10);
-        o[1] = (uint8_t)('0' + v % 10);
-        return o + 2;
+        int one = v < 10;
+        memcpy(o, digits2[v] + one, 2);
+        return o + 2 - one;
     }
     uint8_t digits[10];
     int n = 0;
@@ -145,19 +163,15 @@ static uint8_t *write_u32(uint32_t v, uint8_t *o)
 size_t fx_write(const fx_pos *pos, fx_castling_mode castling, fx_ep_mode ep, int fields,
                 const uint8_t *placement, size_t placement_len, uint8_t *out)
 {
-    uint8_t *o = out;
-    if (placement) {
-        memcpy(o, placement, placement_len);
-        o += placement_len;
-    } else {
-        o = write_placement(pos, o);
-    }
+    uint8_t *o = out + placement_len;
+    if (placement)
+        fx_copy96(out, placement, placement_len);
+    else
+        o = write_placement(pos, out);
+    memcpy(o, pos->turn ? " b  " : " w  ", 4);  /* the fourth byte is overwritten */
+    o = write_castling(pos, castling, o + 3);
     *o++ = ' ';
-    *o++ = pos->turn ? 'b' : 'w';
-    *o++ = ' ';
-    o = write_castling(pos, castling, o);
-    *o++ = ' ';
-    if (fx_ep_keep(pos, ep)) {
+    if (pos->ep != FX_NONE && fx_ep_keep(pos, ep)) {
         *o++ = (uint8_t)('a' + pos->ep % pos->width);
         *o++ = (uint8_t)('1' + pos->ep / pos->width);
     } else {

@@ -5,18 +5,23 @@ What is streamed: Parquet by batches of rows within each row group (a
 buffered stream of the file, not the whole row group at once); Arrow IPC
 files batch by batch, IPC streams batch by batch; CSV, TSV and JSON Lines by
 blocks of ``chunk_size`` bytes (a row may not be longer than a block).  CSV
-and TSV columns are all read as text, so that every value is written back as
-it came; JSON Lines keep the types pyarrow infers from the first block.
+and TSV columns are read as text and typed by csv_types; JSON Lines keep the
+types pyarrow infers from the first block, but for strings that look like
+times, which stay strings.
+
+Parquet and Arrow IPC are written by pyarrow's writers; CSV, TSV and JSON
+Lines by csv_writer and json_lines, column by column.  Each format's check
+refuses, before any output is made, a column it cannot write back as it
+was.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import stat
 
-from fastxfen.files import codecs
+from fastxfen.files import codecs, csv_types, csv_writer, json_lines
 from fastxfen.files.errors import RunError
 from fastxfen.files.tables import ReadStream, TableFormat, WriteStream, require_pyarrow
 
@@ -79,9 +84,12 @@ def _csv(reader):
     names = pcsv.read_csv(
         pa.BufferReader(header), parse_options=parse
     ).column_names  # the header parsed by pyarrow
+    # Every column as text, an unquoted empty field null, a quoted one "":
+    # csv_types gives the columns their types.
     convert = pcsv.ConvertOptions(
         column_types={name: pa.string() for name in names},
-        strings_can_be_null=False,
+        null_values=[""],
+        strings_can_be_null=True,
         quoted_strings_can_be_null=False,
     )
     batches = pcsv.open_csv(
@@ -90,18 +98,49 @@ def _csv(reader):
         parse_options=parse,
         convert_options=convert,
     )
-    return batches.schema, iter(batches)
+    first = next(iter(batches), None)
+    types = csv_types.CsvTypes(reader, batches.schema, first)
+    reader.types_used = True
+    return types.schema, types.batches(first, batches)
 
 
 def _jsonl(reader):
     pa = require_pyarrow()
     import pyarrow.json as pjson
 
+    read = pjson.ReadOptions(block_size=reader.block_size(), use_threads=False)
+    stream = ReadStream(reader.stream())
+    stream.kept = []  # the bytes pyarrow reads until it has the schema
+    batches = pjson.open_json(pa.PythonFile(stream, mode="r"), read_options=read)
+    kept, stream.kept = stream.kept, None
+    strings = _timestamps_as_strings(batches.schema)
+    if strings == batches.schema:
+        return batches.schema, iter(batches)
+    # pyarrow reads a string that looks like a time as a timestamp, which
+    # would be written back as other text ("2024-01-31" as "2024-01-31
+    # 00:00:00"): the first block is read again, those columns as strings.
+    again = ReadStream(stream.source, b"".join(kept))
+    parse = pjson.ParseOptions(explicit_schema=strings)
     batches = pjson.open_json(
-        pa.PythonFile(ReadStream(reader.stream()), mode="r"),
-        read_options=pjson.ReadOptions(block_size=reader.block_size(), use_threads=False),
+        pa.PythonFile(again, mode="r"), read_options=read, parse_options=parse
     )
     return batches.schema, iter(batches)
+
+
+def _timestamps_as_strings(schema):
+    """``schema`` with every timestamp, at any depth, a string."""
+    pa = require_pyarrow()
+
+    def fixed(kind):
+        if pa.types.is_timestamp(kind):
+            return pa.string()
+        if pa.types.is_struct(kind):
+            return pa.struct([field.with_type(fixed(field.type)) for field in kind])
+        if pa.types.is_list(kind):
+            return pa.list_(kind.value_field.with_type(fixed(kind.value_type)))
+        return kind
+
+    return pa.schema([field.with_type(fixed(field.type)) for field in schema])
 
 
 def _regular(path: str) -> bool:
@@ -114,17 +153,9 @@ def _regular(path: str) -> bool:
 # ------------------------------------------------------------------ writing
 
 
-def _json_value(value):
-    """What json cannot write by itself (dates, times, decimals, bytes), as text."""
-    if isinstance(value, (bytes, bytearray)):
-        return value.decode("utf-8", "replace")
-    return value.isoformat() if hasattr(value, "isoformat") else str(value)
-
-
 class TableWriter:
-    """Record batches of one schema written as a table of ``kind`` to an
-    Output.  Parquet, Arrow IPC and CSV/TSV through pyarrow's writers; JSON
-    Lines (pyarrow writes none) one object per row through Python's json."""
+    """Record batches of one schema written as a Parquet or Arrow IPC table
+    to an Output, through pyarrow's writers."""
 
     def __init__(self, output, kind: str, schema) -> None:
         pa = require_pyarrow()
@@ -139,37 +170,22 @@ class TableWriter:
             raise RunError(f"cannot write {output.name} as {kind}: {exc}") from None
 
     def _open(self, sink):
-        kind, schema = self.kind, self.schema
-        if kind == "parquet":
+        if self.kind == "parquet":
             import pyarrow.parquet as pq
 
-            return pq.ParquetWriter(sink, schema)
-        elif kind == "arrow":
-            import pyarrow.ipc as ipc
+            return pq.ParquetWriter(sink, self.schema)
+        import pyarrow.ipc as ipc
 
-            # A file (Feather v2) where one can be written; a stream to stdout.
-            opener = ipc.new_stream if self.output.is_stdout else ipc.new_file
-            return opener(sink, schema)
-        elif kind in ("csv", "tsv"):
-            import pyarrow.csv as pcsv
-
-            options = pcsv.WriteOptions(delimiter="\t" if kind == "tsv" else ",")
-            return pcsv.CSVWriter(sink, schema, write_options=options)
-        return None
+        # A file (Feather v2) where one can be written; a stream to stdout.
+        opener = ipc.new_stream if self.output.is_stdout else ipc.new_file
+        return opener(sink, self.schema)
 
     def write(self, batch) -> None:
         if not batch.num_rows:
             return
         self.rows += batch.num_rows
         try:
-            if self._writer is not None:
-                self._writer.write_batch(batch)
-                return
-            lines = [
-                json.dumps(row, ensure_ascii=False, separators=(",", ":"), default=_json_value)
-                for row in batch.to_pylist()
-            ]
-            self._stream.write(("\n".join(lines) + "\n").encode())
+            self._writer.write_batch(batch)
         except (OSError, ValueError, TypeError) as exc:
             raise RunError(f"cannot write {self.output.name} as {self.kind}: {exc}") from None
 
@@ -186,18 +202,80 @@ class TableWriter:
             self.close()
 
 
+class TextTableWriter:
+    """Record batches of one schema written as CSV, TSV or JSON Lines to an
+    Output: each batch rendered to text column by column (csv_writer,
+    json_lines) and its bytes handed to the output."""
+
+    def __init__(self, output, kind: str, schema) -> None:
+        self.kind = kind
+        self.output = output
+        self.schema = schema
+        self.rows = 0
+        if kind == "jsonl":
+            self.render = json_lines.JsonRender(schema)
+        else:
+            self.render = csv_writer.CsvRender(schema, "\t" if kind == "tsv" else ",")
+            output.write(self.render.header())
+
+    def write(self, batch) -> None:
+        if not batch.num_rows:
+            return
+        try:
+            pieces = self.render.rows(batch)
+        except json_lines.NonFinite:
+            row, column = json_lines.first_non_finite(batch, self.schema)
+            raise RunError(
+                f"cannot write {self.output.name} as jsonl: row {self.rows + row + 1} of the "
+                f"output, column {column!r}: NaN and infinities have no JSON form (write "
+                "Parquet, Arrow or CSV)"
+            ) from None
+        for piece in pieces:
+            self.output.write(piece)
+        self.rows += batch.num_rows
+
+    def close(self) -> None:
+        pass
+
+    def abandon(self) -> None:
+        pass
+
+
+def _parquet_check(schema, where: str) -> None:
+    """A RunError naming the first column Parquet cannot hold (pyarrow's
+    writer refuses it: intervals, unions, ...)."""
+    pa = require_pyarrow()
+    import pyarrow.parquet as pq
+
+    def refused(fields) -> bool:
+        try:
+            pq.ParquetWriter(pa.BufferOutputStream(), pa.schema(fields)).close()
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError, TypeError):
+            return True
+        return False
+
+    if refused(list(schema)):
+        field = next((field for field in schema if refused([field])), schema[0])
+        raise RunError(
+            f"{where}: column {field.name!r} holds {field.type}, which Parquet cannot "
+            "hold: write Arrow"
+        )
+
+
 def _writer(kind: str):
-    def make(output, schema) -> TableWriter:
-        return TableWriter(output, kind, schema)
+    def make(output, schema):
+        if kind in ("parquet", "arrow"):
+            return TableWriter(output, kind, schema)
+        return TextTableWriter(output, kind, schema)
 
     return make
 
 
 #: The formats, in the order the command line lists them.
 FORMATS = (
-    TableFormat("parquet", (".parquet", ".pq"), _parquet, _writer("parquet"), True),
+    TableFormat("parquet", (".parquet", ".pq"), _parquet, _writer("parquet"), True, _parquet_check),
     TableFormat("arrow", (".arrow", ".feather", ".ipc"), _arrow, _writer("arrow")),
-    TableFormat("csv", (".csv",), _csv, _writer("csv")),
-    TableFormat("tsv", (".tsv",), _csv, _writer("tsv")),
-    TableFormat("jsonl", (".jsonl", ".ndjson"), _jsonl, _writer("jsonl")),
+    TableFormat("csv", (".csv",), _csv, _writer("csv"), check=csv_writer.check),
+    TableFormat("tsv", (".tsv",), _csv, _writer("tsv"), check=csv_writer.check),
+    TableFormat("jsonl", (".jsonl", ".ndjson"), _jsonl, _writer("jsonl"), check=json_lines.check),
 )

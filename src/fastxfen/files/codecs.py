@@ -40,7 +40,10 @@ def zstandard():
     try:
         import zstandard
     except ImportError:
-        raise RunError(".zst files need the zstandard package (pip install zstandard)") from None
+        raise RunError(
+            ".zst files need the zstandard package, a dependency of fastxfen missing here "
+            "(pip install zstandard)"
+        ) from None
     return zstandard
 
 

@@ -69,13 +69,13 @@ def run(
 
 
 #: The settings and options that apply to table inputs only.
-_TABLE_ONLY = ("column", "to_column", "reasons_column", "output_format")
+_TABLE_ONLY = ("column", "column_types", "to_column", "reasons_column", "output_format")
 
 
 def _check_text(task, settings: Settings, target) -> None:
     """A RunError for a table setting given with FEN text in and out."""
     for name in _TABLE_ONLY:
-        if getattr(settings, name, None) is not None or getattr(task, name, None) is not None:
+        if getattr(settings, name, None) not in (None, ()) or getattr(task, name, None) is not None:
             option = "--" + name.replace("_", "-")
             raise RunError(
                 f"{option} applies to a table input (Parquet, Arrow, CSV, TSV, JSON Lines; "

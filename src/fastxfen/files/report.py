@@ -12,6 +12,9 @@ from fastxfen._errors import FenError
 OK = 0  #: every row was accepted
 REJECTED = 1  #: some rows were rejected (coerce, ignore, validate)
 FAILED = 2  #: a setting, input or output trouble, or a row rejected under "raise"
+#: The summary gives a rate only for runs at least this long: the rate of
+#: a shorter one measures the start of the process, not the work.
+RATE_AFTER_SECONDS = 1.0
 
 _RAISE_HINT = (
     "fastxfen: --errors raise stops at the first rejected row and writes no output file; "
@@ -61,6 +64,7 @@ class Stats:
         self.coerced_as = "empty lines"  # what errors "coerce" writes (None: nothing)
         self.duplicates: int | None = None  # rows dropped as duplicates (dedupe, unique)
         self.stopped = None
+        self.hint: str | None = None  # advice on what went wrong, if any
         self.started = time.perf_counter()
 
     def stop(self, rejected) -> None:
@@ -93,16 +97,24 @@ class Stats:
         text = f"fastxfen {self.command}: " + ", ".join(parts)
         if self.stopped is not None:
             text += f"; stopped at {self.unit} {self.stopped.number}"
-        return text + f" in {seconds:.2f} s ({self.read / seconds:,.0f} positions/s)"
+        text += f" in {seconds:.2f} s"
+        if seconds >= RATE_AFTER_SECONDS:
+            text += f" ({self.read / seconds:,.0f} positions/s)"
+        return text
 
     def closing(self, quiet: bool = False) -> str:
         """The lines the command line ends with: the summary (not when
-        ``quiet``), and the row that stopped the run with a hint."""
+        ``quiet``), the row that stopped the run, and a hint (``hint``, or
+        how --errors goes on)."""
         lines = [] if quiet else [self.summary()]
         if self.stopped is not None:
             lines.append(f"fastxfen: error: {self.stopped}")
-            if not quiet:
+            if self.hint is not None:
+                lines.append(f"fastxfen: {self.hint}")
+            elif not quiet:
                 lines.append(_RAISE_HINT)
+        elif self.hint is not None and not quiet:
+            lines.append(f"fastxfen: {self.hint}")
         return "".join(line + "\n" for line in lines)
 
 

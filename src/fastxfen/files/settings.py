@@ -8,6 +8,7 @@ from typing import Any, Callable, Optional
 
 from fastxfen import _options
 from fastxfen._options import ErrorsMode, Threads
+from fastxfen.files import csv_types
 from fastxfen.files.progress import Report
 from fastxfen.files.text_chunks import DEFAULT_CHUNK, MAX_LINE
 from fastxfen.files.values import Value
@@ -41,7 +42,11 @@ class Settings(Value):
     - ``keep_cache``: leave a large output in the page cache as written;
     - ``input_format`` / ``output_format``: "text" or a table format name
       (None: by the file's extension); ``column``: a table's column of
-      positions (None: the one named fen or epd);
+      positions (None: the one named fen or epd); ``column_types``: the
+      types of a CSV or TSV input's other columns, a mapping, (name, type)
+      pairs or "NAME=TYPE,..." (type names as pyarrow's: int32, float64,
+      string, date32, timestamp[ms], decimal128(10,2); "*" names every
+      column not named; None: inferred, csv_types), held as pairs;
     - ``progress``: called with (position, total, unit) as the run goes
       (progress.Report); ``notice``: called with a message for the user
       (the input is a terminal)."""
@@ -56,6 +61,7 @@ class Settings(Value):
         "input_format",
         "output_format",
         "column",
+        "column_types",
     )
     errors: Optional[ErrorsMode]
     rejects: Optional[str]
@@ -66,6 +72,7 @@ class Settings(Value):
     input_format: Optional[str]
     output_format: Optional[str]
     column: Optional[str]
+    column_types: tuple
     progress: Optional[Report]
     notice: Optional[Callable[[str], None]]
 
@@ -80,6 +87,7 @@ class Settings(Value):
         input_format: Optional[str] = None,
         output_format: Optional[str] = None,
         column: Optional[str] = None,
+        column_types: Any = None,
         progress: Optional[Report] = None,
         notice: Optional[Callable[[str], None]] = None,
     ) -> None:
@@ -95,6 +103,7 @@ class Settings(Value):
             input_format=input_format,
             output_format=output_format,
             column=column,
+            column_types=() if not column_types else csv_types.column_types(column_types),
             progress=progress,
             notice=notice,
         )

@@ -48,7 +48,9 @@ def _raise(exc) -> None:
 @contextlib.contextmanager
 def handled():
     """Signals turned into exceptions while the block runs (main thread only;
-    elsewhere the block runs as it is), the previous handlers restored after."""
+    elsewhere the block runs as it is), the previous handlers restored after.
+    An error that ends the block after a signal's exception was swallowed
+    ends it as that signal (see ``swallowed``)."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
@@ -60,7 +62,13 @@ def handled():
             signal.signal(signum, _handler)
         if hasattr(signal, "SIGXFSZ"):
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
-        yield
+        try:
+            yield
+        except Exception:
+            # The swallowed exception may have stopped an import half way
+            # (pyarrow's of pandas), and a later use of the module fails.
+            swallowed()
+            raise
     finally:
         for signum, previous in before.items():
             signal.signal(signum, previous if previous is not None else signal.SIG_DFL)
@@ -95,7 +103,8 @@ def swallowed() -> None:
     """Raise again the exception of a signal that was raised during the run
     but never reached the command: code that catches every exception (as
     pyarrow does around its lazy import of pandas) can swallow it.  Called
-    where the run would otherwise publish its outputs."""
+    where the run would otherwise publish its outputs, and when an error
+    ends the run."""
     if _main() and _State.raised is not None:
         raise _State.raised()
 

@@ -37,13 +37,19 @@ def names() -> tuple:
     return tuple(FORMATS)
 
 
+def _extension(path: str | None) -> str:
+    """A file name's extension, a compression extension such as .gz looked
+    past ("" for stdio and for a name without one)."""
+    if codecs.is_stdio(path):
+        return ""
+    base = os.path.splitext(path)[0] if codecs.compression(path) else path
+    return os.path.splitext(base)[1].lower()
+
+
 def format_by_name(path: str | None) -> str | None:
     """The table format a file name's extension names (a compression
     extension such as .gz looked past), or None."""
-    if codecs.is_stdio(path):
-        return None
-    base = os.path.splitext(path)[0] if codecs.compression(path) else path
-    return _BY_EXTENSION.get(os.path.splitext(base)[1].lower())
+    return _BY_EXTENSION.get(_extension(path))
 
 
 def input_format(path: str | None, given: str | None) -> str:
@@ -54,8 +60,29 @@ def input_format(path: str | None, given: str | None) -> str:
 
 def output_format(path: str | None, given: str | None, input_kind: str) -> str:
     """The table format of the output: ``given``, else the output's
-    extension, else the input's format."""
-    return given or format_by_name(path) or input_kind
+    extension, else (stdout, a name without an extension) the input's
+    format; a RunError for an extension that names no table format."""
+    if given:
+        return given
+    extension = _extension(path)
+    if not extension:
+        return input_kind
+    if extension not in _BY_EXTENSION:
+        known = "; ".join(f"{name} {' '.join(kind.extensions)}" for name, kind in FORMATS.items())
+        raise RunError(
+            f"OUT {path}: {extension} is no table format ({known}); give OUT one of "
+            "these extensions (a compression extension may follow), or --output-format"
+        )
+    return _BY_EXTENSION[extension]
+
+
+def checked(kind: str, schema, path) -> str:
+    """``kind``, once the format's ``check`` finds every column of
+    ``schema`` writable (else a RunError naming the column and its type)."""
+    check = FORMATS[kind].check
+    if check is not None:
+        check(schema, f"OUT {'<stdout>' if codecs.is_stdio(path) else path}")
+    return kind
 
 
 def table_writer(output, kind: str, schema):

@@ -33,8 +33,8 @@ class Unreadable(Rejected):
         self.args = (f"{error.location}: {error.reason}",)
 
 
-def _mask(array) -> np.ndarray:
-    return array.to_numpy(zero_copy_only=False).astype(bool, copy=False)
+#: A boolean Arrow array as a numpy one (pyarrow's to_numpy imports pandas).
+_mask = tables.numpy_mask
 
 
 def _normalized(text, options, threads):
@@ -82,20 +82,24 @@ class RejectsTable:
         kind = table_formats.format_by_name(output.name) or "csv"
         self.writer = table_formats.FORMATS[kind].writer(output, self.schema)
 
-    def add(self, rows: list) -> None:
-        """rows: (row number, FenError, original value) of rejected rows."""
-        if self.output is None or not rows:
+    def add(self, numbers: list, errors: list, values) -> None:
+        """The rejected rows: their numbers, FenErrors and original values
+        (an Arrow array of the column's type).  An entry of a training file
+        that gave no row has the number None and no value (``values``
+        None: every value null)."""
+        if self.output is None or not numbers:
             return
         pa = tables.require_pyarrow()
-        numbers, errors, values = zip(*rows)
+        if values is None:
+            values = pa.nulls(len(numbers), self.schema.field("value").type)
         self.writer.write(
             pa.RecordBatch.from_arrays(
                 [
-                    pa.array(numbers, pa.int64()),
-                    pa.array([e.column for e in errors], pa.int64()),
-                    pa.array([e.field for e in errors], pa.string()),
-                    pa.array([e.reason for e in errors], pa.string()),
-                    pa.array(values, self.schema.field("value").type),
+                    pa.array(numbers, pa.int64()) if None in numbers else tables.int_array(numbers),
+                    tables.int_array([e.column for e in errors]),
+                    tables.text_array([e.field for e in errors]),
+                    tables.text_array([e.reason for e in errors]),
+                    values,
                 ],
                 schema=self.schema,
             )
@@ -138,7 +142,7 @@ class Refusals:
             self.stats.rejected += 1
             message = f"{error.location}: {error.reason}"
             where = FenError(error.index, error.column, error.field, message)
-            self.rejects.add([(None, where, None)])
+            self.rejects.add([None], [where], None)
             self.note(message)
             if self.errors is ErrorsMode.RAISE:
                 raise Unreadable(error)
@@ -163,6 +167,11 @@ class TableJob:
         self.name = field.name
         self.text_type = tables.text_type(field.type, self.name)
         self.errors = run.stats.errors
+        # The output table's format and schema, checked before any file is made.
+        self.out_schema = self.table_schema()
+        if self.out_schema is not None:
+            kind = table_formats.output_format(run.target, run.settings.output_format, reader.kind)
+            self.out_kind = table_formats.checked(kind, self.out_schema, run.target)
         output, rejects = open_outputs(reader.path, run.target, run.settings, stack, self.binary)
         self.output = run.progress.paced(output)
         self.rejects = RejectsTable(rejects, self.text_type)
@@ -171,6 +180,10 @@ class TableJob:
         self.unique = None
         self.first = 0  # the batch's first row, 0-based
         self.refusals = Refusals(run.stats, self.rejects, self.errors, reader.failures, self.note)
+
+    def table_schema(self):
+        """The schema of the table the job writes (None: it writes none)."""
+        return None
 
     def threads(self, text) -> _options.Threads:
         """The threads for a batch of these rows."""
@@ -196,11 +209,13 @@ class TableJob:
         if failures:
             if raise_mode:
                 failures = failures[:1]
-            rows = [(first + row + 1, error, text[row].as_py()) for row, error in failures]
+            rows = [row for row, _ in failures]
+            numbers = [first + row + 1 for row in rows]
+            errors = [error for _, error in failures]
             self.stats.rejected += len(rows)
-            self.rejects.add(rows)
+            self.rejects.add(numbers, errors, text.take(tables.int_array(rows)))
             if raise_mode:
-                raise Rejected(rows[0][0], rows[0][1], "row")
+                raise Rejected(numbers[0], errors[0], "row")
 
     def note(self, message: str) -> None:
         """A message about an entry that gave no row (validate prints it)."""
@@ -240,18 +255,18 @@ class TableOutput(TableJob):
     to_column = None  # the new column's name, if one is added
 
     def __init__(self, run, reader, stack, out_field) -> None:
+        self.out_field = out_field
         super().__init__(run, reader, stack)
-        self.out_schema = tables.with_column(
-            self.schema, self.index, out_field(self), self.to_column
-        )
-        self.writer = _table_writer(run, reader, stack, self.output, self.out_schema)
+        self.writer = _table_writer(stack, self.output, self.out_kind, self.out_schema)
+
+    def table_schema(self):
+        return tables.with_column(self.schema, self.index, self.out_field(self), self.to_column)
 
     def write(self, batch, column, mask: np.ndarray | None, upto: int) -> list:
         """Write the first ``upto`` rows of the batch where ``mask`` is True
         (all: None); returns the rows the output's format refused, as
         (row, error).  A format that refuses rows (training data) holds no
         row rejected already: those are left out."""
-        pa = tables.require_pyarrow()
         checked = getattr(self.writer, "write_checked", None)
         if checked is not None and self.failed_rows:
             mask = np.ones(batch.num_rows, bool) if mask is None else mask.copy()
@@ -259,7 +274,7 @@ class TableOutput(TableJob):
         out = tables.put_column(batch, self.index, column, self.to_column, self.out_schema)
         out = out.slice(0, upto)
         if mask is not None:
-            out = out.filter(pa.array(mask[:upto]))
+            out = out.filter(tables.bool_array(mask[:upto]))
         self.stats.written += out.num_rows
         if checked is None:
             self.writer.write(out)
@@ -272,10 +287,9 @@ class TableOutput(TableJob):
         return [(int(rows[at]), error) for at, error in refused]
 
 
-def _table_writer(run, reader, stack, output, schema):
-    """The writer of the output table (of the output's format, else the
-    input's), closed at the end of the run."""
-    kind = table_formats.output_format(run.target, run.settings.output_format, reader.kind)
+def _table_writer(stack, output, kind: str, schema):
+    """The writer of the output table, of format ``kind``, closed at the end
+    of the run."""
     writer = table_formats.table_writer(output, kind, schema)
     close_at_end(stack, writer, output)
     return writer
@@ -304,7 +318,7 @@ class NormalizeTable(TableOutput):
         if len(failed) and ignore:
             flags = np.zeros(len(text), bool)
             flags[failed] = True
-            result = pa.compute.if_else(pa.array(flags), text, result)
+            result = pa.compute.if_else(tables.bool_array(flags), text, result)
         mask = None
         if self.unique is not None:
             mask = self.keep(text, failed, ignore)
@@ -344,14 +358,18 @@ class ValidateTable(TableJob):
     of reasons after the positions, null for a good row."""
 
     def __init__(self, run, reader, stack) -> None:
-        super().__init__(run, reader, stack)
-        pa = tables.require_pyarrow()
         self.to_column = run.task.reasons_column
+        super().__init__(run, reader, stack)
         self.writer = None
-        if self.to_column is not None:
-            field = pa.field(self.to_column, pa.string())
-            self.out_schema = tables.with_column(self.schema, self.index, field, self.to_column)
-            self.writer = _table_writer(run, reader, stack, self.output, self.out_schema)
+        if self.out_schema is not None:
+            self.writer = _table_writer(stack, self.output, self.out_kind, self.out_schema)
+
+    def table_schema(self):
+        if self.to_column is None:
+            return None
+        pa = tables.require_pyarrow()
+        field = pa.field(self.to_column, pa.string())
+        return tables.with_column(self.schema, self.index, field, self.to_column)
 
     def convert(self, text, batch):
         options = self.task.text
@@ -369,7 +387,6 @@ class ValidateTable(TableJob):
             self.output.write(f"{message}\n".encode())
 
     def emit(self, output, upto):
-        pa = tables.require_pyarrow()
         batch, failures = output
         if self.writer is None:
             lines = [f"{self.first + row + 1}: {e.location}: {e.reason}\n" for row, e in failures]
@@ -379,7 +396,7 @@ class ValidateTable(TableJob):
         reasons = np.full(batch.num_rows, None, object)
         for row, e in failures:
             reasons[row] = f"{e.location}: {e.reason}"
-        column = pa.array(reasons, pa.string())
+        column = tables.text_array(reasons)
         out = tables.put_column(batch, self.index, column, self.to_column, self.out_schema)
         self.stats.written += out.num_rows
         self.writer.write(out)
@@ -423,7 +440,15 @@ def run_table(run, kind: str):
     try:
         with contextlib.ExitStack() as stack:
             table = table_formats.FORMATS[kind]
-            reader = tables.TableReader(run.source, table, run.settings.chunk_size, stack)
+            settings = run.settings
+            reader = tables.TableReader(
+                run.source,
+                table,
+                settings.chunk_size,
+                stack,
+                settings.column,
+                settings.column_types,
+            )
             run.progress.start(reader.total, reader.unit)
             job = JOBS[run.task.command](run, reader, stack)
             first = 0

@@ -9,7 +9,9 @@ module that registers one in table_formats)."""
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Optional
+
+import numpy as np
 
 from fastxfen.files import codecs
 from fastxfen.files.errors import RunError
@@ -26,6 +28,7 @@ def require_pyarrow():
     """pyarrow, or a RunError saying how to install it."""
     try:
         import pyarrow
+        import pyarrow.compute  # noqa: F401  (pyarrow.compute, for every table)
     except ImportError:
         raise RunError("tables need pyarrow: pip install fastxfen[arrow]") from None
     return pyarrow
@@ -37,14 +40,18 @@ class TableFormat(Value):
     format knows its row count); ``writer(output, schema)`` gives an object
     with ``write(batch)``, ``close()`` (ends the table) and ``abandon()``
     (lets go of a table that will not be published).  A format that
-    ``compresses_inside`` is never written with a compression extension."""
+    ``compresses_inside`` is never written with a compression extension.
+    ``check(schema, where)``, if given, raises a RunError naming the first
+    column whose type the format cannot write back as it was (``where``
+    names the output in the message); it runs before any output is made."""
 
-    _fields = ("name", "extensions", "open", "writer", "compresses_inside")
+    _fields = ("name", "extensions", "open", "writer", "compresses_inside", "check")
     name: str
     extensions: tuple
     open: Callable
     writer: Callable
     compresses_inside: bool
+    check: Optional[Callable]
 
     def __init__(
         self,
@@ -53,9 +60,10 @@ class TableFormat(Value):
         open: Callable,
         writer: Callable,
         compresses_inside: bool = False,
+        check: Optional[Callable] = None,
     ) -> None:
         self._set(name=name, extensions=tuple(extensions), open=open, writer=writer)
-        self._set(compresses_inside=bool(compresses_inside))
+        self._set(compresses_inside=bool(compresses_inside), check=check)
 
 
 class TableReader:
@@ -66,12 +74,17 @@ class TableReader:
     the errors (FenErrors, ``index`` the rows given before each) of what
     the format read but could not give as a row, in input order."""
 
-    def __init__(self, path, kind: TableFormat, chunk_size: int, stack) -> None:
+    def __init__(
+        self, path, kind: TableFormat, chunk_size: int, stack, column=None, column_types=()
+    ) -> None:
         self.path = path
         self.kind = kind.name
         self.name = "<stdin>" if codecs.is_stdio(path) else path
         self.chunk_size = chunk_size
         self.stack = stack
+        self.column = column  # the column of positions (None: fen or epd)
+        self.column_types = column_types  # (name, type name) pairs for a typeless format
+        self.types_used = False  # set by a format that reads column_types
         self.rows_done = 0
         self.total = None
         self.unit = "B"
@@ -82,6 +95,11 @@ class TableReader:
             self.schema, self._batches = kind.open(self)
         except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError
             raise RunError(f"cannot read {self.name} as {self.kind}: {exc}") from None
+        if column_types and not self.types_used:
+            raise RunError(
+                f"--column-types applies to CSV and TSV inputs, whose columns hold "
+                f"text; {self.name} is {self.kind}, whose columns have their types"
+            )
 
     def stream(self) -> Input:
         """The input as a byte stream (decompressed, watched), read by
@@ -123,15 +141,23 @@ class TableReader:
 
 class ReadStream:
     """The file object pyarrow reads from: ``head`` (bytes already read, to
-    find a CSV header), then the rest of an Input."""
+    find a CSV header), then the rest of an Input.  While ``kept`` is a
+    list, what is read is appended to it too (to read it again)."""
 
     closed = False
+    kept = None
 
     def __init__(self, source: Input, head: bytes = b"") -> None:
         self.source = source
         self.head = head
 
     def read(self, n: int = -1) -> bytes:
+        data = self._read(n)
+        if self.kept is not None:
+            self.kept.append(data)
+        return data
+
+    def _read(self, n: int) -> bytes:
         if self.head:
             data = self.head if n < 0 else self.head[:n]
             self.head = self.head[len(data) :]
@@ -245,3 +271,43 @@ def put_column(batch, index: int, array, to_column: str | None, schema):
     else:
         columns.insert(index + 1, array)
     return pa.RecordBatch.from_arrays(columns, schema=schema)
+
+
+# ------------------------------------------------------------------ arrays
+# Built from their buffers: pyarrow.array() imports pandas where it is
+# installed (0.4 s a run), to check whether its input is a pandas object.
+
+
+def int_array(values):
+    """An int64 Arrow array of ``values`` (ints)."""
+    pa = require_pyarrow()
+    data = np.ascontiguousarray(values, np.int64)
+    return pa.Array.from_buffers(pa.int64(), len(data), [None, pa.py_buffer(data)])
+
+
+def numpy_mask(bools) -> np.ndarray:
+    """A boolean Arrow array without nulls as a numpy bool array, unpacked
+    from its bits."""
+    bits = np.frombuffer(bools.buffers()[1], np.uint8)
+    start = bools.offset
+    return np.unpackbits(bits, bitorder="little")[start : start + len(bools)].view(bool)
+
+
+def bool_array(mask):
+    """A boolean Arrow array of a numpy bool array."""
+    pa = require_pyarrow()
+    bits = np.packbits(np.asarray(mask, bool), bitorder="little")
+    return pa.Array.from_buffers(pa.bool_(), len(mask), [None, pa.py_buffer(bits)])
+
+
+def text_array(values):
+    """A string Arrow array of ``values`` (str or None)."""
+    pa = require_pyarrow()
+    missing = np.fromiter((v is None for v in values), bool, len(values))
+    encoded = [b"" if v is None else v.encode() for v in values]
+    offsets = np.zeros(len(values) + 1, np.int32)
+    np.cumsum([len(e) for e in encoded], out=offsets[1:])
+    validity = pa.py_buffer(np.packbits(~missing, bitorder="little")) if missing.any() else None
+    data = pa.py_buffer(b"".join(encoded))
+    buffers = [validity, pa.py_buffer(offsets), data]
+    return pa.Array.from_buffers(pa.string(), len(values), buffers)

@@ -40,6 +40,22 @@ def for_the_command_line(error: FenError) -> FenError:
     return error
 
 
+def table_hint(line: bytes):
+    """What to do when a rejected first line looks like the header of a CSV
+    or TSV table (fields split by commas or tabs, naming a fen or epd
+    column or holding no '/' as a placement does), else None."""
+    text = line.decode("utf-8", "replace").rstrip("\r\n")
+    for kind, delimiter in (("csv", ","), ("tsv", "\t")):
+        names = [name.strip().strip('"').lower() for name in text.split(delimiter)]
+        if len(names) > 1 and ("/" not in text or {"fen", "epd"} & set(names)):
+            return (
+                f"line 1 looks like the header of a {kind.upper()} table: read the input "
+                f"as one with --input-format {kind} (and --column NAME for the column of "
+                "positions, unless it is named fen or epd)"
+            )
+    return None
+
+
 class TextJob:
     """Runs one task over the chunks of the input.  A subclass gives ``run``
     (the library call on a batch), ``emit`` (write the first rows of its
@@ -57,6 +73,8 @@ class TextJob:
         self.text = None  # the chunk being handled, for run and emit
 
     def reject(self, number: int, error: FenError, original) -> None:
+        if number == 1 and isinstance(original, (bytes, bytearray, memoryview)):
+            self.stats.hint = table_hint(bytes(original))
         self.stats.rejected += 1
         self.rejects.add(number, error, original)
         if self.raise_mode:

@@ -39,7 +39,7 @@ def by_entries(run, kind: str) -> bool:
     end, rejected rows are dropped (the summary says so), and errors
     "ignore" is a RunError."""
     settings = run.settings
-    out = table_formats.output_format(run.target, settings.output_format, kind)
+    out = _table_out(run, kind)
     if kind not in NAMES and out not in NAMES:
         return False
     if run.errors is ErrorsMode.IGNORE:
@@ -55,6 +55,15 @@ def by_entries(run, kind: str) -> bool:
     if isinstance(task, Normalize):
         return not task.unique and task.to_column is None
     return isinstance(task, Dedupe)
+
+
+def _table_out(run, kind: str) -> str | None:
+    """The format of the table ``run`` writes (None: it writes messages or
+    binary rows)."""
+    task = run.task
+    if isinstance(task, (Normalize, Dedupe)) or getattr(task, "reasons_column", None):
+        return table_formats.output_format(run.target, run.settings.output_format, kind)
+    return None
 
 
 class _Source:
@@ -126,7 +135,7 @@ def _write(batch, unique, writer, rejects, first: int, stats, errors) -> int:
     for at, error in refused:
         number = first + int(rows[at]) + 1
         stats.rejected += 1
-        rejects.add([(number, error, None)])
+        rejects.add([number], [error], None)
         if stop:
             raise Rejected(number, error, "row")
     return n

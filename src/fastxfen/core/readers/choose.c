@@ -95,7 +95,7 @@ static const char *const FEATURES[FX_CPU_FEATURES] = {
 const char *fx_cpu_feature_name(int k) { return k >= 0 && k < FX_CPU_FEATURES ? FEATURES[k] : NULL; }
 
 #ifdef FX_SSE2
-#define SSE2_SET {NULL, fx_read_sse2, NULL}
+#define SSE2_SET {fx_read8_sse2, fx_read_sse2, NULL}
 #else
 #define SSE2_SET {NULL, NULL, NULL}
 #endif

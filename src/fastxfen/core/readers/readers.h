@@ -7,8 +7,8 @@
  * parse.c then reads the field and names any error.  It may write board
  * even when it declines.
  *
- * - read8 (AVX-512, AVX2, NEON) takes an 8-wide field of at most 64 bytes;
- *   the 16 bytes past the 64 squares are zeroed.
+ * - read8 (AVX-512, AVX2, SSE2, NEON) takes an 8-wide field of at most 64
+ *   bytes; the 16 bytes past the 64 squares are zeroed.
  * - read (SSE2, scalar) takes a field of either width and sets *width.
  *
  * A placement writer, write8 (AVX-512, AVX2, NEON), writes an 8-wide
@@ -75,6 +75,7 @@ typedef enum {
 
 size_t fx_read_scalar(const uint8_t *s, size_t i, size_t end, uint8_t board[80], int *width);
 #ifdef FX_SSE2
+size_t fx_read8_sse2(const uint8_t *s, size_t i, size_t end, uint8_t board[80]);
 size_t fx_read_sse2(const uint8_t *s, size_t i, size_t end, uint8_t board[80], int *width);
 #endif
 #ifdef FX_AVX2

@@ -1,5 +1,6 @@
-/* The SSE2 placement reader: a grid reader, 16 placement bytes at a time
- * (SSE2 is part of every x86-64 CPU; readers.h). */
+/* The SSE2 placement readers, 16 placement bytes at a time: a board reader
+ * of 8-wide fields (read8) and a grid reader of either width (read).  SSE2
+ * is part of every x86-64 CPU; readers.h. */
 #include "readers.h"
 
 #ifdef FX_SSE2
@@ -144,5 +145,103 @@ size_t fx_read_sse2(const uint8_t *s, size_t i, size_t end, uint8_t board[80], i
         rank_carry = last_lane(ranks);
     }
     return FX_DECLINE;  /* longer than any valid placement */
+}
+
+/* Per byte of an 8-wide field: a piece letter's code; SKIP for '/' and the
+ * digits 1 to 8; 0 for any other byte (the field is declined). */
+#define SKIP 0x40
+static const uint8_t PLACE8[256] = {
+    ['P'] = FX_WP, ['N'] = FX_WN, ['B'] = FX_WB, ['R'] = FX_WR, ['Q'] = FX_WQ, ['K'] = FX_WK,
+    ['p'] = FX_BP, ['n'] = FX_BN, ['b'] = FX_BB, ['r'] = FX_BR, ['q'] = FX_BQ, ['k'] = FX_BK,
+    ['/'] = SKIP, ['1'] = SKIP, ['2'] = SKIP, ['3'] = SKIP, ['4'] = SKIP, ['5'] = SKIP,
+    ['6'] = SKIP, ['7'] = SKIP, ['8'] = SKIP,
+};
+
+/* The last lane of v in every lane. */
+static __m128i spread_last(__m128i v)
+{
+    __m128i last = _mm_srli_si128(v, 15);
+    return _mm_shuffle_epi32(_mm_shufflelo_epi16(_mm_unpacklo_epi8(last, last), 0), 0);
+}
+
+/* An 8-wide field of at most 64 bytes, in four 16-byte blocks.  Each
+ * block's bytes are classified at once, and the squares each byte advances
+ * (a digit its value, any other byte but '/' one) summed across the lanes,
+ * so every byte learns the square it stands on.  The field is valid when
+ * its bytes are pieces, digits 1 to 8 and seven '/', no digit follows a
+ * digit, no rank is empty, every '/' stands on a multiple of eight squares
+ * and there are 64 in all (so each rank has eight).  Then each piece, one
+ * set bit at a time, stores its code (from a table, which also marks the
+ * bytes no field may hold) on its square.  Bytes of s are read only below
+ * end: the blocks reaching past it are loaded moved back to end. */
+size_t fx_read8_sse2(const uint8_t *s, size_t i, size_t end, uint8_t board[80])
+{
+    size_t avail = end - i;
+    if (avail < 15) /* "8/8/8/8/8/8/8/8" is the shortest valid field */
+        return FX_DECLINE;
+    const uint8_t *p = s + i;
+    uint8_t text[64], at[64]; /* at: the squares before each byte */
+    if (avail < 16) {
+        memcpy(text, p, avail);
+    } else {
+        for (size_t k = 0; k < 64; k += 16) { /* the same bytes, moved back */
+            size_t from = k < avail - 16 ? k : avail - 16;
+            _mm_storeu_si128((__m128i *)(text + from),
+                             _mm_loadu_si128((const __m128i *)(p + from)));
+        }
+    }
+    const __m128i one = _mm_set1_epi8(1), seven = _mm_set1_epi8(7);
+    __m128i carry = _mm_setzero_si128();
+    uint64_t blank = 0, slash = 0, digit = 0, astray = 0;
+    uint32_t total = 0;
+    for (int b = 0; b < 4; b++) {
+        __m128i c = _mm_loadu_si128((const __m128i *)(text + 16 * b));
+        __m128i value = _mm_sub_epi8(c, _mm_set1_epi8('0'));
+        __m128i is_digit = _mm_cmplt_epi8(_mm_xor_si128(_mm_sub_epi8(value, one),
+                                                        _mm_set1_epi8(-128)),
+                                          _mm_set1_epi8(-128 + 8));
+        __m128i is_slash = _mm_cmpeq_epi8(c, _mm_set1_epi8('/'));
+        __m128i advance = _mm_or_si128(_mm_and_si128(is_digit, value),
+                                       _mm_andnot_si128(_mm_or_si128(is_digit, is_slash), one));
+        __m128i sum = _mm_adds_epu8(lane_sums(advance), carry);
+        __m128i square = _mm_sub_epi8(sum, advance); /* squares before the byte */
+        _mm_storeu_si128((__m128i *)(at + 16 * b), square);
+        uint64_t shift = 16 * (uint64_t)b;
+        blank |= (uint64_t)(uint16_t)_mm_movemask_epi8(
+                     _mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8(' ')),
+                                  _mm_cmpeq_epi8(c, _mm_set1_epi8('\t'))))
+                 << shift;
+        slash |= (uint64_t)(uint16_t)_mm_movemask_epi8(is_slash) << shift;
+        digit |= (uint64_t)(uint16_t)_mm_movemask_epi8(is_digit) << shift;
+        /* lanes off a multiple of eight squares (a '/' there is astray) */
+        astray |= (uint64_t)(uint16_t)~_mm_movemask_epi8(
+                      _mm_cmpeq_epi8(_mm_and_si128(square, seven), _mm_setzero_si128()))
+                  << shift;
+        carry = spread_last(sum);
+        if (b == 3)
+            total = (uint32_t)_mm_cvtsi128_si32(carry) & 0xFF;
+    }
+    if (avail < 64) /* text holds no byte from avail on */
+        blank &= (1ull << avail) - 1;
+    size_t n = fx_field_length(blank, p, avail);
+    if (n == FX_DECLINE || n < 15)
+        return FX_DECLINE;
+    uint64_t field = n == 64 ? ~0ull : (1ull << n) - 1;
+    slash &= field;
+    digit &= field;
+    if (n < 64) /* the squares before the byte past the field: all of them */
+        total = at[n];
+    if (total != 64 || fx_popcount64(slash) != FX_HEIGHT - 1
+        || (slash & (astray | slash << 1 | 1 | 1ull << (n - 1))) || (digit & digit << 1))
+        return FX_DECLINE;
+    memset(board, 0, 80);
+    uint32_t codes = 0; /* bit 8 or above: a byte that has no code */
+    for (uint64_t pieces = field & ~slash & ~digit; pieces; pieces &= pieces - 1) {
+        int k = fx_ctz64(pieces);
+        uint32_t code = PLACE8[p[k]];
+        codes |= code - 1;
+        board[at[k] ^ 0x38] = (uint8_t)code; /* rank 8 first in text, rank 1 on the board */
+    }
+    return codes >> 8 ? FX_DECLINE : i + n;
 }
 #endif
