@@ -174,21 +174,24 @@ def test_an_entry_that_cannot_be_read(tmp_path, capsys):
     assert rejected[0]["reason"] == message.strip()
     assert rejected[0]["column"] == int(message.split("byte ")[1].split(" ")[0])
     out.unlink()
-    assert run("normalize", src, "-o", out) == 2
-    err = capsys.readouterr().err
-    assert f"error: {src}, block 0, chain 1" in err and "stopped at row" in err
-    assert not out.exists()
+    for threads in ("1", "2"):
+        assert run("normalize", src, "-o", out, "--threads", threads) == 2
+        err = capsys.readouterr().err
+        assert f"error: {src}, block 0, chain 1" in err and "stopped at row" in err
+        assert not out.exists()
     assert run("normalize", src, "-o", out, "--errors", "ignore") == 2
     assert "use raise or coerce" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("fmt", ["binpack", "bin"])
 @pytest.mark.parametrize("errors", ["raise", "coerce"])
-def test_a_cut_file_is_an_error(fmt, errors, data, tmp_path, capsys):
+@pytest.mark.parametrize("threads", ["1", "2"])  # 2: the next batch read in a thread
+def test_a_cut_file_is_an_error(fmt, errors, threads, data, tmp_path, capsys):
     cut = data[fmt][: len(data[fmt]) // 2 + 3]
     src = write(tmp_path / f"cut.{fmt}", cut)
     for out in (tmp_path / "out.plain", tmp_path / "out.parquet"):
-        assert run("normalize", src, "-o", out, "--errors", errors, "--chunk-size", "16K") == 2
+        options = ("--errors", errors, "--chunk-size", "16K", "--threads", threads)
+        assert run("normalize", src, "-o", out, *options) == 2
         err = capsys.readouterr().err
         assert f"error: {src}, " in err and "byte " in err and "the file ends" in err
         assert not out.exists()
