@@ -44,7 +44,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from training_bench import random_binpack  # noqa: E402
+from training_bench import binpack_of  # noqa: E402
 
 import fastxfen.training as ft  # noqa: E402
 
@@ -88,9 +88,7 @@ def main() -> None:
     peers = dict(spec.split("=", 1) for spec in args.peer)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        one = Path(args.binpack) if args.binpack else work / "games.binpack"
-        if not args.binpack:
-            random_binpack(one, 300)
+        one = binpack_of(args.binpack, work)
         binpack = work / "input.binpack"
         binpack.write_bytes(one.read_bytes() * args.copies)
         plain = work / "input.plain"
