@@ -92,6 +92,40 @@ def test_every_kind_of_input(corpus):
     assert [None if pd.isna(m) else m for m in series] == want_all
 
 
+def test_dataframes_and_sql(corpus):
+    """legal=True through the pandas accessor, the polars namespace and
+    DuckDB's fen_validate gives what fastxfen.validate gives."""
+    rows = corpus[0][:200]
+    want_all = fx.validate(rows, legal=True)
+    assert sum(m is not None and "illegal position" in m for m in want_all) > 20
+    pd = pytest.importorskip("pandas")
+    import fastxfen.pandas  # noqa: F401
+
+    got = pd.Series(rows).fen.validate(legal=True)
+    assert [None if pd.isna(m) else m for m in got] == want_all
+    pl = pytest.importorskip("polars")
+    import fastxfen.polars  # noqa: F401
+
+    assert pl.Series(rows).fen.validate(legal=True).to_list() == want_all
+    frame = pl.DataFrame({"fen": rows}).select(pl.col("fen").fen.validate(legal=True))
+    assert frame["fen"].to_list() == want_all
+    duckdb = pytest.importorskip("duckdb")
+    import fastxfen.duckdb as fxd
+
+    con = fxd.register(duckdb.connect())
+    con.execute(
+        "CREATE TABLE t AS SELECT * FROM (VALUES "
+        + ", ".join("(?, ?)" for _ in rows)
+        + ") v(i, fen)",
+        [x for i, r in enumerate(rows) for x in (i, r)],
+    )
+    got = con.execute("SELECT fen_validate(fen, legal := true) FROM t ORDER BY i").fetchall()
+    assert [r[0] for r in got] == want_all
+    assert con.execute("SELECT count(fen_validate(fen)) FROM t").fetchone()[0] < sum(
+        m is not None for m in want_all
+    )
+
+
 def test_epd_rows():
     rows = ['k7/8/8/8/8/8/8/R3K3 w - - bm Ra8+; id "x";', '4k3/8/8/8/8/8/8/4K3 w K - id "y";']
     assert fx.validate(rows, epd=True) == [None, None]
