@@ -7,6 +7,8 @@ files, and the errors modes as for every table."""
 import gzip
 import io
 import random
+import subprocess
+import sys
 
 import chess
 import numpy as np
@@ -261,3 +263,28 @@ def test_threads_progress_and_blocks(data, table, tmp_path):
         assert out.read_bytes() == data["plain"] * 5
     size = 5 * len(data["binpack"])
     assert seen[0] == (0, size, "B") and seen[-1][0] == size
+
+
+def test_training_runs_do_not_import_pandas(data, tmp_path):
+    """pyarrow's array(), to_numpy() and fill_null() import pandas where it
+    is installed (0.4 s a run): the training formats' readers and writers
+    build their Arrow and numpy arrays from buffers."""
+    pytest.importorskip("pandas")
+    src = write(tmp_path / "in.binpack", data["binpack"])
+    runs = [
+        ["normalize", src, "-o", tmp_path / "a.parquet"],
+        ["normalize", tmp_path / "a.parquet", "-o", tmp_path / "b.binpack"],
+        ["validate", src, "--legal"],
+        ["dedupe", src, "-o", tmp_path / "c.plain"],
+        ["encode", src, "--format", "planes", "-o", tmp_path / "d.npy"],
+    ]
+    code = (
+        "import sys\n"
+        "from fastxfen import cli\n"
+        f"statuses = [cli.main(argv) for argv in {[[str(a) for a in r] for r in runs]!r}]\n"
+        "print(statuses, 'pandas' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split("]")[-1].split() == ["False"], done.stdout
+    assert (tmp_path / "b.binpack").read_bytes() == data["binpack"]
