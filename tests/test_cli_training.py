@@ -7,13 +7,12 @@ files, and the errors modes as for every table."""
 import gzip
 import io
 import random
-import subprocess
-import sys
 
 import chess
 import numpy as np
 import pytest
 from models import training as model
+from support.fresh_process import runs_importing
 from test_training_errors import ROOKS, block, good_chain, head
 
 import fastxfen as fx
@@ -278,13 +277,6 @@ def test_training_runs_do_not_import_pandas(data, tmp_path):
         ["dedupe", src, "-o", tmp_path / "c.plain"],
         ["encode", src, "--format", "planes", "-o", tmp_path / "d.npy"],
     ]
-    code = (
-        "import sys\n"
-        "from fastxfen import cli\n"
-        f"statuses = [cli.main(argv) for argv in {[[str(a) for a in r] for r in runs]!r}]\n"
-        "print(statuses, 'pandas' in sys.modules)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split("]")[-1].split() == ["False"], done.stdout
+    statuses, imported = runs_importing("pandas", runs)
+    assert statuses == [0, 0, 0, 0, 0] and imported is False
     assert (tmp_path / "b.binpack").read_bytes() == data["binpack"]
