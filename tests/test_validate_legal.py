@@ -126,6 +126,29 @@ def test_dataframes_and_sql(corpus):
     )
 
 
+def test_dask(corpus):
+    """legal=True through fastxfen.dask: lines (str and bytes, with their
+    terminators), Series, Bags and columns give what validate gives."""
+    dd = pytest.importorskip("dask.dataframe")
+    db = pytest.importorskip("dask.bag")
+    pd = pytest.importorskip("pandas")
+    import fastxfen.dask as fxd
+
+    rows = corpus[0][:200]
+    want_all = fx.validate(rows, legal=True)
+    lines = [row + ("\r\n" if i % 3 == 0 else "\n") for i, row in enumerate(rows)]
+    assert fxd.validate_lines(lines, legal=True) == want_all
+    assert fxd.validate_lines([x.encode() for x in lines], legal=True) == want_all
+    assert fxd.validate_lines(lines) == fx.validate(rows)
+    series = pd.Series(rows, dtype="string[pyarrow]")
+    assert fxd.validate_series(series, legal=True).tolist() == want_all
+    assert (
+        fxd.validate_bag(db.from_sequence(lines, npartitions=3), legal=True).compute() == want_all
+    )
+    frame = dd.from_pandas(pd.DataFrame({"fen": series}), npartitions=3)
+    assert fxd.validate_column(frame, "fen", legal=True).compute().tolist() == want_all
+
+
 def test_epd_rows():
     rows = ['k7/8/8/8/8/8/8/R3K3 w - - bm Ra8+; id "x";', '4k3/8/8/8/8/8/8/4K3 w K - id "y";']
     assert fx.validate(rows, epd=True) == [None, None]
