@@ -11,13 +11,17 @@ static const char PAIRS[201] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
-/* v in decimal (an entry's numbers: at most 5 digits and a sign), then '\n'. */
+/* v in decimal, then '\n': its digits counted first, then written from
+ * the last, two at a time, straight into o. */
 static uint8_t *put_int(uint8_t *o, int32_t v)
 {
-    uint8_t digits[12], *d = digits + sizeof digits;
     uint32_t u = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
     *o = '-';
     o += v < 0;
+    size_t n = 1;
+    for (uint32_t bound = 10; n < 10 && u >= bound; bound *= 10)
+        n++;
+    uint8_t *end = o + n, *d = end;
     while (u >= 100) {
         d -= 2;
         memcpy(d, PAIRS + 2 * (u % 100), 2);
@@ -29,10 +33,8 @@ static uint8_t *put_int(uint8_t *o, int32_t v)
     } else {
         *--d = (uint8_t)('0' + u);
     }
-    size_t n = (size_t)(digits + sizeof digits - d);
-    memcpy(o, d, n);
-    o[n] = '\n';
-    return o + n + 1;
+    *end = '\n';
+    return end + 1;
 }
 
 /* A key (a string literal) and a number, one line. */
