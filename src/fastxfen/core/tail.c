@@ -18,6 +18,19 @@
 
 #include "bits.h"
 
+/* A tail as read, before it meets the placement. */
+typedef struct {
+    size_t cut;          /* where the placement ends if the row is one tail_read takes */
+    uint32_t ok;         /* the fields are valid and of the common forms */
+    uint32_t sets[2];    /* castling flags of each color (fx_flag_bit) */
+    uint32_t ep;         /* 1: an en-passant square, ep_file and ep_rank */
+    uint32_t ep_file, ep_rank;
+    uint32_t turn, prefix, halfmove, fullmove;
+    int fields;          /* 4, 5 or 6 */
+    uint32_t canonical;  /* 1: written as fx_write writes it (X-FEN, no en-passant
+                            square), if the rights stand as given */
+} fx_tail;
+
 /* Per byte of a castling field written with file letters: a flag's bit in
  * its color's set (fx_flag_bit), white in bits 0-15 and black in bits
  * 16-31, and one in its color's count (bits 40-43, 44-47); '-' DASH; any
@@ -304,7 +317,8 @@ static FX_ALWAYS_INLINE int tail_window(const uint8_t *s, size_t end, int w, fx_
  * converted at once.  Returns 0 for any other row. */
 static inline int tail_head(const uint8_t *s, size_t end, fx_tail *t)
 {
-    uint32_t blank = (uint32_t)fx_blanks16(s + end - 16);
+    uint32_t spaces_tabs = fx_spaces_tabs16(s + end - 16);
+    uint32_t blank = (spaces_tabs | spaces_tabs >> 16) & 0xFFFF;
     if (!blank)
         return 0;
     unsigned e0 = (unsigned)fx_ctz64(blank), last = 31 - (unsigned)fx_clz32(blank);
@@ -324,13 +338,14 @@ static inline int tail_head(const uint8_t *s, size_t end, fx_tail *t)
     unsigned in_hi = head < 8 ? (unsigned)head : 8, in_lo = (unsigned)head - in_hi;
     hi &= ~0ull << 8 * (8 - in_hi);
     lo &= ~0ull << 4 * (8 - in_lo) << 4 * (8 - in_lo);
-    uint32_t slot = head_slot(lo, hi, 0);
-    if ((head_keys[slot][0] ^ lo) | (head_keys[slot][1] ^ hi)) {
-        slot = head_slot(lo, hi, 1);
-        if ((head_keys[slot][0] ^ lo) | (head_keys[slot][1] ^ hi))
-            return 0;
-    }
-    uint32_t value = head_values[slot];
+    /* both slots looked at, the one holding the key chosen without a
+     * branch (which of the two it is follows no pattern) */
+    uint32_t slot0 = head_slot(lo, hi, 0), slot1 = head_slot(lo, hi, 1);
+    uint64_t miss0 = (head_keys[slot0][0] ^ lo) | (head_keys[slot0][1] ^ hi);
+    uint64_t miss1 = (head_keys[slot1][0] ^ lo) | (head_keys[slot1][1] ^ hi);
+    if (miss0 && miss1)
+        return 0;
+    uint32_t value = miss0 ? head_values[slot1] : head_values[slot0];
     /* the last 8 bytes: the fullmove number right-aligned in the high half,
      * the halfmove clock's last byte moved to byte 3 of the low one */
     uint64_t last8;
@@ -346,9 +361,9 @@ static inline int tail_head(const uint8_t *s, size_t end, fx_tail *t)
     uint32_t half = (uint32_t)values, full = (uint32_t)(values >> 32);
     t->halfmove = half;
     t->fullmove = full + (full == 0);
-    const uint8_t *w = s + end - 16; /* the head is all spaces between; its ends must be too */
+    /* the head's key holds spaces, so a tab can be only at its ends */
     t->canonical = (~value >> 5 & 1) & (half >= least[0][half_n]) & (full >= least[1][full_n])
-                   & (w[e0] == ' ') & (w[before] == ' ') & (w[last] == ' ');
+                   & (spaces_tabs >> 16 == 0);
     t->cut = end - 16 + e0;
     t->turn = value & 1;
     t->sets[0] = value >> 1 & 3;
@@ -361,7 +376,9 @@ static inline int tail_head(const uint8_t *s, size_t end, fx_tail *t)
     return 1;
 }
 
-void fx_tail_read(const uint8_t *s, size_t start, size_t end, fx_tail *t)
+/* The tail of the row s[start, end) into t (t->ok 0: not a row the
+ * fast readers take). */
+static FX_ALWAYS_INLINE void tail_read(const uint8_t *s, size_t start, size_t end, fx_tail *t)
 {
     t->ok = 0;
     t->canonical = 0;
@@ -376,29 +393,45 @@ void fx_tail_read(const uint8_t *s, size_t start, size_t end, fx_tail *t)
         tail_window(s, end, 32, t);
 }
 
-int fx_tail_fits(const fx_tail *t, unsigned width)
+/* Whether the tail's files fit a board of this width. */
+static inline int tail_fits(const fx_tail *t, unsigned width)
 {
     /* files i and j (bits 10 and 11 of a color's set) on an 8-wide board */
     return !(((t->sets[0] | t->sets[1]) & (width == 8 ? 0x0C00u : 0))
              | (t->ep & (t->ep_file >= width)));
 }
 
-int fx_tail_apply(const fx_tail *t, fx_pos *pos, int *kept)
+int fx_tail_take(const uint8_t *s, size_t start, size_t end, size_t cut, fx_pos *pos,
+                 int *fields, int *kept)
 {
-    uint32_t width = pos->width, either = t->sets[0] | t->sets[1];
-    if (!fx_tail_fits(t, width))
+    fx_tail t;
+    tail_read(s, start, end, &t);
+    uint32_t width = pos->width;
+    if (!t.ok || t.cut != cut || !tail_fits(&t, width))
         return 0;
-    pos->turn = (uint8_t)t->turn;
-    pos->prefix = (uint8_t)t->prefix;
-    pos->halfmove = t->halfmove;
-    pos->fullmove = t->fullmove;
+    pos->turn = (uint8_t)t.turn;
+    pos->prefix = (uint8_t)t.prefix;
+    pos->halfmove = t.halfmove;
+    pos->fullmove = t.fullmove;
     uint32_t slots = 0xFFFFFFFFu;
-    if (either)
-        slots = fx_castling_from_sets(pos, t->sets);
+    if (t.sets[0] | t.sets[1])
+        slots = fx_castling_from_sets(pos, t.sets);
     else
         memcpy(pos->castling, &slots, 4);
-    pos->ep = t->ep ? fx_ep_target(pos, t->ep_file, t->ep_rank) : FX_NONE;
-    *kept = t->canonical & (width == 8)
-            & (slots == edge_slots[(t->sets[0] & 3) | (t->sets[1] & 3) << 2]);
+    pos->ep = t.ep ? fx_ep_target(pos, t.ep_file, t.ep_rank) : FX_NONE;
+    *kept = t.canonical & (width == 8)
+            & (slots == edge_slots[(t.sets[0] & 3) | (t.sets[1] & 3) << 2]);
+    *fields = t.fields;
+    return 1;
+}
+
+int fx_tail_check(const uint8_t *s, size_t start, size_t end, size_t cut, unsigned width,
+                  int *fields)
+{
+    fx_tail t;
+    tail_read(s, start, end, &t);
+    if (!t.ok || t.cut != cut || !tail_fits(&t, width))
+        return 0;
+    *fields = t.fields;
     return 1;
 }
