@@ -57,14 +57,13 @@ static inline void back_ranks8(const uint8_t *board, uint32_t kings[2], uint32_t
     kings[1] = b & -(one_bit(b) & ((b_away | (b_home & 0xFF)) == 0));
 }
 
-/* back_ranks8 for a board of either width (a 10-wide one square by
- * square). */
-static inline void back_ranks(const fx_pos *pos, uint32_t kings[2], uint32_t rooks[2])
+/* back_ranks8 for a 10-wide board, square by square; kept out of line,
+ * so that the registers it needs are not saved for every 8-wide board. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void back_ranks10(const fx_pos *pos, uint32_t kings[2], uint32_t rooks[2])
 {
-    if (pos->width == 8) {
-        back_ranks8(pos->board, kings, rooks);
-        return;
-    }
     int width = pos->width, last = (FX_HEIGHT - 1) * width;
     for (int color = 0; color < 2; color++) {
         uint8_t king = FX_KING_OF(color);
@@ -76,6 +75,15 @@ static inline void back_ranks(const fx_pos *pos, uint32_t kings[2], uint32_t roo
         kings[color] = one && home ? 1u << (sq - (color ? last : 0)) : 0;
         rooks[color] = fx_back_rank_rooks(pos, color);
     }
+}
+
+/* back_ranks8 for a board of either width. */
+static inline void back_ranks(const fx_pos *pos, uint32_t kings[2], uint32_t rooks[2])
+{
+    if (pos->width == 8)
+        back_ranks8(pos->board, kings, rooks);
+    else
+        back_ranks10(pos, kings, rooks);
 }
 
 /* Keep, of the candidate rook files, the outermost one with a rook on each
