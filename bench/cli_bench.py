@@ -13,7 +13,9 @@ it times:
   ``--before COMMIT`` (built outside the tree, in the files' folder) or
   ``--before SRC``, for another build's ``src`` folder; cases ``plain``
   (FEN to FEN), ``gz-in`` / ``zst-in`` (compressed FEN to plain FEN) and
-  ``gz-out`` / ``zst-out`` (plain FEN to compressed FEN);
+  ``gz-out`` / ``zst-out`` (plain FEN to compressed FEN); and case
+  ``dedupe``, ``fastxfen dedupe`` of the plain file (the corpus's 100,000
+  rows repeated: most rows are dropped), with its ratio to ``plain``;
 * the limits measured in the same rounds:
 
   - ``memcpy``: numpy copying a 256 MB buffer (one core);
@@ -61,7 +63,7 @@ from builds import run as run_checked
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.join(HERE, "..", "src")
-CASES = ("plain", "gz-in", "zst-in", "gz-out", "zst-out")
+CASES = ("plain", "gz-in", "zst-in", "gz-out", "zst-out", "dedupe")
 KERNEL_BYTES = 256 << 20
 CHUNK = 8 << 20
 
@@ -274,13 +276,15 @@ def kernel_seconds(src: str, path: str) -> tuple:
 # ------------------------------------------------------------------ the command
 
 
-def command_seconds(src: str, source: str, out: str, extra: list) -> tuple:
+def command_seconds(
+    src: str, source: str, out: str, extra: list, command: str = "normalize"
+) -> tuple:
     """(wall, CPU) seconds of one run of the command."""
     env = dict(os.environ, PYTHONPATH=src)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-m", "fastxfen", "normalize", source, "-o", out]
+        [sys.executable, "-m", "fastxfen", command, source, "-o", out]
         + ["--threads", "2", "--quiet"]
         + extra,
         env=env,
@@ -296,7 +300,7 @@ def command_seconds(src: str, source: str, out: str, extra: list) -> tuple:
 
 
 def case_paths(case: str, paths: dict, folder: str) -> tuple:
-    if case == "plain":
+    if case in ("plain", "dedupe"):
         return paths["plain"], os.path.join(folder, "out.fen")
     kind, way = case.split("-")
     if way == "in":
@@ -387,7 +391,8 @@ def main(argv=None) -> int:
                 timed(f"kernel {build}", seconds)
                 for case in cases:
                     source, out = case_paths(case, paths, folder)
-                    wall, cpu = command_seconds(src, source, out, args.extra)
+                    command = "dedupe" if case == "dedupe" else "normalize"
+                    wall, cpu = command_seconds(src, source, out, args.extra, command)
                     timed(f"{case} {build}", wall)
                     timed(f"{case} {build} cpu", cpu)
             print(f"round {r + 1} done")
@@ -416,13 +421,16 @@ def main(argv=None) -> int:
         for b in builds:
             start = sorted(times[f"start {b}"])
             print(f"  process start, empty input ({b}) {statistics.median(start):.2f} s")
-        print("fastxfen normalize IN -o OUT --threads 2 (process start included):")
+        print("fastxfen normalize (dedupe) IN -o OUT --threads 2 (process start included):")
+        plain: dict = {}  # the plain case's speeds, for dedupe's ratio
         for case in cases:
             source, _ = case_paths(case, paths, folder)
-            text = sizes["plain"] if case == "plain" else sizes[case.split("-")[0]]
+            text = sizes["plain"] if case in ("plain", "dedupe") else sizes[case.split("-")[0]]
             if case.endswith("-out"):
                 text = sizes["head"]
             got = {b: summary(f"{case} ({b})", text / 1e6, times[f"{case} {b}"]) for b in builds}
+            if case == "plain":
+                plain = got
             for b in builds:
                 cpu = statistics.median(times[f"{case} {b} cpu"])
                 print(f"    {b}: CPU time (user + system) {cpu / (text / 1e9):.2f} s per GB")
@@ -434,6 +442,8 @@ def main(argv=None) -> int:
                     f"{after / direct:.2f} of direct copy",
                     f"{after / memcpy:.3f} of memcpy",
                 ]
+            elif case == "dedupe":
+                ratios += [f"{got[b] / plain[b]:.2f} of normalize's speed ({b})" for b in plain]
             else:
                 what = "decompression" if case.endswith("in") else "one-core compression"
                 ratios.append(f"{after / bound[case]:.2f} of {what}")

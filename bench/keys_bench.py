@@ -12,6 +12,14 @@ and then ``--repeat`` times, on one core (text is read with ``threads=1``):
   printing rows/s, the distinct positions held, the bytes held per distinct
   position and the process's peak RSS.  ``--stream 100000000`` is the
   100 M-row run of issue 17.
+* ``--scale D1,D2,...``: for each number of distinct positions D, a
+  newline buffer of ``--rows`` rows (at least D) holding D positions
+  (dedupe_bench.py's generator), and in rounds that take turns, ``encode``,
+  ``unique`` and ``Deduper.add`` of it on one thread, timed in the
+  process's CPU time (which other jobs on a shared machine do not
+  stretch): rows/s and the median of the per-round ratios to encode's
+  time (into fresh memory, and with ``out=`` into memory in use), and the
+  set's bytes per distinct position.
 
 Figures are keys (rows) per second from the median time and, in brackets,
 from the fastest run.
@@ -21,11 +29,13 @@ Usage::
     python bench/keys_bench.py                     # 100,000 positions
     python bench/keys_bench.py --n 20000 --repeat 5
     python bench/keys_bench.py --stream 100000000
+    python bench/keys_bench.py --scale 5000,100000,1000000,10000000 --rows 10000000
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import gc
 import resource
 import statistics
@@ -84,14 +94,69 @@ def stream(records, rows, chunk):
     )
 
 
+def scale(distincts, rows, rounds):
+    """unique and Deduper.add against encode of the same buffer, for each
+    number of distinct positions asked (the generator's row numbers hit
+    fewer when rows is not well above it: the count found is printed)."""
+    import dedupe_bench
+
+    cases = {
+        "encode": fx.encode,
+        "unique": fx.unique,
+        "Deduper.add": lambda *a, **k: fx.Deduper().add(*a, **k),
+    }
+    print(
+        f"unique and Deduper.add of a buffer against encode, one thread, CPU time, {rounds} rounds"
+    )
+    for distinct in distincts:
+        n = max(rows, distinct)
+        buf = b"".join(
+            fx.decode(
+                dedupe_bench.block_records(at, min(1 << 20, n - at), distinct), output="bytes"
+            )
+            for at in range(0, n, 1 << 20)
+        )
+        seen = fx.Deduper()
+        out = np.empty(n, fx.POSITION_DTYPE)  # encode's records in memory in use
+        steady = {"encode out=": functools.partial(fx.encode, out=out)}
+        times = {name: [] for name in [*cases, *steady]}
+        for _ in range(rounds):
+            for name, fn in {**cases, **steady}.items():
+                gc.collect()
+                t0 = time.process_time()
+                fn(buf, threads=1)
+                times[name].append(time.process_time() - t0)
+        seen.add(buf, threads=1)
+        print(
+            f"  {seen.distinct:>11,} distinct (of {distinct:,} asked) in {n:,} rows "
+            f"({len(buf) / n:.0f} bytes a row), {seen.nbytes / seen.distinct:.1f} bytes "
+            "per distinct position"
+        )
+        for name, spent in times.items():
+            ratios = [
+                statistics.median(e / t for e, t in zip(times[base], spent))
+                for base in ("encode", "encode out=")
+            ]
+            print(
+                f"    {name:<12} {n / statistics.median(spent) / 1e6:6.2f} M/s "
+                f"({n / max(spent) / 1e6:.2f}-{n / min(spent) / 1e6:.2f}), "
+                f"{ratios[0]:.2f} of encode's rate, {ratios[1]:.2f} of encode out='s"
+            )
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=100_000)
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--stream", type=int, default=0, metavar="ROWS")
     parser.add_argument("--chunk", type=int, default=1 << 20)
+    parser.add_argument("--scale", metavar="D1,D2,...", help="distinct positions, for --rows")
+    parser.add_argument("--rows", type=int, default=2_000_000)
     args = parser.parse_args(argv)
     print(builds.describe(fx))
+    if args.scale:
+        scale([int(float(d)) for d in args.scale.split(",")], args.rows, args.repeat)
+        return 0
 
     fens = corpus.load(args.n)
     buf = ("\n".join(fens) + "\n").encode("ascii")

@@ -98,6 +98,16 @@ def random_binpack(path: Path, games: int, seed: int = 25) -> None:
     ft.write(path, rows)
 
 
+def binpack_of(given, work: Path) -> Path:
+    """The .binpack file ``given``, or without one a file of random games
+    written into the folder ``work``."""
+    if given:
+        return Path(given)
+    path = work / "games.binpack"
+    random_binpack(path, 300)
+    return path
+
+
 def cpu_time() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
@@ -161,9 +171,7 @@ def main() -> None:
     clock = cpu_time if args.clock == "cpu" else time.perf_counter
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        path = Path(args.binpack) if args.binpack else work / "games.binpack"
-        if not args.binpack:
-            random_binpack(path, 300)
+        path = binpack_of(args.binpack, work)
         plain = work / "games.plain"
         ft.write(plain, ft.read(path, columns=TABLE_COLUMNS))
         repeated = work / "repeated.binpack"

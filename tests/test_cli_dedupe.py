@@ -5,6 +5,7 @@ position key (``Board.epd``), across chunk boundaries."""
 import random
 
 import chess
+import numpy as np
 import pytest
 
 import fastxfen as fx
@@ -156,3 +157,19 @@ def test_counters_needs_unique(tmp_path, capsys):
     path.write_text(chess.STARTING_FEN + "\n")
     assert run("normalize", path, "--counters") == 2
     assert "--counters applies with --unique" in capsys.readouterr().err
+
+
+def test_kept_lines_against_a_split():
+    from fastxfen._keys import kept_lines
+
+    rng = random.Random(3)
+    for _ in range(200):
+        lines = [b"x" * rng.randrange(0, 5) + rng.choice([b"\n", b"\r\n"]) for _ in range(9)]
+        if rng.random() < 0.5:
+            lines[-1] = lines[-1].rstrip(b"\r\n") or b"y"  # a last line without one
+        mask = [rng.random() < 0.5 for _ in range(rng.randrange(0, 10))]
+        want = b"".join(line for line, keep in zip(lines, mask) if keep)
+        data = b"".join(lines)
+        for form in (data, bytearray(data), memoryview(data)):
+            assert kept_lines(form, np.array(mask, bool)) == want
+    assert kept_lines(b"", np.zeros(0, bool)) == b""

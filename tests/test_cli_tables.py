@@ -14,6 +14,7 @@ import sys
 import chess
 import numpy as np
 import pytest
+from support.fresh_process import runs_importing
 
 pa = pytest.importorskip("pyarrow")
 import pyarrow.csv as pcsv  # noqa: E402
@@ -438,15 +439,8 @@ def test_table_runs_do_not_import_pandas(tmp_path):
         ["validate", path, "-o", tmp_path / "c.jsonl", "--reasons-column", "why"],
         ["dedupe", path, "-o", tmp_path / "d.arrow", *coerce, tmp_path / "r.parquet"],
     ]
-    code = (
-        "import sys\n"
-        "from fastxfen import cli\n"
-        f"statuses = [cli.main(argv) for argv in {[[str(a) for a in r] for r in runs]!r}]\n"
-        "print(statuses, 'pandas' in sys.modules)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split()[-1] == "False", done.stdout
+    statuses, imported = runs_importing("pandas", runs)
+    assert imported is False, statuses
 
 
 def test_an_unknown_output_extension_is_an_error(tmp_path, capsys):

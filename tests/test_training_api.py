@@ -175,6 +175,31 @@ def test_writer_inputs(binpack, rows):
     assert written(table) == binpack  # Arrow fixed-size binary records
 
 
+def test_arrow_number_columns_of_any_width_offset_and_nulls(rows):
+    """Arrow number columns are read from their buffers: any integer
+    width, a sliced table (an offset), and nulls (a row refused)."""
+
+    def plain(data, **kw):
+        out = io.BytesIO()
+        writer = ft.Writer(out, format="plain", **kw)
+        writer.write(data)
+        writer.close()
+        return out.getvalue(), writer.errors
+
+    want, _ = plain(rows)
+    types = {"score": pa.int32(), "ply": pa.uint64(), "result": pa.int8()}
+    head = {k: v[:3] for k, v in rows.items()}  # rows the slice leaves out
+    columns = {k: pa.array(head[k] + v, types.get(k, pa.string())) for k, v in rows.items()}
+    assert plain(pa.table(columns).slice(3))[0] == want
+    assert plain({k: v.slice(3) for k, v in columns.items()})[0] == want  # arrays with an offset
+    n = len(rows["fen"])
+    scores = pa.array([None if i == 5 else v for i, v in enumerate(rows["score"])], pa.int16())
+    got, errors = plain(pa.table({**rows, "score": scores}), errors="coerce")
+    kept = {k: v[:5] + v[6:] for k, v in rows.items()}
+    assert got == plain(kept)[0] and [e.entry for e in errors] == [5]
+    assert n > 6
+
+
 def test_writer_takes_batches(binpack, rows):
     out = io.BytesIO()
     n = len(rows["fen"])

@@ -6,6 +6,7 @@ every promotion, captures of a castling rook), long and one-entry chains,
 and chains broken by a left-out ply."""
 
 import io
+import re
 
 import chess
 import numpy as np
@@ -120,6 +121,40 @@ def test_plain_text_is_the_models(entries, table):
     out = io.BytesIO()
     ft.write(out, table, format="plain")
     assert out.getvalue().decode() == model.write_plain(entries)
+
+
+def _reordered(entry):
+    """An entry's lines in another order (result first, fen last)."""
+    lines = entry.split("\n")
+    return "\n".join(lines[4:5] + lines[1:4] + lines[0:1])
+
+
+#: Layouts of .plain that Stockfish does not write but the reader takes.
+LAYOUTS = {
+    "crlf": lambda e: e.replace("\n", "\r\n"),
+    "two spaces": lambda e: re.sub(r"(?m)^(\w+) ", r"\1  ", e),
+    "tab": lambda e: re.sub(r"(?m)^(\w+) ", "\\1\t", e),
+    "trailing blanks": lambda e: e.replace("\n", " \t\n"),
+    "leading blanks": lambda e: re.sub(r"(?m)^", "  ", e),
+    "blank lines": lambda e: "\n\n" + e.replace("\n", "\n\n"),
+    "other order": _reordered,
+}
+
+
+@pytest.mark.parametrize("layout", sorted(LAYOUTS))
+def test_plain_layouts_read_alike(table, layout):
+    """Every other entry in another layout: the same table as Stockfish's
+    layout gives (which the reader takes by a faster path)."""
+    out = io.BytesIO()
+    ft.write(out, table.slice(0, 400), format="plain")
+    text = out.getvalue().decode()
+    parts = text.split("\ne\n")[:-1]
+    changed = [LAYOUTS[layout](p) if i % 2 else p for i, p in enumerate(parts)]
+    end = "\r\ne\r\n" if layout == "crlf" else "\ne\n"
+    mixed = "".join(p + (end if i % 2 else "\ne\n") for i, p in enumerate(changed))
+    assert mixed != text
+    columns = FIELDS + ("chain", "rule50")
+    assert read(mixed.encode(), "plain", columns).equals(read(out.getvalue(), "plain", columns))
 
 
 def test_round_trips(binpack, entries, table):

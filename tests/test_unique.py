@@ -197,6 +197,34 @@ def test_text_is_read_in_chunks(monkeypatch):
             ]
 
 
+def test_buffers_are_read_in_pieces(monkeypatch):
+    from fastxfen import keys
+
+    fens = list(corpus(400, seed=10))
+    expected = reference(fens)
+    text = "\n".join(fens).encode()  # the last line without a newline
+    long_line = b"x" * 20_000
+    monkeypatch.setattr(keys, "CHUNK_BYTES", 100)
+    for data in (text, text + b"\n", text.replace(b"\n", b"\r\n"), bytearray(text)):
+        assert fx.unique(data).tolist() == expected
+        assert fx.unique(memoryview(data)).tolist() == expected
+        assert fx.zobrist(data).tolist() == fx.zobrist(fens).tolist()
+    assert fx.unique(b"").tolist() == []
+    with pytest.raises(fx.FenError):
+        fx.unique(b"\n")  # one empty row, as when read whole
+    for size in (100, 5_000, 1 << 20):
+        monkeypatch.setattr(keys, "CHUNK_BYTES", size)
+        bad = b"\n".join([*map(str.encode, fens[:300]), long_line, *map(str.encode, fens[300:])])
+        with pytest.raises(fx.FenError) as info:
+            fx.unique(bad)
+        assert info.value.index == 300
+        got = fx.unique(bad, errors="coerce").tolist()
+        assert got == [i + (i >= 300) for i in expected]
+    # a memoryview the kernels cannot cut (not contiguous) is read whole
+    strided = np.repeat(np.frombuffer(text, np.uint8), 2)[::2]
+    assert fx.unique(memoryview(strided)).tolist() == expected
+
+
 def test_one_position_at_many_move_numbers():
     # the Zobrist key ignores the counters: with counters=True the table
     # mixes them into its key, or these rows would share one run of slots

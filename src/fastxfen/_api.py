@@ -8,7 +8,7 @@ from typing import Any, Literal, Optional, overload
 import numpy as np
 import numpy.typing as npt
 
-from fastxfen import _bulk, _codec, _options, _paths
+from fastxfen import _bulk, _codec, _legality, _options, _paths
 from fastxfen._columns import arrow_messages, arrow_text, numpy_out
 from fastxfen._inputs import (
     ARROW,
@@ -480,11 +480,11 @@ def _null_records(flat: np.ndarray) -> Optional[np.ndarray]:
 
 @overload
 def validate(  # type: ignore[overload-overlap]
-    fens: str, *, threads: Optional[int] = ..., epd: bool = ...
+    fens: str, *, threads: Optional[int] = ..., epd: bool = ..., legal: bool = ...
 ) -> Optional[str]: ...
 @overload
 def validate(  # type: ignore[overload-overlap]
-    fens: SeriesT, *, threads: Optional[int] = ..., epd: bool = ...
+    fens: SeriesT, *, threads: Optional[int] = ..., epd: bool = ..., legal: bool = ...
 ) -> SeriesT: ...
 @overload
 def validate(  # type: ignore[overload-overlap]
@@ -496,13 +496,17 @@ def validate(  # type: ignore[overload-overlap]
 ) -> ArrowArrayT: ...
 @overload
 def validate(
-    fens: Texts, *, threads: Optional[int] = ..., epd: bool = ...
+    fens: Texts, *, threads: Optional[int] = ..., epd: bool = ..., legal: bool = ...
 ) -> list[Optional[str]]: ...
-def validate(fens: Texts, *, threads: Optional[int] = None, epd: bool = False) -> Any:
+def validate(
+    fens: Texts, *, threads: Optional[int] = None, epd: bool = False, legal: bool = False
+) -> Any:
     """Why each row is not a valid position, or ``None`` where it is.
 
     The rows are read exactly as ``normalize`` reads them (the same rules,
-    the same messages), but nothing is written.
+    the same messages), but nothing is written.  With ``legal=True`` each
+    position read is also checked as python-chess's ``Board(fen,
+    chess960=True).status()`` checks it.
 
     Parameters
     ----------
@@ -512,6 +516,14 @@ def validate(fens: Texts, *, threads: Optional[int] = None, epd: bool = False) -
         As for ``normalize``.
     epd : bool, default False
         Rows are EPD.
+    legal : bool, default False
+        Also give a message for each position that cannot occur in a game:
+        ``"illegal position: "`` and what ``status()`` finds, in words (no
+        white king, too many kings, pawns on backrank, opposite check,
+        impossible check, bad castling rights, invalid ep square, ...),
+        at the column of the castling or en-passant field for those, else
+        of the placement.  8x8 positions only: a 10-wide row gets a
+        message.  ``normalize`` never checks this.
 
     Returns
     -------
@@ -538,10 +550,14 @@ def validate(fens: Texts, *, threads: Optional[int] = None, epd: bool = False) -
     [None, 'column 4 (placement): rank 6 covers 9 squares, expected 8']
     >>> print(fx.validate("4k3/8/8/8/8/8/8/4K3 w - - 0 1"))
     None
+    >>> fx.validate(["4k3/8/8/8/8/8/8/4K3 w K - 0 1"], legal=True)
+    ['column 22 (castling): illegal position: bad castling rights']
     """
     asked = _options.threads_of(threads)
+    checked = _options.legal(legal)
     kind = read_as_text(fens, epd)
     if kind is STR:  # one row, straight to the glue
-        return _codec.validate_rows([fens], epd=epd)[0]
-    messages = _paths.validate(fens, kind, epd, asked)
+        messages = _codec.validate_rows([fens], epd=epd)
+        return (_legality.with_illegal(fens, STR, messages, epd) if checked else messages)[0]
+    messages = _paths.validate(fens, kind, epd, asked, checked)
     return arrow_messages(fens, messages) if kind is ARROW else messages

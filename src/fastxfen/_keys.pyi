@@ -1,7 +1,7 @@
 """GIL-free key kernels: Zobrist keys of records and the exact set of
 distinct positions (used by fastxfen.keys)."""
 
-from typing import Iterable
+from typing import Any, Iterable
 
 import numpy as np
 import numpy.typing as npt
@@ -33,3 +33,5 @@ class Table:
     def add_chunks(
         self, chunks: Iterable[tuple[int, npt.NDArray[np.void], bool]], errors: ErrorsMode
     ) -> list[npt.NDArray[np.bool_]]: ...
+
+def kept_lines(data: Any, mask: npt.NDArray[np.bool_]) -> bytes: ...

@@ -1,8 +1,10 @@
 # cython: language_level=3
 """Glue between fastxfen.keys and the key kernels (core/zobrist.c,
 core/dedupe.c): one GIL-free C loop over flat contiguous records per call,
-and the FenError of a refused record."""
+the FenError of a refused record, and the lines a dedupe keeps."""
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from libc.stdint cimport int64_t, uint8_t, uint64_t
+from libc.string cimport memchr, memcpy
 
 cimport numpy as cnp
 
@@ -20,20 +22,24 @@ cdef extern from "zobrist.h" nogil:
     enum:
         FX_POLYGLOT_KEYS
         FX_WIDE_KEYS
-        FX_PACKED_MAX
     const uint64_t fx_polyglot_keys[]
     const uint64_t fx_wide_keys[]
-    ctypedef struct fx_dedupe:
-        size_t count
-    ctypedef struct fx_same:
-        int counters
-        fx_ep_mode ep
     ctypedef struct fx_key_records:
         const uint8_t *base
         size_t stride
         int wide, trusted, coerce
     void fx_zobrist_init()
     int64_t fx_zobrist_batch(const fx_key_records *recs, size_t n, uint64_t *out, fx_error *err)
+
+
+cdef extern from "dedupe.h" nogil:
+    enum:
+        FX_PACKED_MAX
+    ctypedef struct fx_dedupe:
+        size_t count
+    ctypedef struct fx_same:
+        int counters
+        fx_ep_mode ep
     int fx_dedupe_init(fx_dedupe *d, const fx_same *same, uint64_t key_mask)
     void fx_dedupe_free(fx_dedupe *d)
     size_t fx_dedupe_bytes(const fx_dedupe *d)
@@ -155,3 +161,38 @@ cdef class Table:
         if failed >= 0:
             raise _error(start + failed, err, None)
         return first.view(bool)
+
+
+cdef size_t _kept(const uint8_t *data, size_t size, const uint8_t *mask, size_t rows,
+                  uint8_t *out) noexcept nogil:
+    """The bytes of the lines of data whose row in mask is nonzero (rows
+    lines at most), copied to out unless it is NULL."""
+    cdef size_t at = 0, row = 0, written = 0, end
+    cdef const uint8_t *newline
+    while row < rows and at < size:
+        newline = <const uint8_t *>memchr(data + at, 10, size - at)
+        end = size if newline == NULL else <size_t>(newline - data) + 1
+        if mask[row]:
+            if out != NULL:
+                memcpy(out + written, data + at, end - at)
+            written += end - at
+        at = end
+        row += 1
+    return written
+
+
+def kept_lines(const uint8_t[::1] data, cnp.ndarray mask):
+    """The lines of ``data`` (each with its terminator; the last may lack
+    one) whose row in ``mask`` (bool, one per line, or fewer: the first
+    lines) is True, as bytes."""
+    cdef cnp.ndarray flags = np.ascontiguousarray(mask, np.bool_)
+    cdef const uint8_t *rows = <const uint8_t *>cnp.PyArray_DATA(flags)
+    cdef size_t n = flags.shape[0], size = data.shape[0], total
+    cdef const uint8_t *text = &data[0] if size else NULL
+    with nogil:
+        total = _kept(text, size, rows, n, NULL)
+    out = PyBytes_FromStringAndSize(NULL, total)
+    cdef uint8_t *into = <uint8_t *>PyBytes_AS_STRING(out)
+    with nogil:
+        _kept(text, size, rows, n, into)
+    return out

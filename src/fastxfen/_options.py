@@ -187,6 +187,13 @@ def record_fields(value: Any) -> int:
     return fields(value)
 
 
+def legal(value: Any) -> bool:
+    """Whether validate also checks each position's legality: True or False."""
+    if not isinstance(value, bool):
+        raise ValueError(f"legal must be True or False, not {value!r}")
+    return value
+
+
 def output(value: Any) -> str:
     """What decode returns: 'list', 'bytes' or 'arrow'."""
     return choice("output", value, OUTPUTS)

@@ -9,7 +9,7 @@ from typing import Any, Callable, Optional
 
 import numpy as np
 
-from fastxfen import _bulk, _codec
+from fastxfen import _bulk, _codec, _legality
 from fastxfen._columns import (
     arrow_batches,
     arrow_result,
@@ -286,26 +286,29 @@ def records_into(out: Any, records: np.ndarray) -> np.ndarray:
 # ---------------------------------------------------------------- validate
 
 
-def validate(fens: Any, kind: Kind, epd: bool, threads: Threads) -> Any:
+def validate(fens: Any, kind: Kind, epd: bool, threads: Threads, legal: bool = False) -> Any:
     """validate() of ``fens`` of this kind (``read_as_text``; one str goes
-    straight to the glue)."""
+    straight to the glue); with ``legal``, positions are checked too
+    (``_legality``)."""
     if kind is SERIES:
 
         def column(values: Any, kind: Kind) -> Any:
-            return validate(values, kind, epd, threads)
+            return validate(values, kind, epd, threads, legal)
 
         return _on_series(column, fens, "messages", epd)
     if kind in (ROWS, ARRAY):
         rows = rows_of(fens)
         batch = _list_batch(rows, threads, epd)
         if batch is None:
-            return _codec.validate_rows(rows, epd=epd)
-        messages = batch.validate(threads=threads.kernel)
-        for i in batch.slow:
-            messages[i] = _codec.validate_rows([rows[i]])[0]
-        return messages
-    return [
+            messages = _codec.validate_rows(rows, epd=epd)
+        else:
+            messages = batch.validate(threads=threads.kernel)
+            for i in batch.slow:
+                messages[i] = _codec.validate_rows([rows[i]])[0]
+        return _legality.with_illegal(rows, ROWS, messages, epd) if legal else messages
+    messages = [
         message
         for batch in _batches(fens, kind, threads)
         for message in batch.validate(threads=threads.kernel, epd=epd)
     ]
+    return _legality.with_illegal(fens, kind, messages, epd) if legal else messages

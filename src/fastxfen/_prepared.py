@@ -52,13 +52,14 @@ def encode(*, width: Any, errors: Any, threads: Any, epd: Any, out: Any = None) 
     return run
 
 
-def validate(*, threads: Any, epd: Any) -> Run:
+def validate(*, threads: Any, epd: Any, legal: Any = False) -> Run:
     """``fastxfen.validate`` with these options: a Series gives a Series, an
     Arrow column a list."""
     asked = _options.threads_of(threads)
+    checked = _options.legal(legal)
 
     def run(column: Any) -> Any:
-        return _paths.validate(column, read_as_text(column, epd), epd, asked)
+        return _paths.validate(column, read_as_text(column, epd), epd, asked, checked)
 
     return run
 
@@ -120,10 +121,13 @@ class Methods:
         )
         return self._apply(run, "text")
 
-    def validate(self, *, threads: Optional[int] = None, epd: bool = False) -> Any:
+    def validate(
+        self, *, threads: Optional[int] = None, epd: bool = False, legal: bool = False
+    ) -> Any:
         """Per row, missing or ``"column C (field): reason"``, as
-        ``fastxfen.validate`` (a missing row is valid)."""
-        return self._apply(validate(threads=threads, epd=epd), "text")
+        ``fastxfen.validate`` (a missing row is valid; ``legal=True`` also
+        checks each position's legality)."""
+        return self._apply(validate(threads=threads, epd=epd, legal=legal), "text")
 
     def zobrist(self, *, errors: RecordErrors = "raise", threads: Optional[int] = None) -> Any:
         """Position keys, as ``fastxfen.zobrist``: ``uint64``, missing where

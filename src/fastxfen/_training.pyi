@@ -27,8 +27,12 @@ class Failure:
 
 def legal_moves(fen: str | bytes, chess960: bool = ...) -> list[str]: ...
 def perft(fen: str | bytes, depth: int) -> int: ...
-def status_rows(
-    data: Any, offsets: npt.NDArray[np.int64], chess960: bool
+def status_spans(
+    data: Any,
+    starts: npt.NDArray[np.int64],
+    ends: npt.NDArray[np.int64],
+    chess960: bool,
+    epd: bool = ...,
 ) -> tuple[npt.NDArray[np.uint32], dict[int, Any]]: ...
 
 class Spec:

@@ -19,7 +19,7 @@ from fastxfen._core cimport (FX_E_WIDE_ROW, FX_MAX_OUTPUT, fx_error, fx_init_tab
 
 import numpy as np
 
-from fastxfen import _options
+import fastxfen._options as _options
 from fastxfen._errors import FenError
 from fastxfen._records import POSITION_DTYPE
 
@@ -40,8 +40,8 @@ cdef extern from "movegen.h" nogil:
 
 
 cdef extern from "status.h" nogil:
-    int fx_status_text(const uint8_t *text, size_t len, int chess960, uint32_t *status,
-                       fx_error *err)
+    int fx_status_text(const uint8_t *text, size_t len, int chess960, int epd,
+                       uint32_t *status, fx_error *err)
 
 
 cdef extern from "training.h" nogil:
@@ -105,6 +105,7 @@ cdef extern from "training.h" nogil:
         uint8_t done
 
     ctypedef struct fx_bp_writer:
+        uint8_t *block
         size_t len
 
     void fx_t_init()
@@ -212,32 +213,37 @@ def perft(fen, int depth):
     return n
 
 
-def status_rows(data, const int64_t[::1] offsets, bint chess960):
-    """python-chess status flags of each row of `data` (row i is
-    data[offsets[i]:offsets[i + 1]]), and the FenError of each row that
-    cannot be read, as (flags, {row: error})."""
+def status_spans(data, const int64_t[::1] starts, const int64_t[::1] ends, bint chess960,
+                 bint epd=False):
+    """python-chess status flags of each row data[starts[i]:ends[i]] (EPD
+    rows with epd), and the FenError of each row that cannot be read, as
+    (flags, {row: error})."""
     cdef const uint8_t[::1] text = _bytes(data)
-    cdef Py_ssize_t n = offsets.shape[0] - 1, i
+    cdef Py_ssize_t n = starts.shape[0], i = 0
     cdef cnp.ndarray flags = np.zeros(n, np.uint32)
     cdef cnp.ndarray failed = np.zeros(n, np.uint8)
     cdef uint32_t[::1] f = flags
     cdef uint8_t[::1] bad = failed
     cdef fx_error err
     cdef const uint8_t *base = &text[0] if text.shape[0] else <const uint8_t *>b""
-    check_offsets(offsets, text.shape[0])
+    cdef int wrong = ends.shape[0] != n
     with nogil:
         for i in range(n):
-            if fx_status_text(base + offsets[i], offsets[i + 1] - offsets[i], chess960, &f[i],
-                              &err):
+            if wrong or starts[i] < 0 or ends[i] < starts[i] or ends[i] > text.shape[0]:
+                wrong = 1
+                break
+            if fx_status_text(base + starts[i], ends[i] - starts[i], chess960, epd, &f[i], &err):
                 bad[i] = 1
+    if wrong:
+        raise ValueError(f"row spans outside their data at row {i}")
     errors = {}
     for i in np.flatnonzero(failed):
-        row = bytes(text[offsets[i]:offsets[i + 1]])
-        fx_status_text(row, len(row), chess960, &f[i], &err)
+        row = bytes(text[starts[i]:ends[i]])
+        fx_status_text(row, len(row), chess960, epd, &f[i], &err)
         errors[int(i)] = _error(i, err, row)
         if err.code == FX_E_WIDE_ROW:
             errors[int(i)] = FenError(i, err.column, "placement",
-                                      "a 10-wide position: the status is of 8x8 positions")
+                                      "a 10-wide position: legality is checked on 8x8 boards")
     return flags, errors
 
 
@@ -500,13 +506,17 @@ def check_offsets(const int64_t[::1] offsets, Py_ssize_t size):
 
 
 cdef class BinpackWriter:
-    """Chains and blocks of .binpack as Stockfish's writer forms them."""
+    """Chains and blocks of .binpack as Stockfish's writer forms them, in
+    two block buffers taken in turn: a block taken stays unchanged until
+    the next one is taken."""
     cdef fx_bp_writer w
     cdef cnp.ndarray block
+    cdef cnp.ndarray other
 
     def __init__(self):
         self.block = np.empty(8 + FX_BP_WRITER_ROOM, np.uint8)  # the header, then the block
         self.block[:4] = np.frombuffer(b"BINP", np.uint8)
+        self.other = self.block.copy()
         fx_bp_writer_init(&self.w, <uint8_t *>cnp.PyArray_DATA(self.block) + 8,
                           FX_BP_WRITER_ROOM)
 
@@ -525,12 +535,15 @@ cdef class BinpackWriter:
         return n, status, failure
 
     def take(self):
-        """The complete block with its header, a view to write out before
-        the writer goes on; the next block starts."""
+        """The complete block with its header, a view that stays unchanged
+        until the next block is taken; the next block starts in the other
+        buffer."""
         cdef size_t n = self.w.len
         self.block[4:8] = np.frombuffer(int(n).to_bytes(4, "little"), np.uint8)
         out = memoryview(self.block)[:8 + n] if n else memoryview(b"")
         fx_bp_writer_flushed(&self.w)
+        self.block, self.other = self.other, self.block
+        self.w.block = <uint8_t *>cnp.PyArray_DATA(self.block) + 8
         return out
 
     def finish(self):

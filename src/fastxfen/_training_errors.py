@@ -55,6 +55,10 @@ class TrainingDataError(FenError):
 
     __module__ = "fastxfen"
 
+    #: For a position's text or record that could not be read, the
+    #: ``FenError`` of the position reader (column and field in the text).
+    position_error = None
+
     def __init__(
         self,
         reason,

@@ -8,6 +8,7 @@ import os
 import numpy as np
 
 from fastxfen import _training
+from fastxfen._columns import _nulls
 from fastxfen._records import POSITION_DTYPE
 from fastxfen._training_errors import TrainingDataError
 
@@ -123,7 +124,7 @@ def failure_error(
     f, fmt, *, file=None, entry=None, offset=None, block=None, chain=None, ply=None, line=None
 ):
     """The TrainingDataError of a core failure, at the place given."""
-    return TrainingDataError(
+    error = TrainingDataError(
         reason(f, fmt),
         field=FIELDS[f.field],
         code=CODES[f.code],
@@ -136,6 +137,8 @@ def failure_error(
         ply=ply,
         line=line,
     )
+    error.position_error = f.position_error
+    return error
 
 
 # ---------------------------------------------------------------- files
@@ -194,9 +197,37 @@ def arrow_batch(cols: dict, n: int, names):
             width = {"record": 80, "packed": 24, "entries": _training.ENTRY_SIZE}[name]
             raw = np.ascontiguousarray(value).view(np.uint8).reshape(-1)
             arrays.append(pa.Array.from_buffers(pa.binary(width), n, [None, pa.py_buffer(raw)]))
-        else:
-            arrays.append(pa.array(value))
+        else:  # a number column (pa.array() would import pandas where installed)
+            data = np.ascontiguousarray(value)
+            kind = pa.from_numpy_dtype(data.dtype)
+            arrays.append(pa.Array.from_buffers(kind, n, [None, pa.py_buffer(data)]))
     return pa.RecordBatch.from_arrays(arrays, names=list(names))
+
+
+#: The Arrow type of each column.
+ARROW_TYPES = {
+    "fen": "string",
+    "move": "string",
+    "record": ("binary", 80),
+    "packed": ("binary", 24),
+    "sfmove": "uint16",
+    "score": "int16",
+    "ply": "uint16",
+    "result": "int8",
+    "rule50": "uint32",
+    "chain": "int64",
+}
+
+
+def arrow_schema(columns):
+    """The pyarrow schema of batches of these columns."""
+    import pyarrow as pa
+
+    def kind(name):
+        spec = ARROW_TYPES[name]
+        return pa.binary(spec[1]) if isinstance(spec, tuple) else getattr(pa, spec)()
+
+    return pa.schema([(name, kind(name)) for name in columns])
 
 
 def numpy_batch(cols: dict, names) -> dict:
@@ -255,7 +286,7 @@ def text_column(col, n: int):
         arr = arr.cast(pa.large_binary())
     else:
         arr = arr.cast(pa.large_string())
-    missing = np.asarray(arr.is_null().to_numpy(zero_copy_only=False), bool)
+    missing = _missing(arr)
     offsets = np.frombuffer(arr.buffers()[1], np.int64)[arr.offset : arr.offset + len(arr) + 1]
     data = arr.buffers()[2]
     if data is None or not data.size:
@@ -267,6 +298,31 @@ def text_column(col, n: int):
     return data, offsets, missing
 
 
+def _missing(arr) -> np.ndarray:
+    """The nulls of an Arrow array as numpy bools, from its validity bits
+    (pyarrow's to_numpy imports pandas where it is installed, 0.4 s)."""
+    flags = _nulls(arr)
+    return np.zeros(len(arr), bool) if flags is None else flags.view(bool)
+
+
+def _numbers(arr) -> np.ndarray:
+    """An Arrow array's values as numpy, a null's slot as it is: integers
+    and booleans from their buffers (see _missing), anything else through
+    to_numpy."""
+    import pyarrow as pa
+
+    kind, data, start = arr.type, arr.buffers()[1], arr.offset
+    if data is None or not len(arr):
+        return np.zeros(0, np.int64)
+    if pa.types.is_boolean(kind):
+        bits = np.unpackbits(np.frombuffer(data, np.uint8), bitorder="little")
+        return bits[start : start + len(arr)].view(bool)
+    if pa.types.is_integer(kind):
+        signed = "i" if pa.types.is_signed_integer(kind) else "u"
+        return np.frombuffer(data, f"<{signed}{kind.bit_width // 8}")[start : start + len(arr)]
+    return np.asarray(arr.to_numpy(zero_copy_only=False))
+
+
 def int_column(col, n: int):
     """(int64 values, missing mask) of a column of integers."""
     arr = _arrow_column(col)
@@ -274,8 +330,10 @@ def int_column(col, n: int):
         values = np.asarray(col)
         missing = np.zeros(n, bool)
     else:
-        missing = np.asarray(arr.is_null().to_numpy(zero_copy_only=False), bool)
-        values = np.asarray(arr.fill_null(0).to_numpy(zero_copy_only=False))
+        missing = _missing(arr)
+        values = _numbers(arr)
+        if missing.any():  # (a null's slot holds anything)
+            values = np.where(missing, 0, values).astype(values.dtype)
     if values.dtype.kind not in "iub" or values.shape != (n,):
         raise ValueError(f"expected a column of {n} integers, got {values.dtype} {values.shape}")
     if values.dtype == np.uint64 and n and values.max() > np.iinfo(np.int64).max:

@@ -98,6 +98,55 @@ def _rows(fens):
     return text_column(fens, len(fens))
 
 
+def _status(data, offsets, chess960: bool):
+    return _training.status_spans(data, offsets[:-1], offsets[1:], bool(chess960))
+
+
+def illegal_reason(flags: int) -> str:
+    """The reason of a position with these status flags: ``"illegal
+    position: "`` and the flags in words."""
+    names = [name.replace("_", " ") for bit, name in STATUS_NAMES.items() if flags & bit]
+    return "illegal position: " + ", ".join(names)
+
+
+#: The field a status flag points at (others: the placement), by flag.
+_FLAG_FIELDS = {1 << 8: (2, "castling"), 1 << 9: (3, "en_passant")}
+
+
+def _field_start(row: bytes, field: int) -> int:
+    """Where field ``field`` (0-based, blank-separated) of a row starts."""
+    at, seen, blank = 0, -1, True
+    for at, byte in enumerate(row):
+        if byte in b" \t":
+            blank = True
+        elif blank:
+            blank, seen = False, seen + 1
+            if seen == field:
+                return at
+    return at
+
+
+def illegal_spans(data, starts, ends, epd: bool = False) -> dict:
+    """{i: FenError} for each row data[starts[i]:ends[i]] (8x8 FEN, or EPD
+    with ``epd``) whose position python-chess's ``Board(fen,
+    chess960=True).status()`` finds wrong, or that cannot be read: the
+    field and column of the first flag (castling rights, en passant, else
+    the placement), the reason ``illegal_reason`` gives."""
+    starts = np.ascontiguousarray(starts, np.int64)
+    ends = np.ascontiguousarray(ends, np.int64)
+    flags, failed = _training.status_spans(data, starts, ends, True, epd)
+    view = memoryview(data).cast("B")
+    for i in np.flatnonzero(flags).tolist():
+        if i in failed:
+            continue
+        f = int(flags[i])
+        first = f & -f
+        field, name = _FLAG_FIELDS.get(first, (0, "placement"))
+        row = bytes(view[starts[i] : ends[i]])
+        failed[i] = FenError(i, _field_start(row, field), name, illegal_reason(f))
+    return failed
+
+
 def status_flags(
     fens, *, chess960: bool = True, errors: Literal["raise", "coerce"] = "raise"
 ) -> np.ndarray:
@@ -136,7 +185,7 @@ def status_flags(
     if errors not in ("raise", "coerce"):
         raise ValueError(f"errors must be 'raise' or 'coerce', not {errors!r}")
     data, offsets, missing = _rows(fens)
-    flags, failed = _training.status_rows(data, offsets, bool(chess960))
+    flags, failed = _status(data, offsets, chess960)
     for row in np.flatnonzero(missing):
         failed[int(row)] = FenError(int(row), 0, "input", "missing value")
     if failed and errors == "raise":
@@ -213,16 +262,13 @@ def illegal_positions(fens, *, chess960: bool = True) -> list:
     [None, 'illegal position: opposite check']
     """
     data, offsets, missing = _rows(fens)
-    flags, failed = _training.status_rows(data, offsets, bool(chess960))
+    flags, failed = _status(data, offsets, chess960)
     out: list[Optional[str]] = []
     for row, f in enumerate(flags.tolist()):
         if missing[row]:
             out.append(None)
         elif row in failed:
             out.append(f"{failed[row].location}: {failed[row].reason}")
-        elif f:
-            names = [name.replace("_", " ") for bit, name in STATUS_NAMES.items() if f & bit]
-            out.append("illegal position: " + ", ".join(names))
         else:
-            out.append(None)
+            out.append(illegal_reason(f) if f else None)
     return out

@@ -21,9 +21,9 @@ from typing import Any, Callable, Iterable, List, Optional
 
 import numpy as np
 
-from fastxfen import _bulk, _options, _paths, files
+from fastxfen import _bulk, _legality, _options, _paths, files
 from fastxfen._api import Fields
-from fastxfen._inputs import ARROW
+from fastxfen._inputs import ARROW, ROWS
 from fastxfen._optional import require_dask as _require
 from fastxfen._options import ErrorsMode, Threads
 from fastxfen._records import record_dtype
@@ -152,15 +152,26 @@ def _encoded_lines(lines: Iterable[Any], records, errors: ErrorsMode, threads: T
 
 
 def validate_lines(
-    lines: Iterable[Any], *, threads: Optional[int] = None, epd: bool = False
+    lines: Iterable[Any],
+    *,
+    threads: Optional[int] = None,
+    epd: bool = False,
+    legal: bool = False,
 ) -> list:
-    """``None`` or ``"column C (field): reason"`` per line of one partition."""
-    return _validated_lines(lines, bool(epd), _threads(threads))
+    """``None`` or ``"column C (field): reason"`` per line of one partition
+    (``legal``: as ``fastxfen.validate(legal=True)``)."""
+    return _validated_lines(lines, bool(epd), _threads(threads), _options.legal(legal))
 
 
-def _validated_lines(lines: Iterable[Any], epd: bool, threads: Threads) -> list:
-    batch, _, _ = _lines_batch(lines)
-    return batch.validate(threads=threads.kernel, epd=epd)
+def _validated_lines(lines: Iterable[Any], epd: bool, threads: Threads, legal: bool) -> list:
+    batch, kind, items = _lines_batch(lines)
+    messages = batch.validate(threads=threads.kernel, epd=epd)
+    if not legal:
+        return messages
+    if kind is bytes:
+        items = [bytes(line).decode("utf-8", "surrogateescape") for line in items]
+    texts = [line.rstrip("\r\n") for line in items]  # the terminators kept
+    return _legality.with_illegal(texts, ROWS, messages, epd)
 
 
 # ------------------------------------------------------------------ partitions: pandas
@@ -245,15 +256,17 @@ def _encoded_series(series, records, errors: ErrorsMode, threads: Threads) -> np
     return _paths.encode(_arrow_of(series), ARROW, records, errors, threads)
 
 
-def validate_series(series, *, threads: Optional[int] = None, epd: bool = False):
+def validate_series(
+    series, *, threads: Optional[int] = None, epd: bool = False, legal: bool = False
+):
     """A Series of ``None`` or ``"column C (field): reason"`` (object dtype)."""
-    return _validated_series(series, bool(epd), _threads(threads))
+    return _validated_series(series, bool(epd), _threads(threads), _options.legal(legal))
 
 
-def _validated_series(series, epd: bool, threads: Threads):
+def _validated_series(series, epd: bool, threads: Threads, legal: bool):
     import pandas as pd
 
-    messages = _paths.validate(_arrow_of(series), ARROW, epd, threads)
+    messages = _paths.validate(_arrow_of(series), ARROW, epd, threads, legal)
     array = np.empty(len(messages), object)
     array[:] = messages
     return pd.Series(array, index=series.index, name=series.name, dtype=object)
@@ -307,9 +320,9 @@ def normalize_bag(
     return bag.map_partitions(_normalized_lines, *values)
 
 
-def validate_bag(bag, *, threads: Optional[int] = None, epd: bool = False):
+def validate_bag(bag, *, threads: Optional[int] = None, epd: bool = False, legal: bool = False):
     """A Bag of ``None`` or ``"column C (field): reason"``, one per line."""
-    values = (bool(epd), _threads(threads))
+    values = (bool(epd), _threads(threads), _options.legal(legal))
     _collection_kind(bag, None)
     return bag.map_partitions(_validated_lines, *values)
 
@@ -342,10 +355,15 @@ def normalize_column(
 
 
 def validate_column(
-    collection, column: Optional[str] = None, *, threads: Optional[int] = None, epd: bool = False
+    collection,
+    column: Optional[str] = None,
+    *,
+    threads: Optional[int] = None,
+    epd: bool = False,
+    legal: bool = False,
 ):
     """A Dask Series (object dtype) of ``None`` or the message, per row."""
-    values = (bool(epd), _threads(threads))
+    values = (bool(epd), _threads(threads), _options.legal(legal))
     kind = _collection_kind(collection, column)
     series = collection if kind == "series" else collection[column]
     import pandas as pd

@@ -9,7 +9,7 @@ arguments, with the same defaults (``FUNCTIONS``):
   quoting it (``errors := 'raise'``).
 - ``try_fen_normalize(...)``: the same under ``errors := 'coerce'``, NULL
   for such a row.
-- ``fen_validate(fen, epd)``: NULL or ``'column C (field): reason'``.
+- ``fen_validate(fen, epd, legal)``: NULL or ``'column C (field): reason'``.
 - ``fen_encode(fen, width, errors, epd)``: a record's bytes (``BLOB``).
 - ``fen_zobrist(fen, errors)``: a ``UBIGINT`` position key.
 - ``fen_key(fen, counters, en_passant, errors)``: the canonical text of a
@@ -56,8 +56,8 @@ def _normalize(fens: Any, **options: Any) -> Any:
     return _prepared.normalize(threads=1, **options)(fens)
 
 
-def _validate(fens: Any, epd: bool) -> Any:
-    return pa.array(_prepared.validate(threads=1, epd=epd)(fens), pa.string())
+def _validate(fens: Any, epd: bool, legal: bool) -> Any:
+    return pa.array(_prepared.validate(threads=1, epd=epd, legal=legal)(fens), pa.string())
 
 
 def _encode(fens: Any, **options: Any) -> Any:
@@ -89,7 +89,7 @@ FUNCTIONS = {
     "fen_normalize": Function(
         (_CASTLING, _EN_PASSANT, _ERRORS, _EPD, ("fields", "VARCHAR", "6")), "VARCHAR", _normalize
     ),
-    "fen_validate": Function((_EPD,), "VARCHAR", _validate),
+    "fen_validate": Function((_EPD, ("legal", "BOOLEAN", "false")), "VARCHAR", _validate),
     "fen_encode": Function((("width", "INTEGER", "8"), _ERRORS, _EPD), "BLOB", _encode),
     "fen_zobrist": Function((_ERRORS,), "UBIGINT", _zobrist),
     "fen_key": Function((("counters", "BOOLEAN", "false"), _EN_PASSANT, _ERRORS), "VARCHAR", _key),

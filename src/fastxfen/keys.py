@@ -12,11 +12,12 @@ from typing import Any, Callable, Iterator, Optional, Union, overload
 import numpy as np
 import numpy.typing as npt
 
-from fastxfen import _keys, _options, _paths
+from fastxfen import _bulk, _keys, _options, _paths
 from fastxfen._errors import FenError, renumbered
 from fastxfen._frames import column_of, nullable_keys, on_series
 from fastxfen._inputs import ARRAY, ARROW, BUFFER, FIXED, RECORDS, ROWS, SERIES, STR, Kind, kind_of
 from fastxfen._options import ErrorsMode, KeyOptions, RecordOptions, Threads
+from fastxfen._records import POSITION_DTYPE_10x8
 from fastxfen._types import EnPassant, Positions
 from fastxfen._types import RecordErrors as KeyErrors
 
@@ -25,6 +26,10 @@ __all__ = ["Deduper", "unique", "zobrist"]
 #: Rows of text read at a time: bounds the records held meanwhile (96 bytes
 #: a row) for lists, numpy arrays and Arrow columns.
 CHUNK_ROWS = 1 << 20
+#: Bytes of a newline buffer read at a time (about 60 k rows): their
+#: records, written over the last piece's, are still in the cache when the
+#: keys or the set read them, and take no fresh memory after the first.
+CHUNK_BYTES = 4 << 20
 #: Text is read into 10-wide records, which hold every position.
 _WIDE = RecordOptions(width=10)
 
@@ -52,6 +57,9 @@ def _records(
         arr = np.asarray(x)
         return iter([(0, np.ascontiguousarray(arr.reshape(-1)), False)]), arr.shape
     if kind is BUFFER:
+        view = memoryview(x)
+        if view.contiguous and view.ndim == 1 and view.itemsize == 1:
+            return _buffer_chunks(view.cast("B"), errors, threads), None
         return iter([(0, _paths.encode(x, kind, _WIDE, errors, threads), True)]), None
     shape = x.shape if kind in (FIXED, ARRAY) else None
     if shape is not None:
@@ -62,15 +70,67 @@ def _records(
         rows, kind = (x if isinstance(x, list) else list(x)), ROWS
 
     def chunks() -> Iterator[tuple[int, np.ndarray, bool]]:
+        # Arrow and numpy S/U chunks are read by the bulk kernels, which write
+        # each chunk's records over the last one's, as for buffers (rows read
+        # one by one would be copied in: no gain)
+        out = None
+        if kind in (ARROW, FIXED):
+            out = np.empty(min(len(rows), CHUNK_ROWS), POSITION_DTYPE_10x8)
         for start in range(0, max(len(rows), 1), CHUNK_ROWS):
             if kind is ARROW:
                 part = rows.slice(start, CHUNK_ROWS)
             else:
                 part = rows[start : start + CHUNK_ROWS]
-            recs = _renumbered(start, _paths.encode, part, kind, _WIDE, errors, threads)
+            into = None if out is None else out[: len(part)]
+            recs = _renumbered(start, _paths.encode, part, kind, _WIDE, errors, threads, into)
             yield start, recs, True
 
     return chunks(), shape
+
+
+def _buffer_chunks(
+    view: memoryview, errors: ErrorsMode, threads: Threads
+) -> Iterator[tuple[int, np.ndarray, bool]]:
+    """_records of a newline buffer, CHUNK_BYTES or so at a time, each
+    piece's records written over the last one's: a caller is done with a
+    chunk when it asks for the next."""
+    out = np.empty(0, POSITION_DTYPE_10x8)
+    start = 0
+    for piece in _pieces(view, CHUNK_BYTES):
+        batch = _bulk.lines(piece, threads=threads.kernel)
+        if batch.n > len(out):
+            out = np.empty(batch.n, out.dtype)
+        recs = _renumbered(
+            start, batch.encode, _WIDE, errors, threads=threads.kernel, out=out[: batch.n]
+        )
+        yield start, recs, True
+        start += batch.n
+
+
+def _pieces(view: memoryview, size: int) -> Iterator[memoryview]:
+    """``view`` cut into pieces of whole lines, each ending at the first
+    newline from ``size`` bytes past its start (or at the end); at least
+    one piece, empty for an empty view."""
+    data = np.frombuffer(view, np.uint8)
+    at = 0
+    while True:
+        end = _line_end(data, at + size)
+        yield view[at:end]
+        if end >= len(data):
+            return
+        at = end
+
+
+def _line_end(data: np.ndarray, at: int) -> int:
+    """Past the first newline at or after ``at`` in ``data``, else its
+    length; looking further each step, so a long line costs its length."""
+    step = 4096
+    while at < len(data):
+        found = np.flatnonzero(data[at : at + step] == 10)
+        if len(found):
+            return at + int(found[0]) + 1
+        at, step = at + step, step * 2
+    return len(data)
 
 
 @overload
@@ -164,7 +224,7 @@ class Deduper:
     says) are equal, and their move counters too with ``counters=True``.
     Keys only find candidates: positions are compared byte for byte, so a
     key collision never merges two of them.  Memory grows with the distinct
-    positions held (``nbytes``; about 60 to 90 bytes each, see docs/keys.md
+    positions held (``nbytes``; about 45 to 70 bytes each, see docs/keys.md
     in the source distribution).
 
     Parameters

@@ -17,7 +17,14 @@ from typing import Literal, Optional, Sequence
 import numpy as np
 
 from fastxfen import _training
-from fastxfen._training_io import FORMATS, TrainingDataError, failure_error, format_of, table_of
+from fastxfen._training_io import (
+    FORMATS,
+    TrainingDataError,
+    arrow_schema,
+    failure_error,
+    format_of,
+    table_of,
+)
 from fastxfen._training_read import COLUMNS, DEFAULT_COLUMNS, Reader
 from fastxfen._training_status import (
     STATUS_NAMES,
@@ -169,7 +176,7 @@ def read(
     if output == "arrow":
         import pyarrow as pa
 
-        return pa.Table.from_batches(parts, schema=None if parts else _schema(columns))
+        return pa.Table.from_batches(parts, schema=None if parts else arrow_schema(columns))
     if not parts:
         parts = [{name: values[:0] for name, values in _empty(columns, castling).items()}]
     if len(parts) == 1:
@@ -183,24 +190,6 @@ def _empty(columns, castling):
     return numpy_batch(
         _training.BinpackBlock(b"").read(_training.Spec(columns, castling), 0)[0], columns
     )
-
-
-def _schema(columns):
-    import pyarrow as pa
-
-    types = {
-        "fen": pa.string(),
-        "move": pa.string(),
-        "record": pa.binary(80),
-        "packed": pa.binary(24),
-        "sfmove": pa.uint16(),
-        "score": pa.int16(),
-        "ply": pa.uint16(),
-        "result": pa.int8(),
-        "rule50": pa.uint32(),
-        "chain": pa.int64(),
-    }
-    return pa.schema([(name, types[name]) for name in columns])
 
 
 class Writer:
@@ -258,7 +247,10 @@ class Writer:
         self.owned = path is not None
         self.packer = _training.BinpackWriter() if self.format == "binpack" else None
         row = _training.BIN_ROW if self.format == "bin" else _training.PLAIN_ROW
-        self.scratch = np.empty(0 if self.packer else WRITE_ROWS * row, np.uint8)
+        # two buffers taken in turn (the packer has its own two): what the
+        # file is given stays unchanged until the write after next
+        size = 0 if self.packer else WRITE_ROWS * row
+        self.scratch, self.other = np.empty(size, np.uint8), np.empty(size, np.uint8)
         self.rows = 0  # rows of earlier write() calls
 
     def __enter__(self):
@@ -281,6 +273,7 @@ class Writer:
                     self.file.write(self.packer.take())
             else:
                 out, done, failure = _training.write_rows(table, start, self.scratch, self.format)
+                self.scratch, self.other = self.other, self.scratch
                 self.file.write(out)
             self.entries += done
             start += done

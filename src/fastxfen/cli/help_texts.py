@@ -138,6 +138,25 @@ jsonl:
   refused before anything is written.
 """
 
+_TRAINING = """\
+training (.binpack, .bin, .plain):
+  Stockfish's training data is a table format of every command, chosen by
+  the extension (compressed or not) or --input-format / --output-format:
+  read as a table of fen, move, score, ply, result, rule50 and chain, and
+  written from a table with fen, move, score, ply and result. From one such
+  format to another, normalize and dedupe pass the entries as they are
+  (.binpack to .plain and back gives the same bytes). An entry that cannot
+  be read (an illegal move, a damaged chain) is a rejected row without a row
+  number; a file cut short stops the run (exit status 2); --errors ignore
+  does not apply.
+
+  validate --legal also rejects positions that cannot occur in a game, for
+  the reasons python-chess's Board.status() gives: no king, too many kings,
+  pawns on the back rank, the side not to move in check, impossible checks,
+  too many pieces, bad castling rights, an invalid en-passant square (8x8
+  positions only; normalize never checks this). See docs/training.md.
+"""
+
 #: The topics of ``fastxfen help TOPIC``: a summary and the text of each.
 TOPICS = {
     "files": ("stdin and stdout, compression, outputs published whole", _FILES),
@@ -148,4 +167,5 @@ TOPICS = {
     "tables": ("Parquet, Arrow, CSV, TSV and JSON Lines files", _TABLES),
     "csv": ("the types of CSV and TSV columns, and quoting", _CSV),
     "jsonl": ("how JSON Lines rows are written", _JSONL),
+    "training": ("Stockfish's .binpack, .bin and .plain; validate --legal", _TRAINING),
 }

@@ -278,6 +278,12 @@ def _validate(commands) -> None:
     group = _files(p, _TEXT_INPUT, "where to write the messages (default: stdout)")
     p.set_defaults(errors=None)
     _epd(group)
+    group.add_argument(
+        "--legal",
+        action="store_true",
+        help="also reject positions that cannot occur in a game, as python-chess's "
+        "Board.status() finds them (8x8 only; fastxfen help training)",
+    )
     _tables(p, to_column="reasons_column")
     _running(p)
 

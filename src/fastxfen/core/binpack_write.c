@@ -114,7 +114,9 @@ size_t fx_bp_write_rows(fx_bp_writer *w, const fx_t_table *t, size_t start, size
 {
     for (size_t i = 0; i < n; i++) {
         fx_t_entry e;
-        int added = fx_t_table_entry(t, start + i, &e, err) ? -1 : fx_bp_add(w, &e, err);
+        const fx_t_entry *entry = t->entries ? &t->entries[start + i] : &e;  /* read, checked */
+        int added = !t->entries && fx_t_table_entry(t, start + i, &e, err) ? -1
+                                                                            : fx_bp_add(w, entry, err);
         if (added) {
             *status = added;
             return i;

@@ -93,6 +93,24 @@ static inline uint32_t fx_equal8(const uint8_t *p, uint8_t b)
     return (uint32_t)(((hits >> 7) * 0x0102040810204080ull) >> 56);
 }
 
+/* Of the 16 bytes at p, the spaces (bits 0-15) and the tabs (bits 16-31),
+ * as bit sets. */
+static inline uint32_t fx_spaces_tabs16(const uint8_t *p)
+{
+#ifdef FX_SSE2
+    __m128i c = _mm_loadu_si128((const __m128i *)p);
+    return (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(c, _mm_set1_epi8(' ')))
+           | (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(c, _mm_set1_epi8('\t'))) << 16;
+#elif defined(FX_NEON)
+    uint8x16_t c = vld1q_u8(p);
+    uint8x16_t sp = vceqq_u8(c, vdupq_n_u8(' ')), tab = vceqq_u8(c, vdupq_n_u8('\t'));
+    return (uint32_t)(fx_neon_mask64(sp, tab, sp, tab) & 0xFFFFFFFFu);
+#else
+    return (fx_equal8(p, ' ') | fx_equal8(p + 8, ' ') << 8 | fx_equal8(p, '\t') << 16
+            | fx_equal8(p + 8, '\t') << 24);
+#endif
+}
+
 /* Of the 16 bytes at p, the blanks (' ', '\t'), as a bit set. */
 static inline uint64_t fx_blanks16(const uint8_t *p)
 {
@@ -100,13 +118,9 @@ static inline uint64_t fx_blanks16(const uint8_t *p)
     __m128i c = _mm_loadu_si128((const __m128i *)p);
     return (uint16_t)_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(c, _mm_set1_epi8(' ')),
                                                     _mm_cmpeq_epi8(c, _mm_set1_epi8('\t'))));
-#elif defined(FX_NEON)
-    uint8x16_t c = vld1q_u8(p);
-    uint8x16_t m = vorrq_u8(vceqq_u8(c, vdupq_n_u8(' ')), vceqq_u8(c, vdupq_n_u8('\t')));
-    return fx_neon_mask64(m, m, m, m) & 0xFFFF;
 #else
-    return (fx_equal8(p, ' ') | fx_equal8(p, '\t')
-            | (fx_equal8(p + 8, ' ') | fx_equal8(p + 8, '\t')) << 8);
+    uint32_t both = fx_spaces_tabs16(p);
+    return (both | both >> 16) & 0xFFFF;
 #endif
 }
 

@@ -20,31 +20,69 @@ void fx_board_put(fx_board *b, int sq, uint8_t code)
     fx_place(b, sq, code);
 }
 
+/* Bit k of the 64 piece codes of a board, as four bit sets (square s =
+ * bit s): each code's squares are then an AND of four of them, with no
+ * loop over the pieces. */
+static void code_planes(const uint8_t *sq, uint64_t plane[4])
+{
+#ifdef FX_SSE2
+    __m128i v[4];
+    for (int q = 0; q < 4; q++)
+        v[q] = _mm_loadu_si128((const __m128i *)(sq + 16 * q));
+    for (int k = 0; k < 4; k++) {
+        uint64_t m = 0;
+        for (int q = 0; q < 4; q++)  /* bit k to the top of its byte */
+            m |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_slli_epi16(v[q], 7 - k)) << 16 * q;
+        plane[k] = m;
+    }
+#elif defined(FX_NEON)
+    uint8x16_t v[4];
+    for (int q = 0; q < 4; q++)
+        v[q] = vld1q_u8(sq + 16 * q);
+    for (int k = 0; k < 4; k++) {
+        uint8x16_t bit = vdupq_n_u8((uint8_t)(1u << k));
+        plane[k] = fx_neon_mask64(vtstq_u8(v[0], bit), vtstq_u8(v[1], bit), vtstq_u8(v[2], bit),
+                                  vtstq_u8(v[3], bit));
+    }
+#else
+    for (int k = 0; k < 4; k++) {
+        uint64_t m = 0;
+        for (int q = 0; q < 8; q++) {
+            uint64_t x;
+            memcpy(&x, sq + 8 * q, 8);
+            m |= ((x >> k & 0x0101010101010101ull) * 0x0102040810204080ull) >> 56 << 8 * q;
+        }
+        plane[k] = m;
+    }
+#endif
+}
+
 int fx_board_from_pos(const fx_pos *pos, fx_board *b)
 {
+    uint64_t p[4], *flat = &b->pieces[0][0];
     if (pos->width != 8)
         return -1;
-    fx_board_clear(b);
+    code_planes(pos->board, p);
+    if (p[3] & p[2] & (p[1] | p[0]))  /* a code above 12 */
+        return -1;
+    /* code c's squares: lo[c & 3] & hi[c >> 2], at flat[c + (c > 6)] */
+    const uint64_t lo[4] = {~p[0] & ~p[1], p[0] & ~p[1], ~p[0] & p[1], p[0] & p[1]};
+    const uint64_t hi[4] = {~p[2] & ~p[3], p[2] & ~p[3], ~p[2] & p[3], p[2] & p[3]};
+    flat[1] = lo[1] & hi[0], flat[2] = lo[2] & hi[0], flat[3] = lo[3] & hi[0];
+    flat[4] = lo[0] & hi[1], flat[5] = lo[1] & hi[1], flat[6] = lo[2] & hi[1];
+    flat[8] = lo[3] & hi[1], flat[9] = lo[0] & hi[2], flat[10] = lo[1] & hi[2];
+    flat[11] = lo[2] & hi[2], flat[12] = lo[3] & hi[2], flat[13] = lo[0] & hi[3];
+    flat[FX_ALL] = flat[1] | flat[2] | flat[3] | flat[4] | flat[5] | flat[6];
+    flat[7 + FX_ALL] = flat[8] | flat[9] | flat[10] | flat[11] | flat[12] | flat[13];
+    b->occupied = p[0] | p[1] | p[2] | p[3];
     memcpy(b->sq, pos->board, 64);
-    uint64_t *flat = &b->pieces[0][0];
-    for (uint64_t on = ~fx_equal64(pos->board, FX_EMPTY); on; on &= on - 1) {
-        int sq = fx_ctz64(on);  /* the occupied squares only */
-        uint8_t code = pos->board[sq];
-        if (code > FX_BK)
-            return -1;
-        flat[code + (code > 6)] |= 1ull << sq;
-    }
-    for (int type = FX_PAWN; type <= FX_KING; type++) {
-        b->pieces[FX_WHITE][FX_ALL] |= b->pieces[FX_WHITE][type];
-        b->pieces[FX_BLACK][FX_ALL] |= b->pieces[FX_BLACK][type];
-    }
-    b->occupied = b->pieces[FX_WHITE][FX_ALL] | b->pieces[FX_BLACK][FX_ALL];
     b->turn = pos->turn & 1;
     b->ep = pos->ep < 64 ? pos->ep : FX_NONE;
     for (int slot = 0; slot < 4; slot++) {
         uint8_t file = pos->castling[slot];
         b->rook[slot] = file < 8 ? (uint8_t)(file + (slot >= FX_BLACK_H ? 56 : 0)) : FX_NONE;
     }
+    b->pad[0] = b->pad[1] = 0;
     b->rule50 = pos->halfmove;
     uint64_t ply = 2 * ((uint64_t)(pos->fullmove ? pos->fullmove : 1) - 1) + b->turn;
     b->ply = ply > 0xFFFFFFFFu ? 0xFFFFFFFFu : (uint32_t)ply;

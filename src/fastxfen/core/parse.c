@@ -316,7 +316,6 @@ static int parse_row(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placeme
                      size_t *kept, fx_error *err, int rules)
 {
     size_t i, end, start;
-    fx_tail tail;
     int same = 0;
     *kept = 0;
     trim(s, len, &i, &end);
@@ -325,11 +324,9 @@ static int parse_row(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placeme
      * the tail, which needs nothing of it, fills the time it leaves */
     if (read_board(s, &i, end, pos, placement, err))
         return -1;
-    fx_tail_read(s, first, end, &tail);
-    if (tail.ok && tail.cut == i
-        && (rules ? fx_tail_apply(&tail, pos, &same) : fx_tail_fits(&tail, pos->width))) {
-        *fields = tail.fields;
-        *kept = same ? end - placement->start : 0;
+    if (rules ? fx_tail_take(s, first, end, i, pos, fields, &same)
+              : fx_tail_check(s, first, end, i, pos->width, fields)) {
+        *kept = (end - placement->start) & (0 - (size_t)same);
         return 0;
     }
     if (read_fields(s, &i, end, pos, err))

@@ -5,30 +5,40 @@
 
 #include "training.h"
 
-static uint8_t *put_int(uint8_t *o, int64_t v)
+/* "00" to "99". */
+static const char PAIRS[201] =
+    "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+    "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+    "8081828384858687888990919293949596979899";
+
+/* v in decimal, then '\n': its digits counted first, then written from
+ * the last, two at a time, straight into o. */
+static uint8_t *put_int(uint8_t *o, int32_t v)
 {
-    uint8_t digits[20];
-    int n = 0;
-    uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-    if (v < 0)
-        *o++ = '-';
-    do {
-        digits[n++] = (uint8_t)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    while (n)
-        *o++ = digits[--n];
-    return o;
+    uint32_t u = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+    *o = '-';
+    o += v < 0;
+    size_t n = 1;
+    for (uint32_t bound = 10; n < 10 && u >= bound; bound *= 10)
+        n++;
+    uint8_t *end = o + n, *d = end;
+    while (u >= 100) {
+        d -= 2;
+        memcpy(d, PAIRS + 2 * (u % 100), 2);
+        u /= 100;
+    }
+    if (u >= 10) {
+        d -= 2;
+        memcpy(d, PAIRS + 2 * u, 2);
+    } else {
+        *--d = (uint8_t)('0' + u);
+    }
+    *end = '\n';
+    return end + 1;
 }
 
-static uint8_t *put_line(uint8_t *o, const char *key, int64_t v)
-{
-    size_t n = strlen(key);
-    memcpy(o, key, n);
-    o = put_int(o + n, v);
-    *o++ = '\n';
-    return o;
-}
+/* A key (a string literal) and a number, one line. */
+#define PUT_LINE(o, key, v) (memcpy((o), (key), sizeof(key) - 1), put_int((o) + sizeof(key) - 1, (v)))
 
 size_t fx_plain_write(const fx_t_entry *e, uint8_t *out)
 {
@@ -42,9 +52,9 @@ size_t fx_plain_write(const fx_t_entry *e, uint8_t *out)
     o += 6;
     o += fx_move_uci(e->move, 0, o);
     *o++ = '\n';
-    o = put_line(o, "score ", e->score);
-    o = put_line(o, "ply ", e->ply);
-    o = put_line(o, "result ", e->result);
+    o = PUT_LINE(o, "score ", e->score);
+    o = PUT_LINE(o, "ply ", e->ply);
+    o = PUT_LINE(o, "result ", e->result);
     memcpy(o, "e\n", 2);
     return (size_t)(o + 2 - out);
 }
@@ -53,6 +63,11 @@ size_t fx_plain_write_rows(const fx_t_table *t, size_t start, size_t n, uint8_t 
                            size_t *used, fx_t_error *err)
 {
     *used = 0;
+    if (t->entries) {  /* read and checked by a reader already: no copy */
+        for (size_t i = 0; i < n; i++)
+            *used += fx_plain_write(&t->entries[start + i], out + *used);
+        return n;
+    }
     for (size_t i = 0; i < n; i++) {
         fx_t_entry e;
         if (fx_t_table_entry(t, start + i, &e, err))
@@ -146,6 +161,22 @@ static int make_entry(const plain_entry *p, size_t e_at, fx_t_entry *e, fx_t_err
     return 0;
 }
 
+/* The entry p holds into the columns' row `row` (its chain counted only
+ * when the chain column is asked for); 0, or -1 with *err. */
+static int take_entry(const plain_entry *p, size_t entry_at, fx_t_columns *c,
+                      fx_t_chains *chains, size_t row, fx_t_error *err)
+{
+    fx_t_entry e;
+    if (make_entry(p, entry_at, &e, err))
+        return -1;
+    int64_t chain = c->chain ? fx_t_chain_of(chains, &e) : 0;
+    if (fx_t_emit(c, row, &e, chain, 0, err)) {
+        err->offset = entry_at;
+        return -1;
+    }
+    return 0;
+}
+
 static int key_of(const uint8_t *s, size_t n)
 {
     static const char *const keys[K_COUNT] = {"fen", "move", "score", "ply", "result"};
@@ -185,6 +216,57 @@ static int read_line(const uint8_t *text, size_t a, size_t b, plain_entry *p, in
     return 0;
 }
 
+/* One line "key value" of the layout Stockfish writes, from *at: the
+ * key (with its space) first, the value neither empty nor blank at either
+ * end, then '\n'.  Its value into p, *at past the line; 0 for any other
+ * line (the general reader takes it). */
+static int quick_line(const uint8_t *text, size_t len, size_t *at, const char *key, size_t n,
+                      int k, plain_entry *p)
+{
+    size_t v = *at + n, end = v;
+    uint64_t word, want;
+    if (len - *at < 16)  /* (so the line's first 8 bytes can be read at once) */
+        return 0;
+    memcpy(&word, text + *at, 8);
+    memcpy(&want, key, 8);  /* key: n bytes, then NULs to 8 */
+    if ((word ^ want) & (~0ull >> (64 - 8 * n)))
+        return 0;
+    if (k == K_FEN) {
+        const uint8_t *nl = memchr(text + v, '\n', len - v);
+        end = nl ? (size_t)(nl - text) : len;
+    } else {
+        while (end < len && end - v < 8 && text[end] != '\n')
+            end++;
+    }
+    if (end >= len || text[end] != '\n' || end == v || is_space(text[v])
+        || is_space(text[end - 1]))
+        return 0;
+    p->value[k] = text + v;
+    p->len[k] = end - v;
+    p->at[k] = v;
+    *at = end + 1;
+    return 1;
+}
+
+/* A whole entry in the layout Stockfish writes (fen, move, score, ply,
+ * result and e, one a line, nothing else) from *at into p: *at past it;
+ * 0 when the text holds anything else there. */
+static int quick_entry(const uint8_t *text, size_t len, size_t *at, plain_entry *p)
+{
+    size_t i = *at;
+    static const char keys[K_COUNT][8] = {"fen ", "move ", "score ", "ply ", "result "};
+    static const size_t sizes[K_COUNT] = {4, 5, 6, 4, 7};
+    for (int k = 0; k < K_COUNT; k++)
+        if (!quick_line(text, len, &i, keys[k], sizes[k], k, p))
+            return 0;
+    if (len - i < 2
+        || text[i] != 'e' || text[i + 1] != '\n')
+        return 0;
+    p->seen = (1u << K_COUNT) - 1;
+    *at = i + 2;
+    return 1;
+}
+
 size_t fx_plain_read(const uint8_t *text, size_t len, int final, size_t *used, size_t *lines,
                      fx_t_columns *c, fx_t_chains *chains, size_t row, size_t max_n,
                      fx_t_error *err)
@@ -195,6 +277,20 @@ size_t fx_plain_read(const uint8_t *text, size_t len, int final, size_t *used, s
     memset(&p, 0, sizeof p);
     *used = *lines = 0;
     while (n < max_n && i < len) {
+        size_t quick_at = i;
+        if (!p.seen && !failed && quick_entry(text, len, &quick_at, &p)) {
+            entry_at = i;
+            i = quick_at;
+            line += 6;
+            *used = i;
+            *lines = line;
+            if (take_entry(&p, entry_at, c, chains, row + n, err))
+                return n;
+            n++;
+            memset(&p, 0, sizeof p);
+            entry_at = i;
+            continue;
+        }
         const uint8_t *nl = memchr(text + i, '\n', len - i);
         if (!nl && !final)
             break;
@@ -222,15 +318,10 @@ size_t fx_plain_read(const uint8_t *text, size_t len, int final, size_t *used, s
             }
             continue;
         }
-        fx_t_entry e;
         *used = next;
         *lines = line;
-        if (failed || make_entry(&p, entry_at, &e, err))
+        if (failed || take_entry(&p, entry_at, c, chains, row + n, err))
             return n;
-        if (fx_t_emit(c, row + n, &e, fx_t_chain_of(chains, &e), 0, err)) {
-            err->offset = entry_at;
-            return n;
-        }
         n++;
         memset(&p, 0, sizeof p);
         entry_at = next;

@@ -53,18 +53,18 @@ static inline void back_ranks8(const uint8_t *board, uint32_t kings[2], uint32_t
     rooks[1] = fx_equal8(board + 56, FX_BR);
 #endif
     uint32_t w = w_home & 0xFF, b = b_home >> 8;
-    kings[0] = w & -(one_bit(w) & ((w_away | w_home >> 8) == 0));
-    kings[1] = b & -(one_bit(b) & ((b_away | (b_home & 0xFF)) == 0));
+    /* w and b are 0 or more bits: one bit, and no king elsewhere */
+    kings[0] = w & (0u - (((w & (w - 1)) | w_away | w_home >> 8) == 0));
+    kings[1] = b & (0u - (((b & (b - 1)) | b_away | (b_home & 0xFF)) == 0));
 }
 
-/* back_ranks8 for a board of either width (a 10-wide one square by
- * square). */
-static inline void back_ranks(const fx_pos *pos, uint32_t kings[2], uint32_t rooks[2])
+/* back_ranks8 for a 10-wide board, square by square; kept out of line,
+ * so that the registers it needs are not saved for every 8-wide board. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static void back_ranks10(const fx_pos *pos, uint32_t kings[2], uint32_t rooks[2])
 {
-    if (pos->width == 8) {
-        back_ranks8(pos->board, kings, rooks);
-        return;
-    }
     int width = pos->width, last = (FX_HEIGHT - 1) * width;
     for (int color = 0; color < 2; color++) {
         uint8_t king = FX_KING_OF(color);
@@ -78,13 +78,24 @@ static inline void back_ranks(const fx_pos *pos, uint32_t kings[2], uint32_t roo
     }
 }
 
+/* back_ranks8 for a board of either width. */
+static inline void back_ranks(const fx_pos *pos, uint32_t kings[2], uint32_t rooks[2])
+{
+    if (pos->width == 8)
+        back_ranks8(pos->board, kings, rooks);
+    else
+        back_ranks10(pos, kings, rooks);
+}
+
 /* Keep, of the candidate rook files, the outermost one with a rook on each
  * side of the king (a file bit; 0: no rights): the color's two slots, the
  * h-side in the low byte. */
 static inline uint32_t settle(uint32_t king, uint32_t rooks, uint32_t candidates)
 {
-    uint32_t rights = candidates & rooks & -(uint32_t)(king != 0);
-    return highest_file(rights & ~(2 * king - 1)) | (uint32_t)lowest_file(rights & (king - 1)) << 8;
+    /* the files beyond the king (none without one) */
+    uint32_t rights = candidates & rooks, above = ~(2 * king - 1);
+    uint32_t below = (king - 1) & (0u - (king != 0));
+    return highest_file(rights & above) | (uint32_t)lowest_file(rights & below) << 8;
 }
 
 /* The four slots into the record at once (one store: a later read of them

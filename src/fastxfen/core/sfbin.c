@@ -190,7 +190,7 @@ size_t fx_bin_read_many(const uint8_t *data, size_t n, fx_t_columns *c, fx_t_cha
     for (size_t i = 0; i < n; i++) {
         fx_t_entry e;
         if (fx_bin_read(data + FX_BIN_SIZE * i, &e, err)
-            || fx_t_emit(c, row + i, &e, fx_t_chain_of(chains, &e), 0, err)) {
+            || fx_t_emit(c, row + i, &e, c->chain ? fx_t_chain_of(chains, &e) : 0, 0, err)) {
             err->offset = FX_BIN_SIZE * i;
             return i;
         }

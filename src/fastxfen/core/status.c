@@ -145,16 +145,17 @@ static void raw_fields(const uint8_t *s, size_t len, const uint8_t **castling, s
     *ep = end[3] - start[3] == 2 ? (s[start[3] + 1] - '1') * 8 + (s[start[3]] - 'a') : -1;
 }
 
-int fx_status_text(const uint8_t *text, size_t len, int chess960, uint32_t *status,
+int fx_status_text(const uint8_t *text, size_t len, int chess960, int epd, uint32_t *status,
                    fx_error *err)
 {
     fx_pos pos;
-    fx_span span;
+    fx_span span, operations;
     fx_board b;
     int fields, ep;
     const uint8_t *castling;
     size_t n;
-    if (fx_parse(text, len, &pos, &span, &fields, err))
+    if (epd ? fx_parse_epd(text, len, &pos, &span, &operations, err)
+            : fx_parse(text, len, &pos, &span, &fields, err))
         return -1;
     if (fx_board_from_pos(&pos, &b)) {
         err->code = FX_E_WIDE_ROW;

@@ -31,9 +31,9 @@ enum {
  * (else only corner rooks with the king on e1 / e8). */
 uint32_t fx_status(const fx_board *b, const uint8_t *flags, size_t n_flags, int given_ep,
                    int chess960);
-/* The same from a row of FEN text: 0 with *status, or -1 with *err when
- * the row cannot be read (or is 10 wide: FX_E_WIDE_ROW). */
-int fx_status_text(const uint8_t *text, size_t len, int chess960, uint32_t *status,
+/* The same from a row of FEN text (EPD with `epd`): 0 with *status, or -1
+ * with *err when the row cannot be read (or is 10 wide: FX_E_WIDE_ROW). */
+int fx_status_text(const uint8_t *text, size_t len, int chess960, int epd, uint32_t *status,
                    fx_error *err);
 
 #endif

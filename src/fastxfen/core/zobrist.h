@@ -1,5 +1,5 @@
-/* Position keys (Zobrist hashing) and the exact set of positions behind
- * fastxfen.unique / Deduper.  Pure C, no Python. */
+/* Position keys (Zobrist hashing), and the records the key kernels read
+ * (also dedupe.h's).  Pure C, no Python. */
 #ifndef FASTXFEN_ZOBRIST_H
 #define FASTXFEN_ZOBRIST_H
 
@@ -52,62 +52,5 @@ int fx_load_any(const fx_key_records *recs, size_t i, fx_pos *pos, fx_error *err
  * gives 0 and, unless recs->coerce, stops the batch.  Returns -1 when every
  * row is done, else the index of the refused row. */
 int64_t fx_zobrist_batch(const fx_key_records *recs, size_t n, uint64_t *out, fx_error *err);
-
-/* The set of distinct positions seen so far: an open-addressing table of
- * (key, reference) slots and an arena of packed positions, compared byte for
- * byte whenever keys match, so a key collision never merges two positions. */
-typedef struct {
-    uint64_t key;
-    uint64_t ref;   /* 1 + offset of the packed position in the arena; 0: empty */
-} fx_slot;
-
-/* What makes two positions the same (fastxfen.KeyOptions): placement, side
- * to move and castling rights always, the en-passant target as ep keeps
- * it, the move counters when counters is set. */
-typedef struct {
-    int counters;
-    fx_ep_mode ep;
-} fx_same;
-
-typedef struct {
-    fx_slot *slots;
-    size_t mask;        /* slot count - 1 (a power of two) */
-    size_t count;       /* distinct positions held */
-    uint8_t *arena;
-    size_t used, cap;   /* arena bytes used and allocated */
-    uint64_t key_mask;  /* keys are ANDed with it (all ones; tests force collisions) */
-    fx_same same;
-} fx_dedupe;
-
-/* Longest packed position: a 10-wide board at 5 bits a square, 8 bytes of
- * fields and 8 of counters. */
-#define FX_PACKED_MAX (50 + 8 + 8)
-
-/* An empty set of positions, the same as `same` says.  Returns 0, or -1 when
- * memory ran out. */
-int fx_dedupe_init(fx_dedupe *d, const fx_same *same, uint64_t key_mask);
-void fx_dedupe_free(fx_dedupe *d);
-/* Bytes the set holds allocated. */
-size_t fx_dedupe_bytes(const fx_dedupe *d);
-
-/* Add n records; first[i] = 1 when row i is a position not seen before
- * (in this call or an earlier one), else 0; null rows, and refused rows
- * under recs->coerce, get 0.  Returns -1 when every row is done, -2 when
- * memory ran out, else the index of a refused row (!coerce).  Either way
- * the rows before the one it stopped at are in the set (fx_dedupe_rollback
- * takes them out again). */
-int64_t fx_dedupe_add(fx_dedupe *d, const fx_key_records *recs, size_t n, uint8_t *first,
-                      fx_error *err);
-
-/* What the set holds at one moment, for fx_dedupe_rollback. */
-typedef struct {
-    size_t count, used;
-} fx_dedupe_mark;
-
-fx_dedupe_mark fx_dedupe_note(const fx_dedupe *d);
-/* Take out every position added since `mark` was noted: the set is again
- * what it was then (its table may keep the room it grew by).  Allocates
- * nothing, so it cannot fail. */
-void fx_dedupe_rollback(fx_dedupe *d, fx_dedupe_mark mark);
 
 #endif

@@ -16,6 +16,7 @@ from fastxfen.files.settings import Settings
 from fastxfen.files.table_jobs import run_table
 from fastxfen.files.tasks import Decode, Encode, Pgn, Task
 from fastxfen.files.text_jobs import run_text
+from fastxfen.files.training_job import by_entries, run_entries
 
 
 class Run:
@@ -62,7 +63,7 @@ def run(
     kind = table_formats.input_format(source, settings.input_format)
     if kind != "text":
         job.stats.unit = "row"
-        return run_table(job, kind)
+        return run_entries(job, kind) if by_entries(job, kind) else run_table(job, kind)
     _check_text(task, settings, target)
     return run_text(job)
 

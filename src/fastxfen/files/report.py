@@ -61,7 +61,7 @@ class Stats:
         self.read = 0
         self.written = 0
         self.rejected = 0
-        self.coerced_as = "empty lines"  # what errors "coerce" writes
+        self.coerced_as = "empty lines"  # what errors "coerce" writes (None: nothing)
         self.duplicates: int | None = None  # rows dropped as duplicates (dedupe, unique)
         self.stopped = None
         self.hint: str | None = None  # advice on what went wrong, if any
@@ -86,7 +86,7 @@ class Stats:
             parts.append(f"{self.written:,} written")
         rejected = f"{self.rejected:,} rejected"
         if self.rejected and self.stopped is None:
-            dropped = self.duplicates is not None
+            dropped = self.duplicates is not None or self.coerced_as is None
             rejected += {
                 "coerce": " (dropped)" if dropped else f" (written as {self.coerced_as})",
                 "ignore": " (passed through unchanged)",

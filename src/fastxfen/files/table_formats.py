@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 
-from fastxfen.files import arrow_tables, codecs
+from fastxfen.files import arrow_tables, codecs, training_tables
 from fastxfen.files.errors import RunError
 from fastxfen.files.tables import TableFormat
 
@@ -28,7 +28,7 @@ def register(kind: TableFormat) -> TableFormat:
     return kind
 
 
-for _kind in arrow_tables.FORMATS:
+for _kind in (*arrow_tables.FORMATS, *training_tables.FORMATS):
     register(_kind)
 
 

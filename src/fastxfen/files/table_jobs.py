@@ -9,8 +9,8 @@ import contextlib
 
 import numpy as np
 
-from fastxfen import _codec, _options, _paths
-from fastxfen._errors import fen_error, rerun_error
+from fastxfen import _codec, _legality, _options, _paths
+from fastxfen._errors import FenError, fen_error, rerun_error
 from fastxfen._inputs import ARROW
 from fastxfen._options import ErrorsMode, RecordOptions
 from fastxfen.files import table_formats, tables
@@ -21,6 +21,18 @@ from fastxfen.files.text_jobs import for_the_command_line
 from fastxfen.files.unique import Unique
 
 _MISSING = "missing value"
+
+
+class Unreadable(Rejected):
+    """What the input's format could not read (an entry of a training
+    file), under errors "raise": the message is the error's, which names
+    the place in the file; ``number`` counts it after the rows before it."""
+
+    def __init__(self, error) -> None:
+        super().__init__(error.index + 1, error, "row")
+        self.args = (f"{error.location}: {error.reason}",)
+
+
 #: A boolean Arrow array as a numpy one (pyarrow's to_numpy imports pandas).
 _mask = tables.numpy_mask
 
@@ -95,14 +107,18 @@ class RejectsTable:
 
     def add(self, numbers: list, errors: list, values) -> None:
         """The rejected rows: their numbers, FenErrors and original values
-        (an Arrow array of the column's type)."""
+        (an Arrow array of the column's type).  An entry of a training file
+        that gave no row has the number None and no value (``values``
+        None: every value null)."""
         if self.output is None or not numbers:
             return
         pa = tables.require_pyarrow()
+        if values is None:
+            values = pa.nulls(len(numbers), self.schema.field("value").type)
         self.writer.write(
             pa.RecordBatch.from_arrays(
                 [
-                    tables.int_array(numbers),
+                    pa.array(numbers, pa.int64()) if None in numbers else tables.int_array(numbers),
                     tables.int_array([e.column for e in errors]),
                     tables.text_array([e.field for e in errors]),
                     tables.text_array([e.reason for e in errors]),
@@ -119,6 +135,40 @@ class RejectsTable:
     def abandon(self) -> None:
         if self.output is not None:
             self.writer.abandon()
+
+
+class Refusals:
+    """What the input's format read but could not give as a row
+    (``failures``, a TableReader's), rejected in input order (``rejects`` a
+    RejectsTable, ``errors`` the run's mode); ``note`` gets the message of
+    each."""
+
+    def __init__(self, stats, rejects, errors, failures: list, note) -> None:
+        self.stats = stats
+        self.rejects = rejects
+        self.errors = errors
+        self.failures = failures
+        self.note = note
+        self.done = 0  # failures handled
+
+    def unread(self, upto: int | None) -> None:
+        """Reject the failures up to the place of row ``upto + 1`` (None:
+        all).  Each gave no row: the rejects table's row is null and the
+        reason names the place in the file."""
+        failures = self.failures
+        while self.done < len(failures):
+            error = failures[self.done]
+            if upto is not None and error.index > upto:
+                return
+            self.done += 1
+            self.stats.read += 1
+            self.stats.rejected += 1
+            message = f"{error.location}: {error.reason}"
+            where = FenError(error.index, error.column, error.field, message)
+            self.rejects.add([None], [where], None)
+            self.note(message)
+            if self.errors is ErrorsMode.RAISE:
+                raise Unreadable(error)
 
 
 class TableJob:
@@ -151,6 +201,8 @@ class TableJob:
         if rejects is not None:
             close_at_end(stack, self.rejects, rejects)
         self.unique = None
+        self.first = 0  # the batch's first row, 0-based
+        self.refusals = Refusals(run.stats, self.rejects, self.errors, reader.failures, self.note)
 
     def table_schema(self):
         """The schema of the table the job writes (None: it writes none)."""
@@ -166,13 +218,17 @@ class TableJob:
 
     def batch(self, batch, first: int) -> None:
         """Convert and write one batch whose first row is row ``first + 1``."""
+        self.first = first
         text = self.text(batch)
         n = batch.num_rows
         output, failures = self.convert(text, batch)
         raise_mode = self.errors is ErrorsMode.RAISE
         upto = failures[0][0] if failures and raise_mode else n
         self.stats.read += n
-        self.emit(output, upto)
+        self.failed_rows = [row for row, _ in failures]
+        refused = self.emit(output, upto)
+        if refused:  # rows the output's format cannot hold
+            failures = sorted(failures + refused, key=lambda item: item[0])
         if failures:
             if raise_mode:
                 failures = failures[:1]
@@ -183,6 +239,9 @@ class TableJob:
             self.rejects.add(numbers, errors, text.take(tables.int_array(rows)))
             if raise_mode:
                 raise Rejected(numbers[0], errors[0], "row")
+
+    def note(self, message: str) -> None:
+        """A message about an entry that gave no row (validate prints it)."""
 
     def failed(self, result, text) -> np.ndarray:
         """Rows null in a coerced result that hold a value."""
@@ -226,13 +285,29 @@ class TableOutput(TableJob):
     def table_schema(self):
         return tables.with_column(self.schema, self.index, self.out_field(self), self.to_column)
 
-    def write(self, batch, column, mask: np.ndarray | None, upto: int) -> None:
+    def write(self, batch, column, mask: np.ndarray | None, upto: int) -> list:
+        """Write the first ``upto`` rows of the batch where ``mask`` is True
+        (all: None); returns the rows the output's format refused, as
+        (row, error).  A format that refuses rows (training data) holds no
+        row rejected already: those are left out."""
+        checked = getattr(self.writer, "write_checked", None)
+        if checked is not None and self.failed_rows:
+            mask = np.ones(batch.num_rows, bool) if mask is None else mask.copy()
+            mask[self.failed_rows] = False
         out = tables.put_column(batch, self.index, column, self.to_column, self.out_schema)
         out = out.slice(0, upto)
         if mask is not None:
             out = out.filter(tables.bool_array(mask[:upto]))
         self.stats.written += out.num_rows
-        self.writer.write(out)
+        if checked is None:
+            self.writer.write(out)
+            return []
+        stop = self.errors is ErrorsMode.RAISE
+        refused = checked(out, stop)
+        if refused:  # none written after the first, under stop
+            self.stats.written -= out.num_rows - refused[0][0] if stop else len(refused)
+        rows = np.arange(upto) if mask is None else np.flatnonzero(mask[:upto])
+        return [(int(rows[at]), error) for at, error in refused]
 
 
 def _table_writer(stack, output, kind: str, schema):
@@ -275,7 +350,7 @@ class NormalizeTable(TableOutput):
 
     def emit(self, output, upto):
         batch, column, mask = output
-        self.write(batch, column, mask, upto)
+        return self.write(batch, column, mask, upto)
 
 
 class DedupeTable(TableOutput):
@@ -298,7 +373,7 @@ class DedupeTable(TableOutput):
 
     def emit(self, output, upto):
         batch, mask = output
-        self.write(batch, batch.column(self.index), mask, upto)
+        return self.write(batch, batch.column(self.index), mask, upto)
 
 
 class ValidateTable(TableJob):
@@ -309,7 +384,6 @@ class ValidateTable(TableJob):
         self.to_column = run.task.reasons_column
         super().__init__(run, reader, stack)
         self.writer = None
-        self.first = 0
         if self.out_schema is not None:
             self.writer = _table_writer(stack, self.output, self.out_kind, self.out_schema)
 
@@ -322,16 +396,20 @@ class ValidateTable(TableJob):
             self.schema, self.index, field, self.to_column, "--reasons-column"
         )
 
-    def batch(self, batch, first):
-        self.first = first
-        super().batch(batch, first)
-
     def convert(self, text, batch):
         options = self.task.text
         result = _normalized(text, options, self.threads(text))
         failed = self.failed(result, text)
         failures = self.reasons(text, failed, _normalize_one(options))
+        if self.task.legal:
+            rows = _legality.unrejected(len(text), failures)
+            illegal = _legality.illegal(text, ARROW, rows, options.epd)
+            failures = sorted(failures + illegal, key=lambda item: item[0])
         return (batch, failures), failures
+
+    def note(self, message):
+        if self.writer is None:
+            self.output.write(f"{message}\n".encode())
 
     def emit(self, output, upto):
         batch, failures = output
@@ -401,9 +479,11 @@ def run_table(run, kind: str):
             first = 0
             for batch in reader.batches():
                 run.progress.aim(reader.position())
+                job.refusals.unread(first)
                 job.batch(batch, first)
                 first += batch.num_rows
                 run.progress.to(reader.position())
+            job.refusals.unread(None)
     except Rejected as exc:  # nothing was published
         run.stats.stop(exc)
     return run.stats

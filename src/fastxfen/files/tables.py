@@ -74,7 +74,9 @@ class TableReader:
     """The record batches of a table input of ``kind`` (a TableFormat), none
     longer than a chunk's rows.  ``schema`` is the input's schema; ``total``
     and ``unit`` size the progress, which ``position`` moves (bytes read, or
-    rows for the formats that know their row count)."""
+    rows for the formats that know their row count).  ``failures`` holds
+    the errors (FenErrors, ``index`` the rows given before each) of what
+    the format read but could not give as a row, in input order."""
 
     def __init__(
         self, path, kind: TableFormat, chunk_size: int, stack, column=None, column_types=()
@@ -92,6 +94,7 @@ class TableReader:
         self.unit = "B"
         self.source = None
         self.rows = max(1, chunk_size // _BYTES_PER_ROW)
+        self.failures: list = []
         try:
             self.schema, self._batches = kind.open(self)
         except (OSError, ValueError) as exc:  # pyarrow's ArrowInvalid is a ValueError

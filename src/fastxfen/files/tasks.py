@@ -89,17 +89,22 @@ class Normalize(Task):
 
 class Validate(Task):
     """A message for every row that cannot be read (a table: or the table
-    with a column ``reasons_column`` of reasons)."""
+    with a column ``reasons_column`` of reasons); with ``legal``, for every
+    position that is not legal too (fastxfen.validate's ``legal``)."""
 
     command: ClassVar[str] = "validate"
-    _fields = ("text", "reasons_column")
+    _fields = ("text", "reasons_column", "legal")
     ERRORS: ClassVar[tuple] = ()
     text: TextOptions
     reasons_column: Optional[str]
+    legal: bool
 
-    def __init__(self, epd: Any = False, reasons_column: Optional[str] = None) -> None:
+    def __init__(
+        self, epd: Any = False, reasons_column: Optional[str] = None, legal: Any = False
+    ) -> None:
         text = TextOptions(epd=_flag("epd", epd))
         self._set(text=text, reasons_column=column_name("reasons_column", reasons_column))
+        self._set(legal=_options.legal(legal))
 
 
 class Encode(Task):

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import contextlib
 
-from fastxfen import _bulk, _codec
+from fastxfen import _bulk, _codec, _legality
 from fastxfen._errors import FenError, fen_error
+from fastxfen._inputs import BUFFER
 from fastxfen._options import ErrorsMode, RecordOptions
 from fastxfen.files import text_chunks
 from fastxfen.files.binary_formats import merge
@@ -196,6 +197,14 @@ class ValidateJob(TextJob):
 
     def run(self, batch, n):
         return batch.validate(threads=self.settings.chunk_threads(n), epd=self.task.text.epd)
+
+    def rejections(self, batch, result):
+        rejected = batch.rejections()
+        if not self.task.legal:
+            return rejected
+        rows = _legality.unrejected(batch.n, rejected)
+        illegal = _legality.illegal(self.text, BUFFER, rows, self.task.text.epd)
+        return sorted(rejected + illegal, key=lambda item: item[0])
 
     def emit(self, result, upto):
         pass

@@ -26,9 +26,10 @@ class Unique:
         among ``records`` (a null record holds none), or True in ``kept``
         (rows written whatever they hold).  The records come fresh from
         encode (width 10, one flat array), so they are not checked again."""
+        before = self.table.count
         mask = self.table.add(records, trusted=True, errors=ErrorsMode.RAISE)
-        held = records["width"] != 0
-        self.stats.duplicates += int(np.count_nonzero(held & ~mask))
+        held = int(np.count_nonzero(records["width"]))
+        self.stats.duplicates += held - (self.table.count - before)
         if kept is not None:
             mask |= kept
         return mask
@@ -44,29 +45,9 @@ class Unique:
             kept[[row for row in passed if row < upto]] = True
         mask = self.keep(records[:upto], kept)
         self.stats.written -= upto - int(np.count_nonzero(mask))
-        output.write(kept_lines(data, mask))
+        output.write(_keys.kept_lines(data, mask))
 
     @property
     def nbytes(self) -> int:
         """Bytes held for the distinct positions."""
         return self.table.nbytes
-
-
-def line_ends(data) -> np.ndarray:
-    """Where each line of ``data`` ends (past its newline; the last line may
-    lack one)."""
-    ends = np.flatnonzero(np.frombuffer(data, np.uint8) == 10) + 1
-    if not len(ends) or ends[-1] != len(data):
-        ends = np.append(ends, len(data))
-    return ends if len(data) else ends[:0]
-
-
-def kept_lines(data, mask: np.ndarray) -> bytes:
-    """The lines of ``data`` where ``mask`` (one per line, or fewer: the
-    first lines) is True, each with its own terminator."""
-    ends = line_ends(data)[: len(mask)]
-    if not len(ends):
-        return b""
-    lengths = np.diff(ends, prepend=0)
-    chosen = np.repeat(mask, lengths)
-    return np.frombuffer(data, np.uint8)[: ends[-1]][chosen].tobytes()

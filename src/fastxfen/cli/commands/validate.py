@@ -9,5 +9,7 @@ from fastxfen.cli.commands import execute
 
 def run(args) -> int:
     """Run ``fastxfen validate``; return the exit status."""
-    task = values.build(files.Validate, epd=args.epd, reasons_column=args.reasons_column)
+    task = values.build(
+        files.Validate, epd=args.epd, reasons_column=args.reasons_column, legal=args.legal
+    )
     return execute(task, args)
