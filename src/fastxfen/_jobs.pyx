@@ -24,9 +24,7 @@ cimport cython
 
 from fastxfen._core cimport *
 
-import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
+import _thread
 
 from fastxfen._options import resolve_threads
 
@@ -324,31 +322,11 @@ cdef class Worker:
 
 
 
-_local = threading.local()
-_generation = 0  # a forked child's count: pools made before its fork have no threads
-
-
-def _forked():
-    global _generation
-    _generation += 1
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forked)
-
-
-cdef _helpers(int n):
-    """The calling thread's own pool of at least n helper threads, kept for
-    its next calls (starting threads for every call costs milliseconds when
-    other threads hold the GIL).  No other thread submits to it, so all n
-    run at once: a worker waiting for its turn never waits on a queued one."""
-    pool = getattr(_local, "pool", None)
-    if pool is None or _local.generation != _generation or _local.size < n:
-        if pool is not None and _local.generation == _generation:
-            pool.shutdown(wait=False)
-        pool = ThreadPoolExecutor(n, thread_name_prefix="fastxfen")
-        _local.pool, _local.size, _local.generation = pool, n, _generation
-    return pool
+def _start(run):
+    """run() in a new thread.  Not a pool's submit: that takes Python
+    locks (threading's), which a signal's exception raised between their
+    acquire and release would leave held, hanging the next call."""
+    _thread.start_new_thread(run, ())
 
 
 cdef enum:
@@ -435,11 +413,10 @@ cdef each(list items, method, fx_flag *halt):
         method(items[0])
         return
     try:
-        pool = _helpers(len(items))
         for item in items:
             task = _Task(method, item)
             tasks.append(task)
-            pool.submit(task.run)
+            _start(task.run)
     except BaseException:
         fx_halt(halt)
         caught = _wait(tasks, halt, True)
