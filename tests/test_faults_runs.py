@@ -251,7 +251,7 @@ def _signal_everywhere(folder, n: int, per_input: int, seed: int, every: bool = 
             )
             while not temporaries(out) and proc.poll() is None:
                 time.sleep(0.002)  # until the outputs are open: the run is under way
-            time.sleep(pick.uniform(0, 0.4))
+            time.sleep(pick.uniform(0, 0.2))
             signum = pick.choice([signal.SIGINT, signal.SIGTERM])
             proc.send_signal(signum)
             _, err = proc.communicate(timeout=HANG)
@@ -287,7 +287,7 @@ def test_signals_into_threaded_runs_of_every_format(tmp_path):
 @pytest.mark.parametrize("seed", [2])
 def test_signals_into_threaded_runs_again_and_again(tmp_path, seed):
     """Three commands on every input format and codec, larger inputs."""
-    tally = _signal_everywhere(tmp_path, 100_000, per_input=3, seed=seed)
+    tally = _signal_everywhere(tmp_path, 200_000, per_input=3, seed=seed)
     print(tally)
     assert tally["stopped"] > 10, tally
 
