@@ -237,6 +237,7 @@ def deflate_seconds(data: bytes, kind: str) -> float:
 KERNEL_SCRIPT = """
 import sys, time
 from fastxfen import _bulk
+from fastxfen._options import ErrorsMode, TextOptions
 path, size, chunk = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 with open(path, "rb") as f:
     data = f.read(size)
@@ -253,8 +254,8 @@ for _ in range(2):
     started = time.perf_counter()
     for k, (lo, hi) in enumerate(cuts):
         b = _bulk.lines(data[lo:hi], threads=0, count=False)
-        b.normalize(castling="xfen", en_passant="xfen", errors="coerce", threads=2,
-                    terminators=True, ends=False, into=into[k % 2])
+        b.normalize(TextOptions(), ErrorsMode.COERCE, threads=2, terminators=True,
+                    ends=False, into=into[k % 2])
     best.append(time.perf_counter() - started)
 print(len(data), min(best))
 """

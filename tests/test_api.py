@@ -280,3 +280,15 @@ def test_coerce_and_ignore_do_not_raise():
     recs = fx.encode(rows, errors="coerce")
     assert recs["width"].tolist() == [8, 0, 0, 0, 0]
     assert fx.decode(recs, errors="coerce") == [START_FEN, None, None, None, None]
+
+
+@pytest.mark.parametrize("value", [None, 5, 2.5])
+def test_an_input_that_is_no_positions_is_a_type_error(value):
+    """zobrist(None), Deduper().add(None) and the others name what they take
+    instead of "'NoneType' object is not iterable"."""
+    from fastxfen import export
+
+    calls = [fx.normalize, fx.encode, fx.validate, fx.zobrist, fx.unique, fx.Deduper().add]
+    for call in [*calls, export.to_planes]:
+        with pytest.raises(TypeError, match=f"expected positions: .*; got {type(value).__name__}"):
+            call(value)

@@ -12,6 +12,7 @@ from support.profiles import examples
 
 import fastxfen as fx
 from fastxfen import _bulk
+from fastxfen._options import ErrorsMode, RecordOptions, TextOptions
 
 CHUNK = 16384
 GROWING = "4k3/8/8/8/8/8/8/4K2R w K -"  # gains its two counters: the most a row grows
@@ -25,6 +26,16 @@ def _rows(n, bad=()):
     for i in bad:
         rows[i] = "not a position"
     return rows
+
+
+def test_workers_holding_several_jobs_take_each_job_once():
+    """Many more jobs than threads: a worker holds up to SLACK written jobs
+    and waits (GIL released) for the turn of the oldest; no other worker
+    may take the job it was about to take meanwhile."""
+    data = "\n".join(_rows(400_000, bad=[7, 250_001])).encode()
+    want = fx.normalize(data, errors="coerce", threads=1)
+    for threads in (3, 4, 3, 4):
+        assert fx.normalize(data, errors="coerce", threads=threads) == want
 
 
 @pytest.mark.parametrize("threads", [1, 2, 3, 5])
@@ -127,12 +138,10 @@ def test_offsets_batches_check_their_offsets(width):
     data = (PLAIN + PLAIN).encode()
     good = _bulk.offsets(data, np.array([0, len(PLAIN), 2 * len(PLAIN)], width))
     text, offsets, failed = good.normalize(
-        castling="xfen",
-        en_passant="fen",
-        errors="raise",
+        TextOptions(en_passant="fen"),
+        ErrorsMode.RAISE,
         threads=1,
         terminators=False,
-        epd=False,
         ends=True,
         offsets=width,
     )
@@ -144,7 +153,7 @@ def test_offsets_batches_check_their_offsets(width):
             batch.validate(threads=1)
         with pytest.raises(ValueError, match="outside the data"):
             batch.normalize(
-                castling="xfen", en_passant="fen", errors="coerce", threads=1, terminators=False
+                TextOptions(en_passant="fen"), ErrorsMode.COERCE, threads=1, terminators=False
             )
 
 
@@ -158,7 +167,7 @@ def test_a_bad_offset_past_the_first_block_outranks_an_earlier_bad_row(errors):
     batch = _bulk.offsets(b"".join(rows), offsets)
     with pytest.raises(ValueError, match="outside the data"):
         batch.normalize(
-            castling="xfen", en_passant="fen", errors=errors, threads=1, terminators=False
+            TextOptions(en_passant="fen"), ErrorsMode[errors.upper()], threads=1, terminators=False
         )
 
 
@@ -171,9 +180,9 @@ def test_uncounted_lines_are_numbered_in_turn(threads):
     counted = _bulk.lines(data, threads=threads)
     uncounted = _bulk.lines(data, threads=threads, count=False)
     assert uncounted.n == -1
-    options = dict(castling="xfen", en_passant="fen", errors="coerce", threads=threads)
-    want = counted.normalize(**options, terminators=True)
-    got = uncounted.normalize(**options, terminators=True, epd=False, ends=False)
+    options = (TextOptions(en_passant="fen"), ErrorsMode.COERCE)
+    want = counted.normalize(*options, threads=threads, terminators=True)
+    got = uncounted.normalize(*options, threads=threads, terminators=True, ends=False)
     assert uncounted.n == counted.n == len(rows)
     assert got[0] == want[0] and got[2] == want[2] == [5, 20000, 40001, 69999]
     assert [row for row, _ in uncounted.rejections()] == want[2]
@@ -189,16 +198,14 @@ def test_a_batch_counted_by_normalize_can_be_encoded_and_validated():
     for first in ("normalize", "encode", "validate"):
         batch = _bulk.lines(buf, threads=1, count=False)
         if first == "normalize":
-            batch.normalize(
-                castling="xfen", en_passant="xfen", errors="coerce", threads=1, terminators=True
-            )
-        records = batch.encode(width=8, errors="coerce", threads=2)
+            batch.normalize(TextOptions(), ErrorsMode.COERCE, threads=1, terminators=True)
+        records = batch.encode(RecordOptions(), ErrorsMode.COERCE, threads=2)
         assert len(records) == len(rows)
         assert records["width"].tolist() == [8, 0] * 5000
         messages = batch.validate(threads=2)
         assert [m is None for m in messages] == [True, False] * 5000
         text, _, failed = batch.normalize(
-            castling="xfen", en_passant="xfen", errors="coerce", threads=2, terminators=True
+            TextOptions(), ErrorsMode.COERCE, threads=2, terminators=True
         )
         assert failed == list(range(1, len(rows), 2))
         assert text.count(b"\n") == len(rows)

@@ -278,6 +278,46 @@ def test_a_bad_option_gets_the_library_message(capsys, argv, library):
     assert err.count(f": {raised.value}\n") == 1 and "error: " in err
 
 
+def test_exit_statuses_of_a_missing_package_and_an_internal_error(capsys):
+    """Exit 1 means rows rejected, outputs published: a missing package is
+    a usage error (2) naming the extra to install, and an unexpected
+    exception an internal error (70) in one line, no traceback."""
+    from fastxfen.cli import exits
+
+    def missing(args):
+        raise ImportError('this needs distributed: pip install "fastxfen[dask]"')
+
+    def broken(args):
+        raise RuntimeError("a bug")
+
+    argv = ["normalize", "-", "-q"]
+    assert exits.run_argv(argv, {"normalize": missing}) == exits.EXIT_FAILED == 2
+    err = capsys.readouterr().err
+    assert 'pip install "fastxfen[dask]"' in err and "Traceback" not in err
+    assert exits.run_argv(argv, {"normalize": broken}) == exits.EXIT_INTERNAL == 70
+    err = capsys.readouterr().err
+    assert "internal error: RuntimeError: a bug" in err and "Traceback" not in err
+
+
+def test_dask_without_distributed_is_exit_2(tmp_path):
+    pytest.importorskip("pyarrow")
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        pass
+    else:
+        pytest.skip("distributed is installed")
+    src = tmp_path / "a.fen"
+    src.write_text(chess.STARTING_FEN + "\n")
+    (tmp_path / "out").mkdir()
+    argv = ["normalize", src, "-o", tmp_path / "out", "--dask", "tcp://127.0.0.1:1"]
+    done = subprocess.run(
+        [sys.executable, "-m", "fastxfen", *map(str, argv)], capture_output=True, text=True
+    )
+    assert done.returncode == 2, done.stderr
+    assert "fastxfen[dask]" in done.stderr and "Traceback" not in done.stderr
+
+
 @pytest.mark.parametrize("command", ["normalize", "validate", "encode", "decode", "dedupe", "pgn"])
 def test_each_command_help_fits_a_screen(command, capsys, monkeypatch):
     """Each command's help lists INPUT once, in groups, in at most 60

@@ -412,6 +412,20 @@ def test_ipc_stream_through_stdin_and_stdout(tmp_path):
     assert got.column("fen").to_pylist() == norm(table.column("fen").to_pylist())
 
 
+@pytest.mark.parametrize("option", ["--to-column", "--reasons-column", "--column"])
+def test_an_empty_column_name_is_a_usage_error(tmp_path, capsys, option):
+    """An empty name would write a second column fastxfen then refuses to
+    read (--to-column ""): a usage error before anything is read."""
+    path = tmp_path / "in.csv"
+    path.write_text("fen\n" + chess.STARTING_FEN + "\n")
+    command = "validate" if option == "--reasons-column" else "normalize"
+    assert run(command, path, "-o", tmp_path / "o.csv", option, "") == 2
+    assert "cannot be empty" in capsys.readouterr().err
+    assert not (tmp_path / "o.csv").exists()
+    with pytest.raises(ValueError, match="to_column cannot be empty"):
+        fx.files.Normalize(to_column="")
+
+
 def test_table_runs_do_not_import_pandas(tmp_path):
     """pyarrow.array() and Array.to_numpy() import pandas where it is
     installed (0.4 s a run): no table run goes through them, rejects,

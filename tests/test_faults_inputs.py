@@ -12,6 +12,7 @@ import pytest
 
 import fastxfen as fx
 from fastxfen import export
+from fastxfen._options import ErrorsMode, RecordOptions
 
 pa = pytest.importorskip("pyarrow")
 
@@ -211,7 +212,7 @@ def test_counted_lines_bound_the_rows():
     with pytest.raises(ValueError, match=CHANGED):
         batch.validate(threads=1)
     with pytest.raises(ValueError, match=CHANGED):
-        batch.encode(width=8, errors="coerce", threads=1)
+        batch.encode(RecordOptions(), ErrorsMode.COERCE, threads=1)
     buf[10] = kept  # back to the count
     assert len(batch.validate(threads=1)) == 3000
     last = len(buf) // 2 + bytes(buf[len(buf) // 2 :]).index(b"\n")

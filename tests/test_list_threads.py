@@ -8,6 +8,7 @@ import pytest
 
 import fastxfen as fx
 from fastxfen import _bulk
+from fastxfen._options import ErrorsMode, TextOptions
 
 START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 ODD = [
@@ -103,6 +104,6 @@ def test_buffer_lines_found_in_stretches(threads, monkeypatch):
             batch = _bulk.lines(data, threads=threads)
             assert batch.n == len(ends)
             out, got, _ = batch.normalize(
-                castling="xfen", en_passant="xfen", errors="ignore", threads=1, terminators=True
+                TextOptions(), ErrorsMode.IGNORE, threads=1, terminators=True
             )
             assert out == data and list(got) == ends

@@ -218,3 +218,27 @@ def test_encode_out_readonly_is_refused():
     out.flags.writeable = False
     with pytest.raises(ValueError, match="writeable"):
         fx.encode("\n".join(_rows(10)).encode(), errors="coerce", out=out)
+
+
+def test_out_sharing_memory_with_a_buffer_input_is_refused():
+    """encode reads a bytearray in place while it writes out=: a record
+    array over the same memory is refused (as for a numpy input), and so is
+    an export's out= over the records it reads."""
+    from fastxfen import export
+
+    line = b"8/8/8/8/8/8/8/K6k w - - 0 1\n"
+    recs = fx.encode([line.decode().strip()] * 4)
+    data = bytearray(line * (recs.itemsize * 4 // len(line) + 1))
+    over = np.frombuffer(data, dtype=recs.dtype, count=4)
+    with pytest.raises(ValueError, match="share memory"):
+        fx.encode(data, out=over)
+    assert data == line * (recs.itemsize * 4 // len(line) + 1)
+    with pytest.raises(ValueError, match="share memory"):
+        fx.encode(memoryview(data), out=over)
+    boards = export.to_bitboards(recs)
+    memory = np.zeros(4 * 12, np.uint64)  # records first, then room for out
+    inside = memory.view(np.uint8)[: recs.nbytes].view(recs.dtype)
+    inside[:] = recs
+    with pytest.raises(ValueError, match="share memory"):
+        export.to_bitboards(inside, out=memory.reshape(4, 12))
+    assert np.array_equal(export.to_bitboards(inside), boards)

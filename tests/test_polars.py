@@ -105,3 +105,38 @@ def test_without_polars_the_import_names_the_extra(monkeypatch):
     monkeypatch.delitem(sys.modules, "fastxfen.polars")
     with pytest.raises(ImportError, match=r"pip install 'fastxfen\[polars\]'"):
         import fastxfen.polars  # noqa: F401
+
+
+@pytest.mark.parametrize("how", ["select", "with_columns", "lazy"])
+def test_a_fen_error_survives_polars_raising_it_again(how):
+    """polars raises a UDF's exception again from its type and message: a
+    FenError made from its message alone keeps its row, column, field,
+    reason and code, and pickles."""
+    import pickle
+
+    df = frame([FENS[0], "rnbqkbnr/ppppXppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"])
+    expr = pl.col("fen").fen.normalize()
+    with pytest.raises(fx.FenError) as info:
+        if how == "lazy":
+            df.lazy().select(expr).collect()
+        else:
+            getattr(df, how)(expr)
+    error = info.value
+    with pytest.raises(fx.FenError) as direct:
+        fx.normalize(df["fen"].to_list())
+    want = direct.value
+    assert (error.index, error.column, error.field, error.reason) == (
+        want.index,
+        want.column,
+        want.field,
+        want.reason,
+    )
+    assert error.code == want.code is not None
+    again = pickle.loads(pickle.dumps(error))
+    assert (again.index, again.field, again.code) == (1, want.field, want.code)
+
+
+def test_a_fen_error_from_another_message_has_no_row():
+    error = fx.FenError("something else")
+    assert str(error) == "something else"
+    assert (error.index, error.column, error.field, error.reason, error.code) == (None,) * 5

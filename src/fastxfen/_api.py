@@ -10,7 +10,17 @@ import numpy.typing as npt
 
 from fastxfen import _bulk, _codec, _legality, _options, _paths
 from fastxfen._columns import arrow_messages, arrow_text, numpy_out
-from fastxfen._inputs import ARROW, BUFFER, FIXED, STR, Kind, as_text, kind_of, read_as_text
+from fastxfen._inputs import (
+    ARROW,
+    BUFFER,
+    FIXED,
+    STR,
+    Kind,
+    as_text,
+    kind_of,
+    read_as_text,
+    shares_memory,
+)
 from fastxfen._types import (
     ArrowArrayT,
     ArrowStreamT,
@@ -229,7 +239,7 @@ def _check_text_out(fens: Any, kind: Kind, out: Any) -> Kind:
     array for an S or U array."""
     if out is None:
         return kind
-    if out is fens or (isinstance(fens, np.ndarray) and np.may_share_memory(fens, out)):
+    if shares_memory(fens, out):
         raise ValueError("out must not share memory with the input")
     if kind is BUFFER:
         if type(out) is not bytearray:

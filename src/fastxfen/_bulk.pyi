@@ -18,39 +18,36 @@ class Batch:
     slow: list[int]
     def normalize(
         self,
-        text: TextOptions | None = ...,
-        errors: ErrorsMode | None = ...,
+        text: TextOptions,
+        errors: ErrorsMode,
         *,
         threads: int,
         terminators: bool,
         ends: bool = ...,
         offsets: type[np.int32] | type[np.int64] | None = ...,
         into: bytearray | None = ...,
-        **strings: Any,
     ) -> tuple[
         bytes | memoryview, npt.NDArray[np.int64] | npt.NDArray[np.int32] | None, list[int]
     ]: ...
     def decode(
         self,
-        text: TextOptions | None = ...,
-        errors: ErrorsMode | None = ...,
+        text: TextOptions,
+        errors: ErrorsMode,
         *,
         threads: int,
         terminators: bool,
         ends: bool = ...,
         offsets: type[np.int32] | type[np.int64] | None = ...,
         missing: bool = ...,
-        **strings: Any,
     ) -> tuple[bytes, npt.NDArray[np.int64] | npt.NDArray[np.int32] | None, list[int]]: ...
     def output_bound(self) -> int: ...
     def encode(
         self,
-        records: RecordOptions | None = ...,
-        errors: ErrorsMode | None = ...,
+        records: RecordOptions,
+        errors: ErrorsMode,
         *,
         threads: int,
         out: npt.NDArray[np.void] | None = ...,
-        **strings: Any,
     ) -> npt.NDArray[np.void]: ...
     def validate(self, *, threads: int, epd: bool = ...) -> list[str | None]: ...
     def rejections(self) -> list[tuple[int, FenError]]: ...

@@ -31,15 +31,13 @@ cimport numpy as cnp
 from fastxfen._codec cimport COERCE, RAISE, _error, _opts, _text_opts
 from fastxfen._core cimport *
 from fastxfen._jobs cimport (CELLS, CHUNK_ROWS, LINES, OFFSETS, RECORDS, SPANS, TEXTS, Job,
-                             Worker, _offset, each)
+                             Worker, _offset, each, fx_flag, fx_halted)
 
 import numpy as np
 
 from fastxfen._jobs import jobs_for
 
-from fastxfen._options import (ROWS_PER_THREAD, RecordOptions, TextOptions, cpu_count,
-                               record_errors)
-from fastxfen._options import errors as errors_mode
+from fastxfen._options import ROWS_PER_THREAD, cpu_count
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
 
 cdef extern from "advise.h" nogil:
@@ -98,6 +96,7 @@ cdef class Batch:
     cdef bint missing           # decode: null records are missing values
     cdef list jobs
     cdef Py_ssize_t taken       # jobs taken by the workers of a run (with the GIL held)
+    cdef fx_flag halt           # raised to stop the jobs of a run (a signal, an error)
 
     cdef void _jobs(self, fx_batch_opts opts) except *:
         """The jobs, each to do ``opts``: one per piece, or CHUNK_ROWS rows each."""
@@ -124,6 +123,7 @@ cdef class Batch:
             job = Job()
             job.opts = opts
             job.bad_row = -1
+            job.halt = &self.halt
             job.data, job.starts, job.ends = self.data, self.starts, self.ends
             job.nulls = self.nulls
             if self.pieces is not None:
@@ -155,6 +155,7 @@ cdef class Batch:
         per CPU, for large buffers): their first rows and n."""
         cdef _Counter counter
         cdef int64_t k
+        cdef fx_flag halt = 0
         cuts = self.pieces[0]
         cdef int64_t pieces = cuts.shape[0] - 1
         counts = np.zeros(pieces + 1, np.int64)  # one spare: firsts is its running sum, shifted
@@ -166,8 +167,9 @@ cdef class Batch:
             counter = _Counter()
             counter.data, counter.cuts, counter.counts = self.data, &c[0], &n[0]
             counter.lo, counter.hi = pieces * k // parts, pieces * (k + 1) // parts
+            counter.halt = &halt
             counters.append(counter)
-        each(counters, _Counter.count)
+        each(counters, _Counter.count, &halt)
         firsts = np.zeros(pieces + 1, np.int64)
         np.cumsum(counts[:pieces], out=firsts[1:])
         self.pieces = (cuts, firsts)
@@ -187,13 +189,14 @@ cdef class Batch:
         self.taken = 0
         for k in range(n):
             worker = Worker()
-            worker.jobs, worker.taken = self.jobs, &self.taken
+            worker.jobs, worker.taken, worker.halt = self.jobs, &self.taken, &self.halt
             workers.append(worker)
         return workers
 
     cdef _run(self, list workers):
         cdef Job job
-        each(workers, Worker.run)
+        self.halt = 0
+        each(workers, Worker.run, &self.halt)
         for job in self.jobs:
             if job.out_of_memory:
                 raise MemoryError()
@@ -245,8 +248,8 @@ cdef class Batch:
                     return out
         return out
 
-    def normalize(self, text=None, errors=None, *, int threads, bint terminators,
-                  bint ends=True, offsets=None, bytearray into=None, **strings):
+    def normalize(self, text, errors, *, int threads, bint terminators, bint ends=True,
+                  offsets=None, bytearray into=None):
         """Normalized text of every row, as ``text`` (a TextOptions) says,
         bad rows as the ErrorsMode ``errors`` says: (data, ends, failed
         rows).  ends are int64 row ends; None with ends=False; with
@@ -255,25 +258,17 @@ cdef class Batch:
         jobs before it are.  With `into`, the text is written into that
         bytearray (grown if it is too small) and data is a memoryview of
         it: a caller reusing one buffer spares the page faults of fresh
-        memory.  EPD rows always get their four position fields.
-
-        ``strings``: the options as strings (castling=, en_passant=, epd=,
-        fields=, with errors= a string), as the command line still passes
-        them, in place of the values."""
-        if text is None:
-            text, errors = TextOptions(**strings), errors_mode(errors)
+        memory.  EPD rows always get their four position fields."""
         return self._write_text(_text_opts(text, errors), threads, terminators, ends, offsets,
                                 into)
 
-    def decode(self, text=None, errors=None, *, int threads, bint terminators,
-               bint ends=True, offsets=None, bint missing=False, **strings):
+    def decode(self, text, errors, *, int threads, bint terminators, bint ends=True,
+               offsets=None, bint missing=False):
         """The text of every record of a ``records`` batch, as normalize
         gives it; ``text`` a TextOptions of records (fields 4 or 6), errors
         RAISE or COERCE (a failed record writes no text).  With `missing`,
         a null record is a missing value: no text, whatever errors says, and
-        not among the failed rows.  ``strings`` as for normalize."""
-        if text is None:
-            text, errors = TextOptions.of_records(**strings), record_errors(errors)
+        not among the failed rows."""
         self.missing = missing
         return self._write_text(_text_opts(text, errors), threads, terminators, ends, offsets,
                                 None)
@@ -355,15 +350,11 @@ cdef class Batch:
         Py_DECREF(data)
         return data, row_ends, failed
 
-    def encode(self, records=None, errors=None, *, int threads, out=None, **strings):
+    def encode(self, records, errors, *, int threads, out=None):
         """Records of every row, as ``records`` (a RecordOptions) says;
         failed rows get the null record; errors RAISE or COERCE.  With
         `out` (a writeable C-contiguous array of n records of the width's
-        dtype, checked by the caller), they are written there.  ``strings``:
-        width=, epd= and errors= as strings, as the command line still
-        passes them."""
-        if records is None:
-            records, errors = RecordOptions(**strings), record_errors(errors)
+        dtype, checked by the caller), they are written there."""
         cdef fx_batch_opts opts = _opts(FX_ENCODE, errors, records.epd)
         cdef Job job
         opts.wide = records.wide
@@ -475,11 +466,14 @@ cdef class _Counter:
     cdef const int64_t *cuts
     cdef int64_t *counts
     cdef int64_t lo, hi
+    cdef fx_flag *halt
 
     def count(self):
         cdef int64_t k
         with nogil:
             for k in range(self.lo, self.hi):
+                if fx_halted(self.halt):
+                    break
                 self.counts[k] = fx_count_lines(self.data, self.cuts[k], self.cuts[k + 1])
 
 
@@ -659,6 +653,7 @@ def to_fixed_width(data, ends, Py_ssize_t chars, *, bint ucs4=False, int threads
     cdef uint8_t[::1] dst = out.view(np.uint8) if n and chars else np.empty(0, np.uint8)
     cdef _Widen part
     cdef int64_t k, parts
+    cdef fx_flag halt = 0
     if n and chars:
         parts = jobs_for(n, threads)
         copies = []
@@ -667,9 +662,14 @@ def to_fixed_width(data, ends, Py_ssize_t chars, *, bint ucs4=False, int threads
             part.src, part.ends, part.dst = &src[0] if src.shape[0] else NULL, &e[0], &dst[0]
             part.chars, part.ucs4, part.pad = chars, ucs4, pad
             part.lo, part.hi = n * k // parts, n * (k + 1) // parts
+            part.halt = &halt
             copies.append(part)
-        each(copies, _Widen.run)
+        each(copies, _Widen.run, &halt)
     return out
+
+
+cdef enum:
+    WIDEN_BLOCK = 4096  # rows copied between two looks at the halt flag (a power of 2)
 
 
 cdef class _Widen:
@@ -679,6 +679,7 @@ cdef class _Widen:
     cdef uint8_t *dst
     cdef Py_ssize_t chars, lo, hi
     cdef bint ucs4, pad
+    cdef fx_flag *halt
 
     def run(self):
         # locals, not attributes: a byte store may alias any of them
@@ -692,6 +693,8 @@ cdef class _Widen:
         cdef uint32_t *wide
         with nogil:
             for i in range(self.lo, self.hi):
+                if (i & (WIDEN_BLOCK - 1)) == 0 and fx_halted(self.halt):
+                    break
                 length = max(0, min(ends[i] - start, chars))
                 if length > 0 and ucs4:
                     wide = <uint32_t *>(dst + i * chars * 4)

@@ -2,6 +2,7 @@
 with the core's code (``fen_error``), moved to another row (``renumbered``),
 or found by running one row again (``rerun_error``, ``raise_by_rerun``)."""
 
+import re
 from typing import Any, Callable, Iterable, Optional, Sequence
 
 __all__ = ["FenError", "fen_error", "raise_by_rerun", "renumbered", "rerun_error"]
@@ -29,6 +30,8 @@ class FenError(ValueError):
         A ``ValueError``; its message is ``row I, column C (field): reason``.
         ``code`` is the C core's error code (``FX_E_*``, or ``FX_X_E_*`` for
         the export formats) when the core refused the row, else ``None``.
+        Made from its message alone (as polars makes an error again to raise
+        it from a query), it reads them back from the message.
 
     Examples
     --------
@@ -51,12 +54,21 @@ class FenError(ValueError):
     #: rather than message text, can test.  fen_error sets it.
     code = None
 
-    def __init__(self, index: int, column: int, field: str, reason: str) -> None:
+    def __init__(
+        self, index: Any, column: Any = None, field: Any = None, reason: Any = None
+    ) -> None:
+        if column is None and field is None and reason is None and isinstance(index, str):
+            # the message alone: how libraries that raise an error again by
+            # its type and message (polars) make it
+            super().__init__(index)
+            index, column, field, reason = _parsed(index)
+            self.code = _RECENT_CODES.get(str(self).split("\n", 1)[0])
+        else:
+            super().__init__(f"row {index}, column {column} ({field}): {reason}")
         self.index = index
         self.column = column
         self.field = field
         self.reason = reason
-        super().__init__(f"row {index}, {self.location}: {reason}")
 
     @property
     def location(self) -> str:
@@ -67,6 +79,24 @@ class FenError(ValueError):
         return (type(self), (self.index, self.column, self.field, self.reason), vars(self))
 
 
+_MESSAGE = re.compile(r"row (-?\d+), column (-?\d+) \((.*?)\): (.*)")
+
+
+def _parsed(message: str) -> tuple:
+    """(index, column, field, reason) of a FenError's message (its first
+    line), or four Nones for another message."""
+    found = _MESSAGE.fullmatch(message.split("\n", 1)[0])
+    if found is None:
+        return None, None, None, None
+    return int(found[1]), int(found[2]), found[3], found[4]
+
+
+#: The code of the errors made lately, by message: a FenError made again
+#: from its message alone (polars does so) finds its code here.
+_RECENT_CODES: dict = {}
+_RECENT_MAX = 1024
+
+
 def fen_error(
     index: int, column: int, field: str, reason: str, code: Optional[int] = None
 ) -> FenError:
@@ -75,6 +105,10 @@ def fen_error(
     not text, a missing value)."""
     error = FenError(index, column, field, reason)
     error.code = code
+    if code is not None:
+        if len(_RECENT_CODES) >= _RECENT_MAX:
+            _RECENT_CODES.clear()
+        _RECENT_CODES[str(error)] = code
     return error
 
 

@@ -39,14 +39,13 @@ def bitboards(
 ) -> npt.NDArray[np.uint64]: ...
 def planes(
     recs: npt.NDArray[np.void],
-    spec: PlaneOptions | None = ...,
+    spec: PlaneOptions,
     *,
     trusted: bool,
     errors: ErrorsMode,
     out: npt.NDArray[Any],
     failures: list[Any] | None = ...,
     hint: str | None = ...,
-    **strings: Any,
 ) -> npt.NDArray[Any]: ...
 def stockfish_pack(
     recs: npt.NDArray[np.void],
@@ -75,11 +74,10 @@ def from_bitboards(
 def from_planes(
     tensors: npt.NDArray[Any],
     defaults: Defaults,
-    spec: PlaneOptions | None = ...,
+    spec: PlaneOptions,
     *,
     errors: ErrorsMode,
     failures: list[Any] | None = ...,
-    **strings: Any,
 ) -> npt.NDArray[np.void]: ...
 def lichess_unpack(
     data: Any,

@@ -18,8 +18,7 @@ from fastxfen._core cimport (FX_STOP_DONE, fx_batch_opts, fx_batch_out, fx_error
 import numpy as np
 
 from fastxfen._errors import fen_error
-from fastxfen._options import EXTRA_PLANES, EXTRAS, PlaneOptions, plane_count, record_errors
-from fastxfen._options import en_passant as _en_passant
+from fastxfen._options import EXTRA_PLANES, EXTRAS, plane_count
 from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
 
 cnp.import_array()
@@ -234,18 +233,6 @@ cdef fx_x_planes _spec(object spec) except *:
     return s
 
 
-cdef int _errors_mode(errors) except -1:
-    """An ErrorsMode (RAISE or COERCE), or the errors string, as the command
-    line still passes it."""
-    return record_errors(errors) if isinstance(errors, str) else errors
-
-
-cdef int _ep_mode(en_passant) except -1:
-    """An EnPassantMode, or the en_passant string, as the command line still
-    passes it."""
-    return _en_passant(en_passant) if isinstance(en_passant, str) else en_passant
-
-
 cdef class Defaults:
     """Values of the fields the input does not give, each one shared (a
     length-1 array) or one per row; None when not given."""
@@ -313,7 +300,7 @@ cdef int _start(Run *run, errors, list failures) except -1:
     """The kernels' options: errors RAISE (and no failures list) stops at
     a failing row; otherwise failing rows get a zero output, and are errors
     only when failures collects them."""
-    cdef int mode = _errors_mode(errors)
+    cdef int mode = errors
     memset(run, 0, sizeof(Run))
     run.opts.errors = RAISE if mode == RAISE and failures is None else COERCE
     run.opts.drop_failures = run.opts.errors == COERCE and failures is None
@@ -382,15 +369,10 @@ def bitboards(cnp.ndarray recs, *, bint trusted, errors, cnp.ndarray out, list f
         start += done
 
 
-def planes(cnp.ndarray recs, spec=None, *, bint trusted, errors, cnp.ndarray out,
-           list failures=None, str hint=None, **strings):
+def planes(cnp.ndarray recs, spec, *, bint trusted, errors, cnp.ndarray out,
+           list failures=None, str hint=None):
     """Plane tensors of flat contiguous records into out (N, C, 8, width),
-    laid out as ``spec`` (a PlaneOptions) says.  (``strings``: width=,
-    flip=, dtype=, en_passant= and extra= in place of spec, as the command
-    line still passes them.)"""
-    if spec is None:
-        perspective = "side_to_move" if strings.pop("flip") else "white"
-        spec = PlaneOptions(perspective=perspective, **strings)
+    laid out as ``spec`` (a PlaneOptions) says."""
     cdef Run run
     _start(&run, errors, failures)
     cdef fx_x_records r = _records(recs, trusted)
@@ -418,7 +400,7 @@ def stockfish_pack(cnp.ndarray recs, *, bint trusted, en_passant, errors, cnp.nd
     """(N, 24) uint8 Stockfish compressed positions into out."""
     cdef Run run
     _start(&run, errors, failures)
-    run.opts.ep = _ep_mode(en_passant)
+    run.opts.ep = <int>en_passant
     cdef fx_x_records r = _records(recs, trusted)
     cdef const uint8_t *base = r.base
     cdef size_t n = recs.shape[0], start = 0, done
@@ -440,7 +422,7 @@ def lichess_pack(cnp.ndarray recs, *, bint trusted, en_passant, errors, list fai
     length N + 1, valid uint8 or None when every row is valid)."""
     cdef Run run
     _start(&run, errors, failures)
-    run.opts.ep = _ep_mode(en_passant)
+    run.opts.ep = <int>en_passant
     cdef fx_x_records r = _records(recs, trusted)
     cdef const uint8_t *base = r.base
     cdef Py_ssize_t n = recs.shape[0], lo, hi, start, stop, k
@@ -508,16 +490,11 @@ def from_bitboards(cnp.ndarray bb, Defaults defaults, *, errors, list failures=N
         start += done
 
 
-def from_planes(cnp.ndarray tensors, Defaults defaults, spec=None, *, errors,
-                list failures=None, **strings):
+def from_planes(cnp.ndarray tensors, Defaults defaults, spec, *, errors,
+                list failures=None):
     """Records of (N, C, 8, width) contiguous plane tensors laid out as
     ``spec`` (a PlaneOptions of their dtype and width) says:
-    POSITION_DTYPE for width 8, POSITION_DTYPE_10x8 for width 10.
-    (``strings``: width=, flip= and extra= in place of spec, as the command
-    line still passes them.)"""
-    if spec is None:
-        perspective = "side_to_move" if strings.pop("flip") else "white"
-        spec = PlaneOptions(tensors.dtype, perspective, **strings)
+    POSITION_DTYPE for width 8, POSITION_DTYPE_10x8 for width 10."""
     cdef Run run
     _start(&run, errors, failures)
     cdef int width = spec.width

@@ -67,6 +67,11 @@ def kind_of(x: Any) -> Kind:
         return SERIES
     if is_arrow(x):
         return ARROW
+    if not hasattr(x, "__iter__"):
+        raise TypeError(
+            "expected positions: a str, a list or other iterable of str, a buffer, "
+            f"a numpy array, a pandas or polars Series or an Arrow array; got {type(x).__name__}"
+        )
     return ROWS
 
 
@@ -98,3 +103,15 @@ def rows_of(x: Any) -> list[Any]:
     if isinstance(x, np.ndarray):
         return x.ravel().tolist()
     return x if isinstance(x, list) else list(x)
+
+
+def shares_memory(x: Any, out: Any) -> bool:
+    """Whether an ``out=`` array may share memory with the input ``x`` (a
+    numpy array or a buffer, which the kernels read while they write)."""
+    if out is x:
+        return True
+    if isinstance(x, np.ndarray):
+        return bool(np.may_share_memory(x, out))
+    if isinstance(x, BUFFERS):
+        return bool(np.may_share_memory(np.asarray(memoryview(x)), out))
+    return False

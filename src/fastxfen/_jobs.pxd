@@ -8,6 +8,12 @@ cimport cython
 from fastxfen._core cimport fx_batch_opts, fx_batch_out, fx_rows
 
 
+cdef extern from "halt.h" nogil:
+    ctypedef int fx_flag
+    void fx_halt(fx_flag *flag)
+    int fx_halted(const fx_flag *flag)
+
+
 cdef enum:
     # Rows per job (but for newline buffers, cut by bytes): a normalize
     # job's text (about 1 MB) is still in the core's cache when it is
@@ -69,6 +75,7 @@ cdef class Job:
     # normalize: its turn taken; the worker's buffer holding its text (or -1)
     cdef bint has_turn
     cdef int slot
+    cdef fx_flag *halt          # the batch's: raised, the job stops at its next block
 
     cdef bint _make_room(self) noexcept nogil
     cdef void _loop(self, fx_rows *rows, int64_t first, int64_t last) noexcept nogil
@@ -89,6 +96,7 @@ cdef class Worker:
     cdef int64_t *placed    # bytes of the result filled; read and written in turn
     cdef int64_t *rows      # rows placed (numbering uncounted jobs); likewise
     cdef bint *overflow
+    cdef fx_flag *halt          # the batch's: raised, the worker takes no more jobs
 
     cdef void _write(self, Job job) noexcept nogil
     cdef bint _place(self, Job job, bint wait)
@@ -100,4 +108,4 @@ cdef inline int64_t _offset(const void *offsets, bint wide, int64_t k) noexcept 
     return (<const int64_t *>offsets)[k] if wide else (<const int32_t *>offsets)[k]
 
 
-cdef each(list items, method)
+cdef each(list items, method, fx_flag *halt)

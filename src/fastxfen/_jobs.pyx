@@ -7,11 +7,15 @@ numpy cells, a list's str rows, or records) a block at a time and hands them
 to the C row loop (core/batch.c), making the room it asks for; it keeps its
 own list of failed rows.  Workers, one per thread, take the jobs in row
 order as each gets free and run them with the GIL released; for normalize,
-each job's text is placed in the result in row order.  The threads are the
-calling thread and a pool of helper threads of its own (``each``).
+each job's text is placed in the result in row order.  The workers run in a
+pool of helper threads of the calling thread, which waits for them looking
+at signals; whatever stops a call raises a flag the jobs look at between
+blocks, and the call ends only once every worker has stopped (``each``).
 """
-from cpython.pythread cimport (NOWAIT_LOCK, WAIT_LOCK, PyThread_acquire_lock,
-                               PyThread_release_lock)
+from cpython.exc cimport PyErr_CheckSignals
+from cpython.pythread cimport (NOWAIT_LOCK, PY_LOCK_ACQUIRED, WAIT_LOCK, PyLockStatus,
+                               PyThread_acquire_lock, PyThread_allocate_lock,
+                               PyThread_free_lock, PyThread_release_lock, PyThread_type_lock)
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memset
@@ -20,15 +24,17 @@ cimport cython
 
 from fastxfen._core cimport *
 
-import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
+import _thread
 
 from fastxfen._options import resolve_threads
 
 cdef extern from "advise.h" nogil:
     void fx_advise_huge(void *p, size_t n)
     void fx_copy_out(uint8_t *dst, const uint8_t *src, size_t n)
+
+cdef extern from "pythread.h" nogil:
+    PyLockStatus PyThread_acquire_lock_timed(PyThread_type_lock lock, long long microseconds,
+                                             int intr_flag)
 
 cdef extern from "lines.h" nogil:
     int64_t fx_line_spans(const uint8_t *data, size_t *at, size_t size, int64_t *starts,
@@ -87,7 +93,7 @@ cdef class Job:
             rows.records = <const uint8_t *>self.records + first * self.itemsize
         elif self.opts.task == FX_ENCODE:
             self.out.records = <uint8_t *>self.records + first * self.itemsize
-        while True:
+        while not fx_halted(self.halt):
             if self.source == RECORDS:
                 at = fx_batch_records(&self.opts, rows, at, n, &self.out)
             else:
@@ -138,7 +144,7 @@ cdef class Job:
         rows.starts, rows.ends = spans, spans + BLOCK
         self.bad_row = _first_bad_offset(self.offsets, self.wide_offsets, self.lo, self.hi,
                                          self.data_size)
-        while r < self.hi and not self.stopped and self.bad_row < 0:
+        while r < self.hi and not self.stopped and self.bad_row < 0 and not fx_halted(self.halt):
             k = min(<int64_t>BLOCK, self.hi - r)
             self.bad_row = _offset_spans(self.offsets, self.wide_offsets, r, k, spans,
                                          spans + BLOCK, self.data_size)
@@ -156,7 +162,7 @@ cdef class Job:
         cdef size_t at = self.byte_lo
         cdef int64_t k, limit, r = self.lo
         rows.starts, rows.ends = spans, spans + BLOCK
-        while not self.stopped:
+        while not self.stopped and not fx_halted(self.halt):
             limit = BLOCK if self.uncounted else min(<int64_t>BLOCK, self.hi - r)
             k = fx_line_spans(self.data, &at, self.byte_hi, spans, spans + BLOCK, limit)
             if k == 0:
@@ -166,7 +172,8 @@ cdef class Job:
         if self.uncounted:
             self.count = r
             self.hi = r
-        elif not self.stopped and (r != self.hi or at < self.byte_hi):
+        elif not self.stopped and not fx_halted(self.halt) and (r != self.hi
+                                                               or at < self.byte_hi):
             self.changed = True
 
 
@@ -222,22 +229,32 @@ cdef class Worker:
     def run(self):
         cdef Job job
         cdef list written = []  # normalize jobs not yet placed, in row order
-        while self.taken[0] < len(self.jobs):  # the GIL makes taking a job atomic
-            job = self.jobs[self.taken[0]]
-            self.taken[0] += 1
-            if job.opts.task != FX_NORMALIZE:
+        try:
+            while True:
+                if len(written) == SLACK:  # (releases the GIL while it waits)
+                    self._place(written.pop(0), True)
+                # the GIL makes taking a job atomic; halted, the worker takes no more
+                if self.taken[0] >= len(self.jobs) or fx_halted(self.halt):
+                    break
+                job = self.jobs[self.taken[0]]
+                if job.opts.task != FX_NORMALIZE:
+                    self.taken[0] += 1
+                    with nogil:
+                        job._run()
+                    continue
+                written.append(job)  # (before it is taken: a taken job is always placed)
+                self.taken[0] += 1
                 with nogil:
-                    job._run()
-                continue
-            if len(written) == SLACK:
-                self._place(written.pop(0), True)
-            with nogil:
-                self._write(job)
-            written.append(job)
-            while written and self._place(written[0], False):
-                written.pop(0)
-        for job in written:
-            self._place(job, True)
+                    self._write(job)
+                while written and self._place(written[0], False):
+                    written.pop(0)
+        except BaseException:  # (out of memory) the other workers stop too
+            fx_halt(self.halt)
+            raise
+        finally:
+            # the jobs after these wait for their turns: placed whatever happened
+            for job in written:
+                self._place(job, True)
 
     cdef void _write(self, Job job) noexcept nogil:
         cdef int slot = 0
@@ -305,45 +322,110 @@ cdef class Worker:
 
 
 
-_local = threading.local()
-_generation = 0  # a forked child's count: pools made before its fork have no threads
+def _start(run):
+    """run() in a new thread.  Not a pool's submit: that takes Python
+    locks (threading's), which a signal's exception raised between their
+    acquire and release would leave held, hanging the next call."""
+    _thread.start_new_thread(run, ())
 
 
-def _forked():
-    global _generation
-    _generation += 1
+cdef enum:
+    POLL_US = 5000  # microseconds between two looks at signals while the caller waits
 
 
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_forked)
+@cython.final
+cdef class _Task:
+    """method(item) in a helper thread.  ``done`` is held until it has run;
+    whoever takes ``claim`` first runs it: the helper, or the caller winding
+    down, after which the helper leaves it alone (a task that never started
+    never starts)."""
+    cdef object method, item, error
+    cdef PyThread_type_lock claim
+    cdef PyThread_type_lock done
+
+    def __cinit__(self, method, item):
+        self.method, self.item = method, item
+        self.claim = PyThread_allocate_lock()
+        self.done = PyThread_allocate_lock()
+        if self.claim == NULL or self.done == NULL:
+            raise MemoryError()
+        PyThread_acquire_lock(self.done, WAIT_LOCK)
+
+    def __dealloc__(self):
+        if self.claim != NULL:
+            PyThread_free_lock(self.claim)
+        if self.done != NULL:
+            PyThread_free_lock(self.done)
+
+    def run(self):
+        if not PyThread_acquire_lock(self.claim, NOWAIT_LOCK):
+            return
+        try:
+            self.method(self.item)
+        except BaseException as exc:  # raised by the caller once all are done
+            self.error = exc
+        finally:
+            PyThread_release_lock(self.done)
+
+    cdef bint _claimed(self):
+        """Whether the caller took the task before it started (so it never runs)."""
+        return PyThread_acquire_lock(self.claim, NOWAIT_LOCK)
 
 
-cdef _helpers(int n):
-    """The calling thread's own pool of at least n helper threads, kept for
-    its next calls (starting threads for every call costs milliseconds when
-    other threads hold the GIL).  No other thread submits to it, so all n
-    run at once: a worker waiting for its turn never waits on a queued one."""
-    pool = getattr(_local, "pool", None)
-    if pool is None or _local.generation != _generation or _local.size < n:
-        if pool is not None and _local.generation == _generation:
-            pool.shutdown(wait=False)
-        pool = ThreadPoolExecutor(n, thread_name_prefix="fastxfen")
-        _local.pool, _local.size, _local.generation = pool, n, _generation
-    return pool
+cdef _wait(list tasks, fx_flag *halt, bint claim):
+    """Return once no task runs or will run: each has run, or (with
+    ``claim``, or once halted) was claimed before it started.  Signals are
+    looked at meanwhile: the exception of one (KeyboardInterrupt, the
+    command line's SIGTERM) raises ``halt`` and is returned, the first of
+    them, once the tasks are done."""
+    cdef _Task task
+    cdef PyLockStatus got
+    caught = None
+    for task in tasks:
+        if (claim or fx_halted(halt)) and task._claimed():
+            continue
+        while True:
+            with nogil:  # (a signal to this thread cuts the wait short: PY_LOCK_INTR)
+                got = PyThread_acquire_lock_timed(task.done, POLL_US, 1)
+            if got == PY_LOCK_ACQUIRED:
+                break
+            try:
+                PyErr_CheckSignals()
+            except BaseException as exc:
+                fx_halt(halt)
+                caught = caught if caught is not None else exc
+    return caught
 
 
-cdef each(list items, method):
-    """method(item) for every item at once: the first in the calling
-    thread, the others in its helper threads."""
+cdef each(list items, method, fx_flag *halt):
+    """method(item) for every item at once, each in a helper thread of the
+    calling thread (one item: in the calling thread), which meanwhile waits
+    for them, looking at signals.  Returns or raises only once no item's
+    method runs any more: whatever stops the call (a signal's exception in
+    the calling thread, an error in an item) first raises ``halt``, which
+    the items look at between blocks of rows, and is raised once they have
+    all stopped (KeyboardInterrupt first)."""
+    cdef list tasks = []
+    cdef _Task task
     if not items:
         return
-    futures = []
-    if len(items) > 1:
-        pool = _helpers(len(items) - 1)
-        futures = [pool.submit(method, item) for item in items[1:]]
-    try:
+    if len(items) == 1:
         method(items[0])
-    finally:
-        for future in futures:
-            future.result()
-
+        return
+    try:
+        for item in items:
+            task = _Task(method, item)
+            tasks.append(task)
+            _start(task.run)
+    except BaseException:
+        fx_halt(halt)
+        caught = _wait(tasks, halt, True)
+        if caught is not None:
+            raise caught
+        raise
+    caught = _wait(tasks, halt, False)
+    if caught is not None:
+        raise caught
+    for task in tasks:
+        if task.error is not None:
+            raise task.error

@@ -1,7 +1,7 @@
 """GIL-free key kernels: Zobrist keys of records and the exact set of
 distinct positions (used by fastxfen.keys)."""
 
-from typing import Any
+from typing import Any, Iterable
 
 import numpy as np
 import numpy.typing as npt
@@ -17,9 +17,8 @@ def zobrist(
 ) -> npt.NDArray[np.uint64]: ...
 
 class Table:
-    def __init__(
-        self, options: KeyOptions, en_passant: Any = ..., *, key_mask: int = ...
-    ) -> None: ...
+    rows: int
+    def __init__(self, options: KeyOptions, *, key_mask: int = ...) -> None: ...
     @property
     def count(self) -> int: ...
     @property
@@ -27,9 +26,12 @@ class Table:
     def add(
         self,
         recs: npt.NDArray[np.void],
-        *strings: Any,
+        *,
         trusted: bool = ...,
         errors: ErrorsMode = ...,
     ) -> npt.NDArray[np.bool_]: ...
+    def add_chunks(
+        self, chunks: Iterable[tuple[int, npt.NDArray[np.void], bool]], errors: ErrorsMode
+    ) -> list[npt.NDArray[np.bool_]]: ...
 
 def kept_lines(data: Any, mask: npt.NDArray[np.bool_]) -> bytes: ...

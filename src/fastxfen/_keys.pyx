@@ -13,7 +13,6 @@ from fastxfen._core cimport fx_ep_mode, fx_error, fx_pos
 
 import numpy as np
 
-from fastxfen._options import KeyOptions, record_errors
 from fastxfen._records import POSITION_DTYPE_10x8
 
 cnp.import_array()
@@ -46,6 +45,10 @@ cdef extern from "dedupe.h" nogil:
     size_t fx_dedupe_bytes(const fx_dedupe *d)
     int64_t fx_dedupe_add(fx_dedupe *d, const fx_key_records *recs, size_t n, uint8_t *first,
                           fx_error *err)
+    ctypedef struct fx_dedupe_mark:
+        pass
+    fx_dedupe_mark fx_dedupe_note(const fx_dedupe *d)
+    void fx_dedupe_rollback(fx_dedupe *d, fx_dedupe_mark mark)
 
 
 fx_zobrist_init()
@@ -85,18 +88,16 @@ def zobrist(cnp.ndarray recs, *, bint trusted, int errors):
 
 
 cdef class Table:
-    """The set of distinct positions a Deduper has seen (core/dedupe.c)."""
+    """The set of distinct positions a Deduper has seen (core/dedupe.c), and
+    the rows added to it."""
     cdef fx_dedupe d
-    cdef bint busy      # an add is running (without the GIL) in some thread
+    cdef bint busy      # an add is running in some thread
+    cdef readonly int64_t rows
 
-    def __cinit__(self, options, en_passant=None, *, uint64_t key_mask=<uint64_t>-1):
-        """``options``: a KeyOptions.  (``options, en_passant`` may also be
-        the counters flag and the en_passant string, as the command line
-        still passes them.)  ``key_mask``: keys are ANDed with it, so tests
-        can make positions share keys."""
+    def __cinit__(self, options, *, uint64_t key_mask=<uint64_t>-1):
+        """``options``: a KeyOptions.  ``key_mask``: keys are ANDed with it,
+        so tests can make positions share keys."""
         cdef fx_same same
-        if not isinstance(options, KeyOptions):
-            options = KeyOptions(options, en_passant)
         same.counters, same.ep = options.counters, <fx_ep_mode><int>options.en_passant
         if fx_dedupe_init(&self.d, &same, key_mask):
             raise MemoryError()
@@ -114,32 +115,51 @@ cdef class Table:
         """Bytes allocated for them (slots and packed positions)."""
         return fx_dedupe_bytes(&self.d)
 
-    def add(self, cnp.ndarray recs, *strings, bint trusted=False, int errors=RAISE):
+    def add(self, cnp.ndarray recs, *, bint trusted=False, int errors=RAISE):
         """Bool mask of the records that are first occurrences (trusted:
         fresh from encode); a refused record raises unless errors is
-        ErrorsMode.COERCE.  (``strings``: trusted and the errors string,
-        as the command line still passes them.)"""
-        if strings:
-            trusted, errors = strings[0], record_errors(strings[1])
-        cdef fx_key_records r = _records(recs, trusted, errors)
-        cdef size_t n = recs.shape[0]
-        cdef cnp.ndarray first = np.empty(n, np.uint8)
-        cdef fx_error err
-        cdef int64_t failed
+        ErrorsMode.COERCE, and then none of them is added."""
+        return self.add_chunks([(0, recs, trusted)], errors)[0]
+
+    def add_chunks(self, chunks, int errors):
+        """The masks of first occurrences of every chunk of (first row,
+        records, trusted) that the iterable ``chunks`` gives, added all or
+        nothing: whatever stops the call (a refused record, a FenError
+        numbered by its chunk's first row; running out of memory; an
+        exception while the next chunk is made, a signal's among them), the
+        set and ``rows`` are put back as they were before it, and the
+        exception is raised."""
+        cdef fx_dedupe_mark mark = fx_dedupe_note(&self.d)
+        cdef list masks = []
+        cdef int64_t rows = 0
         if self.busy:
             raise RuntimeError("a Deduper takes one add at a time; this one is busy "
                                "in another thread")
         self.busy = True
         try:
-            with nogil:
-                failed = fx_dedupe_add(&self.d, &r, n, <uint8_t *>cnp.PyArray_DATA(first),
-                                       &err)
+            for start, recs, trusted in chunks:
+                masks.append(self._add(recs, trusted, errors, start))
+                rows += recs.shape[0]
+        except BaseException:
+            fx_dedupe_rollback(&self.d, mark)
+            raise
         finally:
             self.busy = False
+        self.rows += rows
+        return masks
+
+    cdef _add(self, cnp.ndarray recs, bint trusted, int errors, int64_t start):
+        cdef fx_key_records r = _records(recs, trusted, errors)
+        cdef size_t n = recs.shape[0]
+        cdef cnp.ndarray first = np.empty(n, np.uint8)
+        cdef fx_error err
+        cdef int64_t failed
+        with nogil:
+            failed = fx_dedupe_add(&self.d, &r, n, <uint8_t *>cnp.PyArray_DATA(first), &err)
         if failed == -2:
             raise MemoryError(f"out of memory after {self.d.count} distinct positions")
         if failed >= 0:
-            raise _error(failed, err, None)
+            raise _error(start + failed, err, None)
         return first.view(bool)
 
 

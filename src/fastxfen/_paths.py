@@ -19,7 +19,18 @@ from fastxfen._columns import (
 )
 from fastxfen._errors import raise_by_rerun
 from fastxfen._frames import on_series
-from fastxfen._inputs import ARRAY, BUFFER, FIXED, ROWS, SERIES, STR, Kind, read_as_text, rows_of
+from fastxfen._inputs import (
+    ARRAY,
+    BUFFER,
+    FIXED,
+    ROWS,
+    SERIES,
+    STR,
+    Kind,
+    read_as_text,
+    rows_of,
+    shares_memory,
+)
 from fastxfen._jobs import jobs_for
 from fastxfen._options import ErrorsMode, RecordOptions, TextOptions, Threads
 from fastxfen._records import record_dtype
@@ -207,7 +218,7 @@ def encode(
             return encode(values, kind, records, errors, threads)
 
         return records_into(out, _on_series(column, fens, "records", records.epd))
-    if out is not None and isinstance(fens, np.ndarray) and np.may_share_memory(fens, out):
+    if out is not None and shares_memory(fens, out):
         raise ValueError("out must not share memory with the input")
     if kind in (ROWS, ARRAY):
         return _encode_list(rows_of(fens), records, errors, threads, out)

@@ -18,7 +18,7 @@ from fastxfen import _export, _options, _paths
 from fastxfen._binary import checked, lichess_rows, stockfish_rows
 from fastxfen._defaults import defaults
 from fastxfen._errors import FenError, renumbered
-from fastxfen._inputs import RECORDS, as_text, kind_of
+from fastxfen._inputs import RECORDS, as_text, kind_of, shares_memory
 from fastxfen._optional import require_arrow
 from fastxfen._options import ErrorsMode, PlaneOptions, RecordOptions, Threads
 from fastxfen._records import POSITION_DTYPE
@@ -66,11 +66,15 @@ def _as_records(x: Any, errors: ErrorsMode, threads: Threads) -> tuple:
     return _paths.encode(x, as_text(kind, x), _WIDE, errors, threads), True
 
 
-def _output(out, shape, dtype):
+def _output(out, shape, dtype, recs):
+    """``out`` checked (or a new array): it must not share memory with the
+    records ``recs`` the kernel reads."""
     if out is None:
         return np.empty(shape, dtype)
     if not isinstance(out, np.ndarray):
         raise ValueError(f"out must be a numpy array, not {type(out).__name__}")  # noqa: TRY004
+    if shares_memory(recs, out):
+        raise ValueError("out must not share memory with the input")
     if out.shape != shape or out.dtype != dtype:
         raise ValueError(
             f"out must have shape {shape} and dtype {dtype}, "
@@ -131,7 +135,7 @@ def to_bitboards(
     mode = _options.record_errors(errors)
     threads = _options.threads_of(threads)
     recs, trusted = _as_records(x, mode, threads)
-    out = _output(out, (len(recs), 12), np.dtype(np.uint64))
+    out = _output(out, (len(recs), 12), np.dtype(np.uint64), recs)
     return _export.bitboards(recs, trusted=trusted, errors=mode, out=out)
 
 
@@ -277,7 +281,7 @@ def to_planes(
     spec = PlaneOptions(dtype, perspective, extra, width, en_passant)
     threads = _options.threads_of(threads)
     recs, trusted = _as_records(x, mode, threads)
-    out = _output(out, (len(recs), spec.planes, 8, spec.width), spec.dtype)
+    out = _output(out, (len(recs), spec.planes, 8, spec.width), spec.dtype, recs)
     return _export.planes(recs, spec, trusted=trusted, errors=mode, out=out)
 
 
@@ -566,7 +570,7 @@ def pack(
     threads = _options.threads_of(threads)
     recs, trusted = _as_records(x, mode, threads)
     if fmt == "stockfish":
-        out = _output(out, (len(recs), _export.STOCKFISH_SIZE), np.dtype(np.uint8))
+        out = _output(out, (len(recs), _export.STOCKFISH_SIZE), np.dtype(np.uint8), recs)
         return _export.stockfish_pack(recs, trusted=trusted, en_passant=ep, errors=mode, out=out)
     if out is not None:
         raise ValueError("out= is only for format='stockfish' (a fixed-size array)")

@@ -259,7 +259,6 @@ class Deduper:
 
     def __init__(self, *, counters: bool = False, en_passant: EnPassant = "xfen") -> None:
         self._table = _keys.Table(KeyOptions(counters, en_passant))
-        self._rows = 0
 
     def add(
         self, fens: Positions, *, errors: KeyErrors = "raise", threads: Optional[int] = None
@@ -268,27 +267,23 @@ class Deduper:
         takes; one flat mask in C order for numpy input).  Missing values and,
         with ``errors="coerce"``, bad rows hold no position: False.  A bad row
         otherwise raises ``FenError``, numbered from the first row ever
-        added; the rows before it are then in the set."""
+        added.  All or nothing: a call that raises (a bad row, an interrupt,
+        running out of memory) adds none of its rows."""
         mode = _options.record_errors(errors)
         asked = _options.threads_of(threads)
         kind = kind_of(fens)
         if kind is STR:
             fens, kind = [fens], ROWS
-        masks = []
         try:
-            for start, recs, trusted in _records(fens, kind, mode, asked)[0]:
-                masks.append(
-                    _renumbered(start, self._table.add, recs, trusted=trusted, errors=mode)
-                )
+            masks = self._table.add_chunks(_records(fens, kind, mode, asked)[0], mode)
         except FenError as e:
-            raise renumbered(e, e.index + self._rows) from None
-        self._rows += sum(len(mask) for mask in masks)
+            raise renumbered(e, e.index + self._table.rows) from None
         return masks[0] if len(masks) == 1 else np.concatenate(masks)
 
     @property
     def rows(self) -> int:
         """Rows added so far."""
-        return self._rows
+        return self._table.rows
 
     @property
     def distinct(self) -> int:

@@ -16,8 +16,9 @@ EXIT_STATUS = """\
 exit status:
   0 every row accepted; 1 rows rejected (--errors coerce or ignore) or bad
   rows found (validate); 2 a usage error, an input or output that cannot be
-  read or written, or a row rejected under --errors raise; 130 interrupted;
-  143 terminated. Outputs are published only with status 0 or 1.
+  read or written, a missing package, or a row rejected under --errors raise;
+  70 an internal error (a bug); 130 interrupted; 143 terminated. Outputs are
+  published only with status 0 or 1.
 """
 
 #: The last lines of every command's help.

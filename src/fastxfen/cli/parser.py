@@ -127,6 +127,7 @@ def _tables(p, output: bool = True, to_column: str | None = None) -> None:
     group.add_argument(
         "--column",
         metavar="NAME",
+        type=values.column,
         help="the column of positions (default: fen or epd)",
     )
     group.add_argument(
@@ -139,12 +140,14 @@ def _tables(p, output: bool = True, to_column: str | None = None) -> None:
         group.add_argument(
             "--to-column",
             metavar="NAME",
+            type=values.column,
             help="the result in a new column after the positions",
         )
     elif to_column == "reasons_column":
         group.add_argument(
             "--reasons-column",
             metavar="NAME",
+            type=values.column,
             help="write the table, with why each row is bad in a new column "
             "after the positions (instead of the messages)",
         )

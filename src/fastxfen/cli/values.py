@@ -14,6 +14,7 @@ from fastxfen.cli import display
 from fastxfen.files import binary_formats, csv_types
 from fastxfen.files.errors import RunError
 from fastxfen.files.settings import check_chunk_size
+from fastxfen.files.values import column_name
 
 
 def _checked(check, name: str):
@@ -98,6 +99,10 @@ perspective = _checked(_options.perspective, "perspective")
 select = _checked(_options.pgn_select, "select")
 extras = _checked(_extras, "extras")
 dtype = _checked(_dtype, "dtype")
+
+
+#: The ``type=`` of the options naming a column (--column, ...): not empty.
+column = _checked(lambda text: column_name("a column name", text), "column")
 
 
 def choices(values: tuple) -> str:

@@ -509,3 +509,25 @@ int64_t fx_dedupe_add(fx_dedupe *d, const fx_key_records *recs, size_t n, uint8_
         return add_rows(d, recs, n, first, err, 1);
     return add_rows(d, recs, n, first, err, 0);
 }
+
+fx_dedupe_mark fx_dedupe_note(const fx_dedupe *d)
+{
+    fx_dedupe_mark mark = {{d->arenas[0].count, d->arenas[1].count}};
+    return mark;
+}
+
+/* Entries are appended to their arena in the order they come: those added
+ * since the mark are the ones at or past its counts.  The index is built
+ * again from the entries before them (a growth since the mark placed old
+ * and new entries in another order, so clearing the new slots alone could
+ * cut old entries off from their home group). */
+void fx_dedupe_rollback(fx_dedupe *d, fx_dedupe_mark mark)
+{
+    if (d->arenas[0].count == mark.counts[0] && d->arenas[1].count == mark.counts[1])
+        return;
+    memset(d->groups, 0, (d->mask + 1) * sizeof(fx_group));
+    d->arenas[0].count = mark.counts[0];
+    d->arenas[1].count = mark.counts[1];
+    d->count = mark.counts[0] + mark.counts[1];
+    reindex(d, mark.counts);
+}

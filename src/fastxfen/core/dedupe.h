@@ -71,8 +71,21 @@ size_t fx_dedupe_bytes(const fx_dedupe *d);
  * (in this call or an earlier one), else 0; null rows, and refused rows
  * under recs->coerce, get 0.  Returns -1 when every row is done, -2 when
  * memory ran out, else the index of a refused row (!coerce).  Either way
- * the rows before the one it stopped at are in the set. */
+ * the rows before the one it stopped at are in the set (fx_dedupe_rollback
+ * takes them out again). */
 int64_t fx_dedupe_add(fx_dedupe *d, const fx_key_records *recs, size_t n, uint8_t *first,
                       fx_error *err);
+
+/* What the set holds at one moment, for fx_dedupe_rollback: the entries of
+ * each arena. */
+typedef struct {
+    size_t counts[2];
+} fx_dedupe_mark;
+
+fx_dedupe_mark fx_dedupe_note(const fx_dedupe *d);
+/* Take out every position added since `mark` was noted: the set is again
+ * what it was then (its index may keep the room it grew by).  Allocates
+ * nothing, so it cannot fail. */
+void fx_dedupe_rollback(fx_dedupe *d, fx_dedupe_mark mark);
 
 #endif

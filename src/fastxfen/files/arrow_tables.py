@@ -23,20 +23,31 @@ import stat
 
 from fastxfen.files import codecs, csv_types, csv_writer, json_lines
 from fastxfen.files.errors import RunError
-from fastxfen.files.tables import ReadStream, TableFormat, WriteStream, require_pyarrow
+from fastxfen.files.tables import TableFormat, WriteStream, require_pyarrow
 
 # ------------------------------------------------------------------ reading
 
 
 def _parquet(reader):
-    require_pyarrow()
+    pa = require_pyarrow()
     import pyarrow.parquet as pq
 
     # A buffered stream instead of whole column chunks in memory.
-    file = pq.ParquetFile(reader.plain_file(), buffer_size=1 << 20, pre_buffer=False)
+    source = pa.OSFile(reader.plain_file(), "rb")
+    reader.stack.callback(source.close)
+    reader.watch(source.fileno())
+    file = pq.ParquetFile(source, buffer_size=1 << 20, pre_buffer=False)
     reader.stack.callback(file.close)
     reader.total, reader.unit = file.metadata.num_rows, "rows"
     return file.schema_arrow, file.iter_batches(batch_size=reader.rows, use_threads=False)
+
+
+#: How an Arrow IPC stream ends (a continuation marker and a length of 0),
+#: and the 4 zero bytes that ended the legacy streams of Arrow before 0.15.
+_END = b"\xff\xff\xff\xff\x00\x00\x00\x00"
+_LEGACY_END = b"\x00\x00\x00\x00"
+#: What an IPC file starts (padded to 8 bytes) and ends with.
+_FILE_MAGIC = b"ARROW1"
 
 
 def _arrow(reader):
@@ -44,25 +55,74 @@ def _arrow(reader):
     import pyarrow.ipc as ipc
 
     path = reader.path
+    reader.unit = "rows"
     if not codecs.is_stdio(path) and not codecs.compression(path) and _regular(path):
         # Read, never memory-mapped: a mapped file truncated by another
         # process would kill the run with SIGBUS (docs/failures.md).
         file = pa.OSFile(path, "rb")
         reader.stack.callback(file.close)
+        reader.watch(file.fileno())
         try:
             ipc_file = ipc.open_file(file)
         except pa.ArrowInvalid:  # not the file format: an IPC stream
             file.seek(0)
-            stream = ipc.open_stream(file)
-            reader.unit = "rows"
-            return stream.schema, iter(stream)
+            legacy = file.read(4) != _END[:4]
+            file.seek(0)
+
+            def ending() -> bytes:
+                at = file.tell()
+                file.seek(max(0, at - 8))
+                return file.read(min(at, 8))
+
+            return _stream(reader, ipc.open_stream(file), legacy, ending)
         count = ipc_file.num_record_batches
         counted = getattr(ipc_file, "count_rows", None)  # pyarrow 15 and later
         reader.total = counted() if counted else None
-        reader.unit = "rows"
         return ipc_file.schema, (ipc_file.get_batch(i) for i in range(count))
-    stream = ipc.open_stream(pa.PythonFile(ReadStream(reader.stream()), mode="r"))
-    return stream.schema, iter(stream)
+    # A stream; or a file (compressed, or on stdin), read as the stream it
+    # holds, and then its footer.
+    source = reader.stream()
+    head = source.read_exactly(8)
+    inside_file = head.startswith(_FILE_MAGIC)
+    stream = reader.read_stream(b"" if inside_file else head, source)
+    legacy = not inside_file and head[:4] != _END[:4]
+    opened = ipc.open_stream(pa.PythonFile(stream, mode="r"))
+    footer = (lambda: _last_bytes(source)) if inside_file else None
+    return _stream(reader, opened, legacy, lambda: stream.tail, footer)
+
+
+def _last_bytes(source) -> bytes:
+    """The last 8 bytes of the rest of ``source`` (read to its end)."""
+    end = b""
+    while True:
+        data = source.read(1 << 20)
+        if not data:
+            return end
+        end = (end + data)[-8:]
+
+
+def _stream(reader, opened, legacy: bool, ending, footer=None):
+    """(schema, batches) of an open IPC stream: after the last batch, a
+    RunError unless the bytes read end with the stream's end marker
+    (``ending()``: the last 8 bytes read) and, for a stream inside an IPC
+    file (``footer()``: the rest of the file), the file's footer.  A stream
+    cut between two batches reads as complete: only the marker tells."""
+
+    def batches():
+        rows = 0
+        for batch in opened:
+            rows += batch.num_rows
+            yield batch
+        end = ending()
+        if not (end.endswith(_LEGACY_END) if legacy else end == _END):
+            raise RunError(
+                f"{reader.name} is truncated: its Arrow IPC stream stops after {rows:,} rows "
+                "without its end-of-stream marker"
+            )
+        if footer is not None and not footer().endswith(_FILE_MAGIC):
+            raise RunError(f"{reader.name} is truncated: its Arrow IPC file stops in its footer")
+
+    return opened.schema, batches()
 
 
 def _csv(reader):
@@ -81,9 +141,14 @@ def _csv(reader):
     header = head[: head.find(b"\n") + 1] if b"\n" in head else head
     if not header.strip():
         raise RunError(f"{reader.name} is empty: a {reader.kind.upper()} needs a header line")
+    # The header parsed by pyarrow, on this thread: the threaded reader's
+    # last parts are freed later on pyarrow's threads, and one still alive
+    # when the process exits hangs it.
     names = pcsv.read_csv(
-        pa.BufferReader(header), parse_options=parse
-    ).column_names  # the header parsed by pyarrow
+        pa.BufferReader(header),
+        read_options=pcsv.ReadOptions(use_threads=False),
+        parse_options=parse,
+    ).column_names
     # Every column as text, an unquoted empty field null, a quoted one "":
     # csv_types gives the columns their types.
     convert = pcsv.ConvertOptions(
@@ -92,12 +157,14 @@ def _csv(reader):
         strings_can_be_null=True,
         quoted_strings_can_be_null=False,
     )
+    stream = reader.read_stream(head, source)
     batches = pcsv.open_csv(
-        pa.PythonFile(ReadStream(source, head), mode="r"),
+        pa.PythonFile(stream, mode="r"),
         read_options=pcsv.ReadOptions(block_size=reader.block_size(), use_threads=False),
         parse_options=parse,
         convert_options=convert,
     )
+    stream.read_by(batches)
     first = next(iter(batches), None)
     types = csv_types.CsvTypes(reader, batches.schema, first)
     reader.types_used = True
@@ -109,21 +176,26 @@ def _jsonl(reader):
     import pyarrow.json as pjson
 
     read = pjson.ReadOptions(block_size=reader.block_size(), use_threads=False)
-    stream = ReadStream(reader.stream())
+    stream = reader.read_stream()
     stream.kept = []  # the bytes pyarrow reads until it has the schema
     batches = pjson.open_json(pa.PythonFile(stream, mode="r"), read_options=read)
-    kept, stream.kept = stream.kept, None
+    stream.read_by(batches)
     strings = _timestamps_as_strings(batches.schema)
     if strings == batches.schema:
+        stream.kept = None
         return batches.schema, iter(batches)
     # pyarrow reads a string that looks like a time as a timestamp, which
     # would be written back as other text ("2024-01-31" as "2024-01-31
     # 00:00:00"): the first block is read again, those columns as strings.
-    again = ReadStream(stream.source, b"".join(kept))
+    # The first reader is stopped first, so that every byte it read ahead
+    # is kept and none is read twice.
+    stream.close()
+    again = reader.read_stream(b"".join(stream.kept), stream.source)
     parse = pjson.ParseOptions(explicit_schema=strings)
     batches = pjson.open_json(
         pa.PythonFile(again, mode="r"), read_options=read, parse_options=parse
     )
+    again.read_by(batches)
     return batches.schema, iter(batches)
 
 

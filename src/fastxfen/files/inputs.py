@@ -112,12 +112,7 @@ class Input:
             st = os.fstat(self.raw.fileno())
         except (OSError, ValueError):
             return None
-        if (st.st_size, st.st_mtime_ns) == self._stamp:
-            return None
-        return RunError(
-            f"{self.name} changed during the run (it held {self._stamp[0]:,} bytes when "
-            f"opened, {st.st_size:,} now); nothing was published"
-        )
+        return changed(self.name, self._stamp, st)
 
     def _check(self, got: int) -> None:
         """After a read of ``got`` bytes: a RunError if the file changed, or
@@ -142,3 +137,20 @@ class Input:
                 return RunError(f"{self.name}: corrupt {self.kind} stream near byte {at:,}: {exc}")
         detail = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
         return RunError(f"cannot read {self.name}: {detail}")
+
+
+def stamp(fd: int) -> tuple:
+    """What tells a change of the open file ``fd``: its size and mtime."""
+    st = os.fstat(fd)
+    return st.st_size, st.st_mtime_ns
+
+
+def changed(name: str, before: tuple, st) -> RunError | None:
+    """The RunError of file ``name`` stamped ``before`` (``stamp``) when
+    opened and ``st`` (an os.stat_result) now, if it changed."""
+    if (st.st_size, st.st_mtime_ns) == before:
+        return None
+    return RunError(
+        f"{name} changed during the run (it held {before[0]:,} bytes when "
+        f"opened, {st.st_size:,} now); nothing was published"
+    )

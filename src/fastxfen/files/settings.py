@@ -11,7 +11,7 @@ from fastxfen._options import ErrorsMode, Threads
 from fastxfen.files import csv_types
 from fastxfen.files.progress import Report
 from fastxfen.files.text_chunks import DEFAULT_CHUNK, MAX_LINE
-from fastxfen.files.values import Value
+from fastxfen.files.values import Value, column_name
 
 
 def check_chunk_size(value) -> int:
@@ -102,7 +102,7 @@ class Settings(Value):
             keep_cache=bool(keep_cache),
             input_format=input_format,
             output_format=output_format,
-            column=column,
+            column=column_name("column", column),
             column_types=() if not column_types else csv_types.column_types(column_types),
             progress=progress,
             notice=notice,

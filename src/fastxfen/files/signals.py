@@ -109,6 +109,12 @@ def swallowed() -> None:
         raise _State.raised()
 
 
+def raised():
+    """The exception class of the last signal raised during the run (in the
+    main thread; a run elsewhere takes no signal), or None."""
+    return _State.raised if _main() else None
+
+
 def check() -> None:
     """Raise the exception of a signal held back by ``deferred`` (at a point
     of the block where that is safe)."""

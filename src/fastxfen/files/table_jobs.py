@@ -49,6 +49,29 @@ def _encoded(text, records: RecordOptions, threads) -> np.ndarray:
     return _paths.encode(text, ARROW, records, ErrorsMode.COERCE, threads)
 
 
+def _text_of(text, row: int):
+    """Row ``row`` of an Arrow text column: a str, None (missing), or the
+    row's bytes when they are not UTF-8 (Parquet and Arrow do not check)."""
+    try:
+        return text[row].as_py()
+    except UnicodeDecodeError:
+        pa = tables.require_pyarrow()
+        return text.slice(row, 1).cast(pa.large_binary())[0].as_py()
+
+
+def _not_text(row: int, value):
+    """The error of a row that is missing (None) or not UTF-8 (bytes)."""
+    if value is None:
+        return fen_error(row, 0, "input", _MISSING)
+    try:
+        value.decode()
+    except UnicodeDecodeError as exc:
+        column = len(value[: exc.start].decode())
+        reason = f"not UTF-8 text: byte 0x{value[exc.start]:02X} at byte {exc.start}"
+        return fen_error(row, column, "input", reason)
+    raise AssertionError("text that decodes")  # pragma: no cover
+
+
 def _normalize_one(options):
     """One row normalized as ``options`` say, under errors "raise"."""
     return lambda value: _codec.normalize_rows([value], text=options, errors=ErrorsMode.RAISE)
@@ -229,9 +252,9 @@ class TableJob:
         (one row's conversion under errors='raise')."""
         out = []
         for row in map(int, rows):
-            value = text[row].as_py()
-            if value is None:
-                out.append((row, fen_error(row, 0, "input", _MISSING)))
+            value = _text_of(text, row)
+            if value is None or isinstance(value, bytes):
+                out.append((row, _not_text(row, value)))
                 continue
             error = rerun_error(check, value, row)
             if error is not None:
@@ -369,7 +392,9 @@ class ValidateTable(TableJob):
             return None
         pa = tables.require_pyarrow()
         field = pa.field(self.to_column, pa.string())
-        return tables.with_column(self.schema, self.index, field, self.to_column)
+        return tables.with_column(
+            self.schema, self.index, field, self.to_column, "--reasons-column"
+        )
 
     def convert(self, text, batch):
         options = self.task.text

@@ -9,11 +9,15 @@ module that registers one in table_formats)."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import threading
+import time
 from typing import Callable, Optional
 
 import numpy as np
 
-from fastxfen.files import codecs
+from fastxfen.files import codecs, inputs
 from fastxfen.files.errors import RunError
 from fastxfen.files.inputs import Input
 from fastxfen.files.values import Value
@@ -107,6 +111,13 @@ class TableReader:
         self.source = Input(self.path, self.stack)
         return self.source
 
+    def read_stream(self, head: bytes = b"", source: Input | None = None) -> ReadStream:
+        """A ReadStream of the input (``source``, else a new ``stream()``),
+        closed on the way out of the run before the input is."""
+        stream = ReadStream(self.stream() if source is None else source, head)
+        self.stack.callback(stream.close)
+        return stream
+
     def plain_file(self) -> str:
         """The input's path, for a format read by seeking: a RunError for
         stdin or a compressed file."""
@@ -121,16 +132,41 @@ class TableReader:
         """Bytes a streamed text table is read at a time."""
         return min(max(self.chunk_size, 1 << 16), 1 << 30)
 
+    def watch(self, fd: int) -> None:
+        """Watch the open file ``fd`` that pyarrow reads by itself (Parquet,
+        an Arrow IPC file): ``batches`` checks it after every batch, as an
+        Input checks after every read."""
+        before = inputs.stamp(fd)
+        self._changed = lambda: inputs.changed(self.name, before, os.fstat(fd))
+
+    def _changed(self) -> RunError | None:
+        return None
+
     def batches(self):
         """The record batches, none longer than a chunk's rows."""
+        pa = require_pyarrow()
         try:
             for batch in self._batches:
+                self._check()
                 for at in range(0, batch.num_rows, self.rows):
                     # counted once in hand, so the progress aims at its end
                     self.rows_done += min(self.rows, batch.num_rows - at)
                     yield batch.slice(at, self.rows)
-        except (OSError, ValueError) as exc:
+            self._check()
+        except (OSError, ValueError, pa.ArrowException) as exc:
+            _unlinked(exc)
+            changed = self._changed()
+            if changed is not None:
+                raise changed from None
             raise RunError(f"cannot read {self.name} as {self.kind}: {exc}") from None
+        finally:
+            # the frames of an error hold this reader: let go of pyarrow's
+            self._batches = None
+
+    def _check(self) -> None:
+        changed = self._changed()
+        if changed is not None:
+            raise changed
 
     def position(self) -> int:
         """Where the progress stands."""
@@ -142,20 +178,39 @@ class TableReader:
 class ReadStream:
     """The file object pyarrow reads from: ``head`` (bytes already read, to
     find a CSV header), then the rest of an Input.  While ``kept`` is a
-    list, what is read is appended to it too (to read it again)."""
+    list, what is read is appended to it too (to read it again).
 
-    closed = False
+    pyarrow's CSV and JSON readers read ahead from threads of their own,
+    and go on doing so after their reader is closed; reading a closed
+    decompressor (zstandard's) crashes the process.  So the stream is
+    closed first, on every way out of a run (TableReader.read_stream puts
+    it on the run's stack after the Input): ``close`` waits for the read in
+    progress in another thread, and every later read raises, which stops
+    pyarrow's reading ahead; only then is the Input closed."""
+
     kept = None
 
     def __init__(self, source: Input, head: bytes = b"") -> None:
         self.source = source
         self.head = head
+        self.closed = False
+        self.tail = head[-8:]  # the last bytes read (the end of an Arrow IPC stream)
+        self._readers: dict = {}  # the threads inside a read (dict operations are atomic)
+        self._batches = None  # the pyarrow reader reading this stream ahead
 
     def read(self, n: int = -1) -> bytes:
-        data = self._read(n)
-        if self.kept is not None:
-            self.kept.append(data)
-        return data
+        me = threading.get_ident()
+        try:
+            self._readers[me] = True
+            if self.closed:
+                raise ValueError(f"{self.source.name}: the run stopped reading it")
+            data = self._read(n)
+            self.tail = (self.tail + data)[-8:] if len(data) < 8 else data[-8:]
+            if self.kept is not None:
+                self.kept.append(data)
+            return data
+        finally:
+            self._readers.pop(me, None)
 
     def _read(self, n: int) -> bytes:
         if self.head:
@@ -172,8 +227,60 @@ class ReadStream:
     def seekable(self) -> bool:
         return False
 
+    def read_by(self, batches) -> None:
+        """Note ``batches``, the pyarrow reader that reads this stream ahead
+        (CSV, JSON Lines): ``close`` stops it."""
+        self._batches = batches
+
     def close(self) -> None:
+        """Refuse reads from now on, once the reads under way in other
+        threads are done (a signal meanwhile is raised after them); then
+        stop the pyarrow reader reading ahead (``read_by``)."""
         self.closed = True
+        try:
+            self._wait_for_reads()
+        finally:
+            batches, self._batches = self._batches, None
+            if batches is not None:
+                _stop(batches)
+
+    def _wait_for_reads(self) -> None:
+        me, caught = threading.get_ident(), None
+        while self._readers.keys() - {me}:
+            try:
+                time.sleep(_CLOSE_POLL)
+            except BaseException as exc:  # (a signal outside the command line)
+                caught = caught if caught is not None else exc
+        if caught is not None:
+            raise caught
+
+
+#: Seconds between two looks at the reads under way while a ReadStream closes.
+_CLOSE_POLL = 0.002
+
+
+def _stop(batches) -> None:
+    """Stop a pyarrow reader whose stream refuses reads: read it to the
+    error that refusal gives.  Its reading ahead (a task on pyarrow's I/O
+    threads) ends there; left pending, that task would wait for the GIL
+    after the interpreter's end, and its clean-up would hang the process's
+    exit."""
+    try:
+        while True:
+            batches.read_next_batch()
+    except Exception as exc:
+        _unlinked(exc)
+    with contextlib.suppress(Exception):
+        batches.close()
+
+
+def _unlinked(exc: BaseException) -> None:
+    """Drop the frames of an exception pyarrow raised: pyarrow keeps the
+    Python exception of a failed read in its reader's state, so frames
+    holding the reader would make a cycle through C++ that Python's
+    collector never sees; freed only at the process's exit, on pyarrow's
+    threads, the reader's clean-up would then hang the exit."""
+    exc.__traceback__ = None
 
 
 class WriteStream:
@@ -252,13 +359,13 @@ def text_type(kind, column: str):
     raise RunError(f"column {column} holds {kind}, not text")
 
 
-def with_column(schema, index: int, field, to_column: str | None):
+def with_column(schema, index: int, field, to_column: str | None, option: str = "--to-column"):
     """The schema with ``field`` in place of column ``index``, or inserted
-    after it when ``to_column`` names a new column."""
+    after it when ``to_column`` (the value of ``option``) names a new column."""
     if to_column is None:
         return schema.set(index, field)
     if to_column in schema.names:
-        raise RunError(f"--to-column {to_column}: the table has a column by that name already")
+        raise RunError(f"{option} {to_column}: the table has a column by that name already")
     return schema.insert(index + 1, field)
 
 

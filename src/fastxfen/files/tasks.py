@@ -18,7 +18,7 @@ from fastxfen._options import (
     TextOptions,
 )
 from fastxfen.files.binary_formats import BinaryFormat, Records
-from fastxfen.files.values import Value
+from fastxfen.files.values import Value, column_name
 
 #: The default binary format: 8-wide position records.
 RECORDS = Records()
@@ -29,12 +29,6 @@ _RECORD_ERRORS = (ErrorsMode.RAISE, ErrorsMode.COERCE)
 def _flag(name: str, value: Any) -> bool:
     if not isinstance(value, bool):
         raise ValueError(f"{name} must be True or False, not {value!r}")
-    return value
-
-
-def _name(name: str, value: Any) -> Optional[str]:
-    if value is not None and not isinstance(value, str):
-        raise ValueError(f"{name} must be a column name or None, not {value!r}")
     return value
 
 
@@ -88,7 +82,9 @@ class Normalize(Task):
         if _flag("counters", counters) and not _flag("unique", unique):
             raise ValueError("--counters applies with --unique")
         keys = KeyOptions(counters, text.en_passant) if unique else None
-        self._set(text=text, unique=unique, keys=keys, to_column=_name("to_column", to_column))
+        self._set(
+            text=text, unique=unique, keys=keys, to_column=column_name("to_column", to_column)
+        )
 
 
 class Validate(Task):
@@ -107,7 +103,7 @@ class Validate(Task):
         self, epd: Any = False, reasons_column: Optional[str] = None, legal: Any = False
     ) -> None:
         text = TextOptions(epd=_flag("epd", epd))
-        self._set(text=text, reasons_column=_name("reasons_column", reasons_column))
+        self._set(text=text, reasons_column=column_name("reasons_column", reasons_column))
         self._set(legal=_options.legal(legal))
 
 

@@ -6,7 +6,7 @@ instructions, which every command would pay at start.)"""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Optional
 
 
 class Value:
@@ -39,3 +39,12 @@ class Value:
     def __repr__(self) -> str:
         pairs = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._fields)
         return f"{type(self).__name__}({pairs})"
+
+
+def column_name(name: str, value: Any) -> Optional[str]:
+    """``value``, a column name (a non-empty str) or None, for option ``name``."""
+    if value is not None and not isinstance(value, str):
+        raise ValueError(f"{name} must be a column name or None, not {value!r}")
+    if value == "":
+        raise ValueError(f"{name} cannot be empty")
+    return value
