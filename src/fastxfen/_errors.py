@@ -52,7 +52,11 @@ class FenError(ValueError):
     #: The C core's error code (FX_E_* of core/fx.h, FX_X_E_* of
     #: core/export.h) when the core refused the row, else None: what code,
     #: rather than message text, can test.  fen_error sets it.
-    code = None
+    code: Optional[int] = None
+    index: int
+    column: int
+    field: str
+    reason: str
 
     def __init__(
         self, index: Any, column: Any = None, field: Any = None, reason: Any = None
