@@ -131,6 +131,39 @@ REFUSED = {
     "tsv": BINARY | NESTED | {"map", "interval", "union"},
     "jsonl": BINARY | {"map", "interval", "union"},
 }
+
+
+def _unwritable() -> dict:
+    """{format: columns} this pyarrow cannot write although the format holds
+    their type (older pyarrow: no text for a timestamp at a fixed offset,
+    Parquet data with nulls in some list kinds): such a run stops with exit
+    2, naming the output, before anything is published.  A type this
+    pyarrow's Parquet writer refuses outright (list views before some
+    version) joins REFUSED, as the run asks the same writer."""
+    found: dict = {fmt: set() for fmt in REFUSED}
+    try:
+        COLUMNS["ts_ns_offset"].cast(pa.string())
+    except pa.ArrowException:
+        for fmt in ("csv", "tsv", "jsonl"):
+            found[fmt].add("ts_ns_offset")
+    for name, column in COLUMNS.items():
+        if name in REFUSED["parquet"]:
+            continue
+        table = pa.table({name: column})
+        try:
+            pq.ParquetWriter(pa.BufferOutputStream(), table.schema).close()
+        except (pa.ArrowException, TypeError):
+            REFUSED["parquet"].add(name)
+            continue
+        try:
+            pq.write_table(table, pa.BufferOutputStream())
+        except pa.ArrowException:
+            found["parquet"].add(name)
+    return found
+
+
+UNWRITABLE = _unwritable()
+
 #: Types Parquet stores as another of the same values (docs/cli.md).
 PARQUET_TYPES = {"date64": pa.date32(), "time32s": pa.time32("ms"), "ts_s": pa.timestamp("ms")}
 SUFFIX = {"parquet": ".parquet", "arrow": ".arrow", "csv": ".csv", "tsv": ".tsv", "jsonl": ".jsonl"}
@@ -250,7 +283,14 @@ def test_every_type_written_back_or_refused(tmp_path, fmt, capsys):
             assert capsys.readouterr().out == ""  # nothing written to stdout either
         os.unlink(src)
         assert os.listdir(tmp_path) == []  # no file made
-    names = [name for name in COLUMNS if name not in REFUSED[fmt]]
+    for name in sorted(UNWRITABLE[fmt]):
+        src = tmp_path / f"{name}.arrow"
+        write_arrow(src, table_of(name))
+        assert run("normalize", src, "-o", out) == 2, name
+        assert f"cannot write {out}" in capsys.readouterr().err, name
+        os.unlink(src)
+        assert os.listdir(tmp_path) == []  # nothing published
+    names = [name for name in COLUMNS if name not in REFUSED[fmt] | UNWRITABLE[fmt]]
     table = pa.table({"fen": [START, None, E4, START], **{n: COLUMNS[n] for n in names}})
     src = tmp_path / "in.arrow"
     write_arrow(src, table)

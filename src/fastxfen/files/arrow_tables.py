@@ -29,17 +29,30 @@ from fastxfen.files.tables import TableFormat, WriteStream, require_pyarrow
 
 
 def _parquet(reader):
-    pa = require_pyarrow()
+    require_pyarrow()
     import pyarrow.parquet as pq
 
     # A buffered stream instead of whole column chunks in memory.
-    source = pa.OSFile(reader.plain_file(), "rb")
-    reader.stack.callback(source.close)
-    reader.watch(source.fileno())
+    source = _watched(reader, reader.plain_file())
     file = pq.ParquetFile(source, buffer_size=1 << 20, pre_buffer=False)
     reader.stack.callback(file.close)
     reader.total, reader.unit = file.metadata.num_rows, "rows"
     return file.schema_arrow, file.iter_batches(batch_size=reader.rows, use_threads=False)
+
+
+def _watched(reader, path: str):
+    """``path`` opened as a pyarrow OSFile, closed with the run and watched
+    for changes through a descriptor of the same file (an OSFile's own
+    ``fileno()`` fails before pyarrow 22)."""
+    pa = require_pyarrow()
+    fd = os.open(path, os.O_RDONLY)
+    reader.stack.callback(os.close, fd)
+    file = pa.OSFile(path, "rb")
+    reader.stack.callback(file.close)
+    if not os.path.samestat(os.fstat(fd), os.stat(path)):
+        raise RunError(f"{reader.name} was replaced while it was opened")
+    reader.watch(fd)
+    return file
 
 
 #: How an Arrow IPC stream ends (a continuation marker and a length of 0),
@@ -59,9 +72,7 @@ def _arrow(reader):
     if not codecs.is_stdio(path) and not codecs.compression(path) and _regular(path):
         # Read, never memory-mapped: a mapped file truncated by another
         # process would kill the run with SIGBUS (docs/failures.md).
-        file = pa.OSFile(path, "rb")
-        reader.stack.callback(file.close)
-        reader.watch(file.fileno())
+        file = _watched(reader, path)
         try:
             ipc_file = ipc.open_file(file)
         except pa.ArrowInvalid:  # not the file format: an IPC stream
@@ -256,9 +267,10 @@ class TableWriter:
         if not batch.num_rows:
             return
         self.rows += batch.num_rows
+        pa = require_pyarrow()
         try:
             self._writer.write_batch(batch)
-        except (OSError, ValueError, TypeError) as exc:
+        except (OSError, ValueError, TypeError, pa.ArrowException) as exc:
             raise RunError(f"cannot write {self.output.name} as {self.kind}: {exc}") from None
 
     def close(self) -> None:
@@ -293,8 +305,11 @@ class TextTableWriter:
     def write(self, batch) -> None:
         if not batch.num_rows:
             return
+        pa = require_pyarrow()
         try:
             pieces = self.render.rows(batch)
+        except pa.ArrowException as exc:  # a value this pyarrow cannot write as text
+            raise RunError(f"cannot write {self.output.name} as {self.kind}: {exc}") from None
         except json_lines.NonFinite:
             row, column = json_lines.first_non_finite(batch, self.schema)
             raise RunError(
