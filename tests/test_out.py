@@ -53,6 +53,40 @@ def test_buffer_out_agrees_with_python_chess():
     assert out.decode().split("\n") == expected + [""]
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_buffer_out_cannot_be_resized_during_the_call(threads):
+    """Another thread that grows or shrinks the bytearray while the call
+    writes into it gets BufferError (its memory cannot move under the
+    writing threads); the call's text is whole."""
+    import threading
+
+    data = "\n".join(_rows(200_000)).encode() + b"\n"
+    want = fx.normalize(data, errors="coerce", threads=threads)
+    out = bytearray()
+    refused = []
+    for _ in range(5):
+        running = threading.Event()
+        running.set()
+
+        def resize(running=running):
+            while running.is_set():
+                try:
+                    out.extend(bytes(1 << 20))
+                    del out[-(1 << 20) :]
+                except BufferError:
+                    refused.append(1)
+
+        other = threading.Thread(target=resize)
+        other.start()
+        try:
+            got = fx.normalize(data, errors="coerce", threads=threads, out=out)
+        finally:
+            running.clear()
+            other.join()
+        assert got is out and bytes(out) == want
+    assert refused  # the other thread met the call at least once
+
+
 def test_buffer_out_raise_leaves_a_valid_bytearray():
     out = bytearray()
     with pytest.raises(fx.FenError, match="row 3"):

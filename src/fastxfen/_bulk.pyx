@@ -292,9 +292,12 @@ cdef class Batch:
             self._count_lines(threads)
         opts.terminators = terminators
         self._jobs(opts)
+        held = None  # into's buffer, exported while the threads write to it
         if into is not None:
             if len(into) < bound:  # in place: no copy of a zeroed buffer
                 PyByteArray_Resize(into, bound)
+            # another thread resizing it meanwhile (another call into it) gets BufferError
+            held = memoryview(into)
             result = <uint8_t *>PyByteArray_AS_STRING(into)
         else:
             data = PyBytes_FromStringAndSize(NULL, bound)
@@ -332,6 +335,8 @@ cdef class Batch:
                 if job.turn != NULL:
                     PyThread_free_lock(job.turn)
                 job.turn = job.next_turn = NULL
+            if held is not None:
+                held.release()
         if overflow:
             raise RuntimeError("fastxfen: normalized text outgrew its bound (a bug)")
         if width == 4 and placed > 0x7FFFFFFF:
