@@ -164,18 +164,6 @@ def format_of(path, given, head: bytes = b"") -> str:
     )
 
 
-def read_exact(f, n: int) -> bytes:
-    """n bytes of f, fewer only at its end."""
-    parts, got = [], 0
-    while got < n:
-        part = f.read(n - got)
-        if not part:
-            break
-        parts.append(part)
-        got += len(part)
-    return b"".join(parts)
-
-
 # ---------------------------------------------------------------- result batches
 
 

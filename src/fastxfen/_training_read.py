@@ -8,6 +8,7 @@ from typing import Any, Iterator
 
 from fastxfen import _options, _training
 from fastxfen._optional import require_arrow
+from fastxfen._streams import read_exact
 from fastxfen._training_io import (
     FORMATS,
     TrainingDataError,
@@ -15,7 +16,6 @@ from fastxfen._training_io import (
     failure_error,
     format_of,
     numpy_batch,
-    read_exact,
 )
 
 #: Every column a reader can give, and those it gives by default.

@@ -8,6 +8,7 @@ import os
 import stat
 import sys
 
+from fastxfen._streams import read_exact
 from fastxfen.files import codecs
 from fastxfen.files.errors import RunError
 
@@ -77,14 +78,7 @@ class Input:
 
     def read_exactly(self, n: int) -> bytes:
         """n bytes, fewer only at the end of the stream."""
-        parts, got = [], 0
-        while got < n:
-            data = self.read(n - got)
-            if not data:
-                break
-            parts.append(data)
-            got += len(data)
-        return parts[0] if len(parts) == 1 else b"".join(parts)
+        return read_exact(self, n)
 
     def position(self) -> int:
         """Bytes of the file read so far (compressed bytes for a compressed
