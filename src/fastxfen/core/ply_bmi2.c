@@ -18,6 +18,7 @@
 #define PLY(name) name##_bmi2
 #define POPCOUNT(x) __builtin_popcountll(x)
 #define SELECT(x, n) ((int)__builtin_ctzll(_pdep_u64(1ull << (n), (x))))
+#define GATHER(x, mask) _pext_u32((x), (mask))
 #include "plycode.h"
 #if defined(__clang__)
 #pragma clang attribute pop
