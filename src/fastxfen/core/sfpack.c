@@ -152,6 +152,7 @@ fx_bp_encode_fn fx_bp_encode_ply = fx_bp_encode_ply_generic;
 void fx_t_init(void)
 {
     if (fx_ply_bmi2_usable()) {
+        fx_pext_sliders_init();
         fx_bp_read = fx_bp_read_bmi2;
         fx_bp_encode_ply = fx_bp_encode_ply_bmi2;
     }

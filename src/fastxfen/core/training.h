@@ -185,6 +185,8 @@ int fx_bp_encode_ply_bmi2(const fx_board *b, fx_move m, int16_t score, int16_t *
 /* 1 when the CPU runs the POPCNT and BMI2 build (and PDEP is fast on it);
  * FASTXFEN_NO_BMI2 in the environment says 0. */
 int fx_ply_bmi2_usable(void);
+/* Fill the BMI2 build's slider tables (attacks.h) from the magic ones. */
+void fx_pext_sliders_init(void);
 /* Choose the builds for this CPU; once, before the readers run. */
 void fx_t_init(void);
 
