@@ -7,30 +7,51 @@
 
 #include "training.h"
 
+/* Each rook square of a board's rights as its file, FX_NONE (top bit
+ * set) kept: the four castling bytes of a record, at once. */
+static inline uint32_t fx_t_rights_files(const fx_board *b)
+{
+    uint32_t rights;
+    memcpy(&rights, b->rook, 4);
+    return (rights & 0x07070707u) | ((rights >> 7 & 0x01010101u) * 0xFF);
+}
+
 /* The board as an 8x8 record, when no repair is needed: one copy and the
  * fields. */
 static inline void fx_t_plain_record(const fx_board *b, fx_rec8 *rec)
 {
-    uint32_t rights;
-    memcpy(&rights, b->rook, 4);
+    uint32_t rights = fx_t_rights_files(b);
     memcpy(rec->board, b->sq, 64);
     rec->width = 8;
     rec->turn = b->turn;
     rec->prefix = FX_PREFIX_NONE;
     rec->ep = b->ep;
     memcpy(rec->castling, &rights, 4);
-    if (rights != 0xFFFFFFFFu)
-        for (int slot = 0; slot < 4; slot++)
-            rec->castling[slot] = b->rook[slot] == FX_NONE ? FX_NONE : b->rook[slot] & 7;
     rec->halfmove = b->rule50;
     rec->fullmove = b->ply / 2 + 1;
+}
+
+/* The board as a position for fx_write, rights and target as they are
+ * (fx_board_to_pos less the clearing of squares an 8-wide board does not
+ * use). */
+static inline void fx_t_text_pos(const fx_board *b, fx_pos *pos)
+{
+    uint32_t rights = fx_t_rights_files(b);
+    memcpy(pos->board, b->sq, 64);
+    pos->width = 8;
+    pos->turn = b->turn;
+    pos->prefix = FX_PREFIX_NONE;
+    pos->ep = b->ep;
+    memcpy(pos->castling, &rights, 4);
+    pos->halfmove = b->rule50;
+    pos->fullmove = b->ply / 2 + 1;
 }
 
 /* Does fx_t_emit_quick write every column c asks for (no text, no
  * packed position)? */
 static inline int fx_t_quick_columns(const fx_t_columns *c)
 {
-    return !c->packed && !c->fen && !c->uci;
+    return !c->packed && !c->fen && !c->uci && !c->plain;
 }
 
 /* Entry i's numbers, and with `record` its record (for a position that

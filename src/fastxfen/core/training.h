@@ -101,6 +101,9 @@ typedef struct {
     uint32_t *rule50;
     int64_t *chain;
     fx_t_entry *entries;        /* the entries themselves, for a writer */
+    uint8_t *plain;             /* each entry as .plain text (FX_PLAIN_MAX bytes of room each) */
+    int32_t *plain_ends;
+    size_t plain_used;
 } fx_t_columns;
 
 /* Longest FEN text a reader writes (both counters of ten digits); the
