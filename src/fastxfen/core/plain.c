@@ -145,7 +145,7 @@ static int make_entry(const plain_entry *p, size_t e_at, fx_t_entry *e, fx_t_err
     fx_sf_settle_ep(&e->pos);
     if (fx_parse_uci(&e->pos, p->value[K_MOVE], p->len[K_MOVE], &e->move))
         return fail(err, FX_T_E_UCI, FX_T_F_MOVE, p->at[K_MOVE], 0);
-    if (!fx_is_legal(&e->pos, e->move))
+    if (!fx_t_is_legal(&e->pos, e->move))
         return fail(err, FX_T_E_ILLEGAL, FX_T_F_MOVE, p->at[K_MOVE], e->move);
     int64_t score, ply, result;
     if (int_field(p, K_SCORE, -32768, 32767, &score, err)

@@ -92,6 +92,11 @@ int fx_bp_encode_ply_bmi2(const fx_board *b, fx_move m, int16_t score, int16_t *
     return fx_bp_encode_ply_generic(b, m, score, last_score, w);
 }
 
+int fx_t_is_legal_bmi2(const fx_board *b, fx_move m)
+{
+    return fx_t_is_legal_generic(b, m);
+}
+
 int fx_ply_bmi2_usable(void)
 {
     return 0;

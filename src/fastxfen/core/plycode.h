@@ -8,6 +8,7 @@
  * sign-folded difference to minus the previous score, in 4-bit groups,
  * each after a "more" bit. */
 #include "emit.h"
+#include "legal.h"
 #include "make.h"
 #include "training.h"
 
@@ -149,6 +150,11 @@ int PLY(fx_bp_encode_ply)(const fx_board *b, fx_move m, int16_t score, int16_t *
         return -1;
     *last_score = (int16_t)-score;
     return 0;
+}
+
+int PLY(fx_t_is_legal)(const fx_board *b, fx_move m)
+{
+    return fx_is_legal_inline(b, m);
 }
 
 /* ------------------------------------------------------------ the chain reader */

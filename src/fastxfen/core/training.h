@@ -190,6 +190,12 @@ int fx_bp_encode_ply_bmi2(const fx_board *b, fx_move m, int16_t score, int16_t *
 int fx_ply_bmi2_usable(void);
 /* Fill the BMI2 build's slider tables (attacks.h) from the magic ones. */
 void fx_pext_sliders_init(void);
+/* fx_is_legal of the build fx_t_init chose (the readers' and writers'
+ * check of every move). */
+typedef int (*fx_legal_fn)(const fx_board *b, fx_move m);
+extern fx_legal_fn fx_t_is_legal;
+int fx_t_is_legal_generic(const fx_board *b, fx_move m);
+int fx_t_is_legal_bmi2(const fx_board *b, fx_move m);
 /* Choose the builds for this CPU; once, before the readers run. */
 void fx_t_init(void);
 
