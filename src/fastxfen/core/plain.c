@@ -51,6 +51,11 @@ size_t fx_plain_write(const fx_t_entry *e, uint8_t *out)
     *o++ = '\n';
     o = PUT_LINE(o, "score ", e->score);
     o = PUT_LINE(o, "ply ", e->ply);
+    if ((unsigned)(e->result + 1) < 3) {  /* a game's result: the last two lines at once */
+        static const char last[3][12] = {"result -1\ne\n", "result 0\ne\n", "result 1\ne\n"};
+        memcpy(o, last[e->result + 1], 12);
+        return (size_t)(o + 11 + (e->result < 0) - out);
+    }
     o = PUT_LINE(o, "result ", e->result);
     memcpy(o, "e\n", 2);
     return (size_t)(o + 2 - out);
