@@ -264,8 +264,12 @@ class Writer:
 
     def write(self, data) -> int:
         """Write a table's rows; returns the entries written."""
-        if self.format == "plain" and isinstance(data, dict) and "plain" in data:
-            text, offsets = data["plain"]  # the entries as .plain text (a reader's)
+        if (
+            self.format == "plain"
+            and isinstance(data, dict)
+            and isinstance(data.get("plain"), tuple)
+        ):
+            text, offsets = data["plain"]  # the entries as .plain text (a reader's column)
             self.file.write(text)
             self.entries += len(offsets) - 1
             self.rows += len(offsets) - 1

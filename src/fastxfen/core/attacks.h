@@ -31,6 +31,8 @@ extern uint64_t fx_between[64][64];
 int fx_attacks_init(void);
 
 #ifdef FX_PEXT_SLIDERS
+#include <immintrin.h>
+
 /* A file compiled for BMI2 (core/ply_bmi2.c) looks the sliders up in
  * tables a quarter the size of the magic ones, which stay in the cache:
  * the occupancy of the square's mask gathered (PEXT) as the index, the

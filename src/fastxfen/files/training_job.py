@@ -2,8 +2,9 @@
 .bin, .plain): the entries go from the reader to the writer as the C core
 holds them (fastxfen.training's "entries" column), with no text or Arrow
 table between, a few thousand at a time (to .plain, normalize has the
-reader write the entries' text itself, the "plain" column); dedupe keeps an entry when its
-position (the "record" column) is seen for the first time.  With more
+reader write the entries' text itself, the "plain" column); dedupe keeps
+an entry when its position (the "record" column) is seen for the first
+time.  With more
 than one thread, the next batch is read (decoded) in a thread of its own
 while the main thread writes the last.
 
