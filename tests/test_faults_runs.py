@@ -14,6 +14,7 @@ under pyarrow's reader thread.  Signals need a process per run."""
 
 import json
 import os
+import select
 import subprocess
 import sys
 
@@ -339,7 +340,12 @@ def test_a_parquet_or_arrow_input_that_changes_during_the_run_stops_it(tmp_path,
     proc = subprocess.Popen(
         [sys.executable, "-m", "fastxfen", *map(str, argv)], stderr=subprocess.PIPE
     )
-    with open(out, "rb") as pipe:
+    # Opened without waiting for a writer: a run that fails before it
+    # opens its output fails the test instead of holding it.
+    with open(os.open(out, os.O_RDONLY | os.O_NONBLOCK), "rb") as pipe:
+        while not select.select([pipe], [], [], 0.1)[0]:
+            assert proc.poll() is None, proc.stderr.read().decode()
+        os.set_blocking(pipe.fileno(), True)
         assert pipe.read(1)  # the run is under way
         if change == "truncate":
             os.truncate(src, size // 2)
