@@ -358,3 +358,89 @@ def test_a_parquet_or_arrow_input_that_changes_during_the_run_stops_it(tmp_path,
     assert status == 2, err
     assert f"{src} changed during the run" in err
     assert temporaries(tmp_path) == []
+
+
+# ------------------------------------------------------------ the end of a run
+
+
+class _OneBlock:
+    """An input giving one bytearray, then its end."""
+
+    name = "<block>"
+
+    def __init__(self, block: bytearray) -> None:
+        self.block = block
+
+    def read(self, n: int = -1):
+        block, self.block = self.block, b""
+        return block
+
+
+def test_a_stream_lent_to_pyarrow_gives_it_copies_not_views():
+    """What pyarrow's threads keep of a lent stream is in Arrow's memory:
+    a view of the Python bytes would be released on those threads, with
+    the GIL, possibly after the interpreter ended."""
+    from fastxfen.files import tables
+
+    block = bytearray(b"fen\n" + b"8/8/8/8/8/8/8/K6k w - - 0 1\n" * 4000)
+    kept = bytes(block)
+    buffer = tables.ReadStream(_OneBlock(block)).lend().read_buffer(1 << 20)
+    block.extend(b"more")  # refused (BufferError) while a view of it is exported
+    block[:3] = b"xxx"
+    assert buffer.to_pybytes() == kept
+
+
+def test_the_end_waits_for_the_streams_lent_to_pyarrow():
+    """``released`` is True once nothing holds a lent stream, and False
+    after its timeout while something does."""
+    from fastxfen.files import tables
+
+    stream = tables.ReadStream(_OneBlock(bytearray(b"fen\n")))
+    stream.lend()
+    assert not tables.released(timeout=0.01)
+    del stream
+    assert tables.released(timeout=1)
+
+
+def _table_runs_on_stdin(runs_each: int, workers: int) -> dict:
+    """``normalize`` of small CSV, TSV and JSON Lines tables piped in,
+    ``runs_each`` times per format, ``workers`` processes at a time (a busy
+    machine is what delays pyarrow's threads past the end): the statuses
+    seen, and the first message of each other than 0."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    fen = runs.GOOD[0]
+    data = {
+        "csv": f"id,fen\n1,{fen}\n".encode(),
+        "tsv": f"id\tfen\n1\t{fen}\n".encode(),
+        "jsonl": json.dumps({"id": 1, "fen": fen}).encode() + b"\n",
+    }
+
+    def one(fmt: str):
+        done = subprocess.run(
+            [sys.executable, "-m", "fastxfen", "normalize", "--input-format", fmt, "-q"],
+            input=data[fmt],
+            capture_output=True,
+            timeout=HANG,
+        )
+        return done.returncode, done.stderr.decode(errors="replace")[-300:]
+
+    seen: dict = {}
+    with ThreadPoolExecutor(workers) as pool:
+        for status, message in pool.map(one, [fmt for fmt in data for _ in range(runs_each)]):
+            seen.setdefault(status, message)
+    return seen
+
+
+def test_table_runs_on_stdin_end_cleanly():
+    seen = _table_runs_on_stdin(runs_each=2, workers=2)
+    assert list(seen) == [0], seen
+
+
+@pytest.mark.slow
+def test_table_runs_on_stdin_end_cleanly_again_and_again():
+    """Before the end of a run waited for pyarrow's threads, about 1 run
+    in 200 of these aborted at exit on a loaded machine ("terminate called
+    without an active exception", status -6)."""
+    seen = _table_runs_on_stdin(runs_each=60, workers=4)
+    assert list(seen) == [0], seen
