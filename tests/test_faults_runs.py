@@ -225,9 +225,10 @@ def test_every_early_stop_again_and_again(tmp_path):
 def _signal_everywhere(folder, n: int, per_input: int, seed: int, every: bool = True) -> dict:
     """SIGINT or SIGTERM at a random moment into runs with --threads 2 of
     normalize, dedupe and encode, ``per_input`` runs on every input format
-    and codec: each ends finished (1, its outputs published) or stopped
-    (130 or 143, nothing published), never crashed, no temporary file.
-    Without ``every``, one codec per format (in turns)."""
+    and codec (the training formats too): each ends finished (0 or 1, its
+    outputs published) or stopped (130 or 143, nothing published), never
+    crashed, no temporary file.  Without ``every``, one codec per format
+    (in turns)."""
     import random
     import signal
     import time
@@ -236,13 +237,15 @@ def _signal_everywhere(folder, n: int, per_input: int, seed: int, every: bool = 
     out = folder / "out"
     out.mkdir()
     tally = {"finished": 0, "stopped": 0}
-    for (fmt, codec), path in sorted(runs.inputs(folder, n).items()):
-        turn = runs.CODECS[runs.FORMATS.index(fmt) % len(runs.CODECS)]
+    inputs = {**runs.inputs(folder, n), **runs.training_inputs(folder, 2 * n)}
+    kinds = (*runs.FORMATS, *runs.TRAINING)
+    for (fmt, codec), path in sorted(inputs.items()):
+        turn = runs.CODECS[kinds.index(fmt) % len(runs.CODECS)]
         if not every and codec != (turn if fmt != "parquet" else ""):
             continue
         for k in range(per_input):
             command = ("normalize", "dedupe", "encode")[k % 3]
-            table = fmt in TABLES
+            table = fmt in TABLES or fmt in runs.TRAINING
             o = out / ("o.npy" if command == "encode" else "o.parquet" if table else "o.fen.gz")
             rej = out / ("r.csv" if table else "r.fen")
             argv = [command, path, "-o", o, "--rejects", rej, "--errors", "coerce"]
@@ -257,7 +260,9 @@ def _signal_everywhere(folder, n: int, per_input: int, seed: int, every: bool = 
             proc.send_signal(signum)
             _, err = proc.communicate(timeout=HANG)
             where = f"{argv[:2]} {signum!r}: status {proc.returncode}: {err.decode()[-2000:]}"
-            assert proc.returncode in (1, 130, 143, -signum), where
+            # finished: 1 for the text and tables (they hold bad rows), 0
+            # for the training files
+            assert proc.returncode in (0, 1, 130, 143, -signum), where
             assert temporaries(out) == [], where
             # both files or neither: a signal after the renames stops
             # nothing more (130 or 143 with both published), and one that
@@ -265,7 +270,7 @@ def _signal_everywhere(folder, n: int, per_input: int, seed: int, every: bool = 
             # once the run has cleaned up or published
             published = o.exists() and rej.exists()
             assert published or (not o.exists() and not rej.exists()), where
-            if proc.returncode == 1:
+            if proc.returncode in (0, 1):
                 assert published, where
                 tally["finished"] += 1
             else:
