@@ -6,6 +6,11 @@
 uint8_t fx_rank_text[256][8];
 uint8_t fx_rank_len[256];
 
+/* For each rank occupancy, where in the rank's text each file's piece
+ * goes; 8 (past the text, which has at most eight bytes) for an empty
+ * file. */
+static uint8_t piece_at[256][8];
+
 /* The two digits of each number below 100, the first '0' for one digit. */
 static uint8_t digits2[100][2];
 
@@ -24,9 +29,11 @@ void fx_init_tables(void)
     for (int mask = 0; mask < 256; mask++) {
         int n = 0, run = 0;
         for (int f = 0; f < 8; f++) {
+            piece_at[mask][f] = 8;
             if (mask >> f & 1) {
                 if (run)
                     fx_rank_text[mask][n++] = (uint8_t)('0' + run);
+                piece_at[mask][f] = (uint8_t)n;
                 fx_rank_text[mask][n++] = (uint8_t)(0x80 | f);
                 run = 0;
             } else {
@@ -39,26 +46,42 @@ void fx_init_tables(void)
     }
 }
 
-/* Bytes of x that are not 0, as a bit per byte (bit f = byte f). */
-static unsigned occupied(uint64_t x)
+/* An 8-square rank, its occupancy given (bit f: file f): the text of
+ * the occupancy (digits in place), then each file's letter stored where
+ * the table puts its piece, eight stores and no branch (an empty file's
+ * letter lands in the byte past the text, inside the writer's room: the
+ * slash or the next field overwrites it, or it lies past the end). */
+static inline uint8_t *write_rank8(const uint8_t *rank, unsigned mask, uint8_t *o)
 {
-    const uint64_t low7 = 0x7F7F7F7F7F7F7F7Full;
-    uint64_t high = ((x & low7) + low7) | x;
-    return (unsigned)((((high >> 7) & 0x0101010101010101ull) * 0x0102040810204080ull) >> 56);
+    const uint8_t *at = piece_at[mask];
+    memcpy(o, fx_rank_text[mask], 8);
+    for (int f = 0; f < 8; f++)
+        o[at[f]] = (uint8_t)fx_piece_letter[rank[f]];
+    return o + fx_rank_len[mask];
 }
 
-static uint8_t *write_rank8(const uint8_t *rank, uint8_t *o)
+/* Rank r of an 8-wide board and its slash. */
+static inline uint8_t *write_rank8_slash(const uint8_t *board, uint64_t occupied, int r,
+                                         uint8_t *o)
 {
-    uint64_t word;
-    memcpy(&word, rank, 8);
-    unsigned mask = occupied(word);
-    const uint8_t *t = fx_rank_text[mask];
-    for (int j = 0; j < 8; j++) {  /* fixed trip count; unused bytes are overwritten */
-        uint8_t c = t[j];
-        uint8_t piece = (uint8_t)-(c >> 7);  /* 0xFF where the byte is a piece */
-        o[j] = (uint8_t)((fx_piece_letter[rank[c & 7]] & piece) | (c & ~piece));
-    }
-    return o + fx_rank_len[mask];
+    o = write_rank8(board + 8 * r, (unsigned)(occupied >> 8 * r) & 0xFF, o);
+    *o = '/';
+    return o + 1;
+}
+
+/* An 8-wide placement, rank 8 first, from the board's occupancy; the
+ * ranks are written out (a loop is a branch the row's end mispredicts). */
+static uint8_t *write_placement8(const uint8_t *board, uint8_t *o)
+{
+    uint64_t occupied = ~fx_equal64(board, FX_EMPTY);
+    o = write_rank8_slash(board, occupied, 7, o);
+    o = write_rank8_slash(board, occupied, 6, o);
+    o = write_rank8_slash(board, occupied, 5, o);
+    o = write_rank8_slash(board, occupied, 4, o);
+    o = write_rank8_slash(board, occupied, 3, o);
+    o = write_rank8_slash(board, occupied, 2, o);
+    o = write_rank8_slash(board, occupied, 1, o);
+    return write_rank8(board, (unsigned)occupied & 0xFF, o);
 }
 
 static uint8_t *write_rank(const uint8_t *rank, int width, uint8_t *o)
@@ -92,11 +115,13 @@ static uint8_t *write_placement(const fx_pos *pos, uint8_t *o)
 {
     int w = pos->width;
     size_t n;
-    if (w == 8 && fx_reader.write8 && (n = fx_reader.write8(pos->board, o)))
-        return o + n;
+    if (w == 8) {
+        if (fx_reader.write8 && (n = fx_reader.write8(pos->board, o)))
+            return o + n;
+        return write_placement8(pos->board, o);
+    }
     for (int r = FX_HEIGHT - 1; r >= 0; r--) {
-        const uint8_t *rank = pos->board + r * w;
-        o = w == 8 ? write_rank8(rank, o) : write_rank(rank, w, o);
+        o = write_rank(pos->board + r * w, w, o);
         *o = '/';
         o += r != 0;
     }
