@@ -14,18 +14,32 @@ static uint8_t piece_at[256][8];
 /* The two digits of each number below 100, the first '0' for one digit. */
 static uint8_t digits2[100][2];
 
-static void init_digits(void)
+/* The castling field of each set of standard rights (bit k: slot k, in
+ * the order K, Q, k, q), '-' for none, and its length. */
+static uint8_t standard_rights[16][4];
+static uint8_t standard_rights_len[16];
+
+static void init_fields(void)
 {
     for (int v = 0; v < 100; v++) {
         digits2[v][0] = (uint8_t)('0' + v / 10);
         digits2[v][1] = (uint8_t)('0' + v % 10);
+    }
+    for (int set = 0; set < 16; set++) {
+        int n = 0;
+        for (int k = 0; k < 4; k++)
+            if (set >> k & 1)
+                standard_rights[set][n++] = (uint8_t)"KQkq"[k];
+        if (!n)
+            standard_rights[set][n++] = '-';
+        standard_rights_len[set] = (uint8_t)n;
     }
 }
 
 void fx_init_tables(void)
 {
     fx_init_parse_tables();
-    init_digits();
+    init_fields();
     for (int mask = 0; mask < 256; mask++) {
         int n = 0, run = 0;
         for (int f = 0; f < 8; f++) {
@@ -128,7 +142,9 @@ static uint8_t *write_placement(const fx_pos *pos, uint8_t *o)
     return o;
 }
 
-/* The castling field.  Each of the four slots writes its letter and moves
+/* The castling field.  Rights on the edge files alone (standard chess),
+ * written as X-FEN without a prefix, come from a table by the set held.
+ * Otherwise each of the four slots writes its letter and moves
  * on only when it holds a right, so the bytes of the field decide no
  * branch (a slot's letter is computed, then kept or overwritten).  X-FEN
  * names a rook by its file only when a rook of the color stands further
@@ -136,6 +152,18 @@ static uint8_t *write_placement(const fx_pos *pos, uint8_t *o)
  * ranks are read only for rights on inner files (Chess960). */
 static uint8_t *write_castling(const fx_pos *pos, fx_castling_mode mode, uint8_t *o)
 {
+    uint32_t slots;
+    memcpy(&slots, pos->castling, 4);
+    /* 0x01 in each byte of a slot that holds a right (a file, below 0x80) */
+    uint32_t held = (~slots & 0x80808080u) >> 7;
+    uint32_t edges = (pos->width - 1u) * 0x00010001u;  /* K, k on the last file; Q, q on a */
+    if (mode == FX_CASTLING_XFEN && pos->prefix == FX_PREFIX_NONE
+        && (slots & held * 0xFF) == (edges & held * 0xFF)) {
+        /* rights on edge files only: no rook stands further out */
+        unsigned set = (held * 0x00204081u) >> 21 & 0xF;  /* byte k's bit to bit k */
+        memcpy(o, standard_rights[set], 4);
+        return o + standard_rights_len[set];
+    }
     uint8_t *start = o;
     if (pos->prefix != FX_PREFIX_NONE)
         *o++ = pos->prefix == FX_PREFIX_S ? 's' : 'm';
