@@ -47,7 +47,9 @@ static const uint8_t IOTA[64] = {
 TARGET size_t fx_read8_avx512(const uint8_t *s, size_t i, size_t end, uint8_t board[80])
 {
     size_t avail = end - i;
-    __mmask64 loaded = avail >= 64 ? ~(__mmask64)0 : _bzhi_u64(~0ull, (unsigned)avail);
+    /* bzhi keeps every bit from index 64 up; a branch on the row's length
+     * would follow no pattern */
+    __mmask64 loaded = _bzhi_u64(~0ull, (unsigned)(avail < 64 ? avail : 64));
     __m512i c = _mm512_maskz_loadu_epi8(loaded, s + i);  /* no byte at or past end is read */
     __mmask64 blank = _mm512_cmpeq_epi8_mask(c, _mm512_set1_epi8(' '))
                       | _mm512_cmpeq_epi8_mask(c, _mm512_set1_epi8('\t'));
