@@ -35,15 +35,16 @@ static const uint8_t IOTA[64] = {
 
 /* The ranks are first put one to a qword: the seven slashes give each
  * rank's first byte and length (1 to 8 when the field is valid), and one
- * byte permute moves rank r's bytes to the start of qword r, zeros after.
+ * byte permute moves each rank's bytes to the start of its qword in board
+ * order (rank 1 in qword 0), zeros after.
  * Then each byte is classified by two 128-entry table lookups.  The field
  * is valid when its bytes are pieces, digits and seven slashes, no digit
  * follows a digit within a rank, and every rank's squares add up to eight
  * (one sum of absolute differences per qword).  A prefix sum inside each
  * qword gives every piece its file; the sum of the pieces' file bits is the
  * rank's occupancy (the bits are distinct, so their sum is their union);
- * the piece codes, packed together, are expanded onto the occupied squares
- * and the ranks put in board order. */
+ * the piece codes, packed together, are expanded onto the occupied
+ * squares. */
 TARGET size_t fx_read8_avx512(const uint8_t *s, size_t i, size_t end, uint8_t board[80])
 {
     size_t avail = end - i;
@@ -71,13 +72,15 @@ TARGET size_t fx_read8_avx512(const uint8_t *s, size_t i, size_t end, uint8_t bo
     if (_mm_mask_cmpgt_epu8_mask(0xFF, _mm_sub_epi8(lengths, _mm_set1_epi8(1)),
                                  _mm_set1_epi8(7)))
         return FX_DECLINE;  /* an empty rank, or one of more than eight bytes */
-    const __m512i qword_of = _mm512_srli_epi64(_mm512_and_si512(iota, _mm512_set1_epi8(0x38)), 3);
+    /* qword q takes the rank the text gives (7 - q)th, rank 8 first */
+    const __m512i text_rank = _mm512_srli_epi64(
+        _mm512_andnot_si512(iota, _mm512_set1_epi8(0x38)), 3);
     const __m512i lane = _mm512_and_si512(iota, _mm512_set1_epi8(7));
     __m512i both = _mm512_castsi128_si512(_mm_unpacklo_epi64(firsts, lengths));
     __mmask64 slot = _mm512_cmplt_epu8_mask(
-        lane, _mm512_permutexvar_epi8(_mm512_add_epi8(qword_of, _mm512_set1_epi8(8)), both));
-    __m512i from = _mm512_add_epi8(_mm512_permutexvar_epi8(qword_of, both), lane);
-    __m512i ranks = _mm512_maskz_permutexvar_epi8(slot, from, c);  /* rank r in qword r */
+        lane, _mm512_permutexvar_epi8(_mm512_add_epi8(text_rank, _mm512_set1_epi8(8)), both));
+    __m512i from = _mm512_add_epi8(_mm512_permutexvar_epi8(text_rank, both), lane);
+    __m512i ranks = _mm512_maskz_permutexvar_epi8(slot, from, c);  /* rank 1 in qword 0 */
 
     __m512i advance = _mm512_maskz_permutex2var_epi8(
         slot, _mm512_loadu_si512(ADVANCE), ranks, _mm512_loadu_si512(ADVANCE + 64));
@@ -101,9 +104,7 @@ TARGET size_t fx_read8_avx512(const uint8_t *s, size_t i, size_t end, uint8_t bo
     __m128i rows = _mm512_cvtepi64_epi8(_mm512_sad_epu8(bit, _mm512_setzero_si512()));
     uint64_t occupied = (uint64_t)_mm_cvtsi128_si64(rows);
     __m512i pieces = _mm512_maskz_compress_epi8(letters, code);
-    __m512i text_order = _mm512_maskz_expand_epi8(occupied, pieces);  /* rank 8 first */
-    _mm512_storeu_si512(board, _mm512_permutexvar_epi64(_mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7),
-                                                        text_order));
+    _mm512_storeu_si512(board, _mm512_maskz_expand_epi8(occupied, pieces));
     _mm_storeu_si128((__m128i *)(board + 64), _mm_setzero_si128());
     return i + n;
 }
