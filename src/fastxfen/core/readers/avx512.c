@@ -101,8 +101,14 @@ TARGET size_t fx_read8_avx512(const uint8_t *s, size_t i, size_t end, uint8_t bo
     __m512i file_bits = _mm512_broadcast_i32x4(
         _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0));
     __m512i bit = _mm512_maskz_shuffle_epi8(letters, file_bits, file);
-    __m128i rows = _mm512_cvtepi64_epi8(_mm512_sad_epu8(bit, _mm512_setzero_si512()));
-    uint64_t occupied = (uint64_t)_mm_cvtsi128_si64(rows);
+    /* each rank's occupancy (the sum in its qword's low byte) to all its
+     * bytes, then tested against its bytes' file bits: the squares' mask,
+     * with no trip through a general register */
+    const __m512i low_byte = _mm512_broadcast_i32x4(
+        _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 8, 8, 8, 8));
+    __m512i rows = _mm512_shuffle_epi8(_mm512_sad_epu8(bit, _mm512_setzero_si512()), low_byte);
+    __mmask64 occupied = _mm512_test_epi8_mask(
+        rows, _mm512_set1_epi64(0x8040201008040201ll));
     __m512i pieces = _mm512_maskz_compress_epi8(letters, code);
     _mm512_storeu_si512(board, _mm512_maskz_expand_epi8(occupied, pieces));
     _mm_storeu_si128((__m128i *)(board + 64), _mm_setzero_si128());
