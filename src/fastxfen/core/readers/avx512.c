@@ -58,8 +58,11 @@ TARGET size_t fx_read8_avx512(const uint8_t *s, size_t i, size_t end, uint8_t bo
     if (n == FX_DECLINE || n == 0)  /* longer than this reader takes; empty */
         return FX_DECLINE;
     __mmask64 field = _bzhi_u64(~0ull, (unsigned)n);
-    __mmask64 slashes = _mm512_mask_cmpeq_epi8_mask(field, c, _mm512_set1_epi8('/'));
-    if (_mm_popcnt_u64(slashes) != FX_HEIGHT - 1 || (field & _mm512_movepi8_mask(c)))
+    /* the slashes of all 64 bytes, so that their positions need not wait
+     * for n: those of the field come first, and when it has seven, any
+     * after them are dropped below */
+    __mmask64 slashes = _mm512_cmpeq_epi8_mask(c, _mm512_set1_epi8('/'));
+    if (_mm_popcnt_u64(slashes & field) != FX_HEIGHT - 1 || (field & _mm512_movepi8_mask(c)))
         return FX_DECLINE;
 
     /* rank r is bytes [first_r, end_r): ends are the slashes, then n */
