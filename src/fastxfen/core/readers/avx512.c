@@ -36,15 +36,15 @@ static const uint8_t IOTA[64] = {
 /* The ranks are first put one to a qword: the seven slashes give each
  * rank's first byte and length (1 to 8 when the field is valid), and one
  * byte permute moves each rank's bytes to the start of its qword in board
- * order (rank 1 in qword 0), zeros after.
- * Then each byte is classified by two 128-entry table lookups.  The field
+ * order (rank 1 in qword 0).  Then each byte is classified by two
+ * 128-entry table lookups, which zero the bytes past a rank.  The field
  * is valid when its bytes are pieces, digits and seven slashes, no digit
  * follows a digit within a rank, and every rank's squares add up to eight
  * (one sum of absolute differences per qword).  A prefix sum inside each
- * qword gives every piece its file; the sum of the pieces' file bits is the
- * rank's occupancy (the bits are distinct, so their sum is their union);
- * the piece codes, packed together, are expanded onto the occupied
- * squares. */
+ * qword gives every piece its file (plus one); the sum of the pieces'
+ * file bits is the rank's occupancy (the bits are distinct, so their sum
+ * is their union); the piece codes, packed together, are expanded onto
+ * the occupied squares. */
 TARGET size_t fx_read8_avx512(const uint8_t *s, size_t i, size_t end, uint8_t board[80])
 {
     size_t avail = end - i;
@@ -83,7 +83,9 @@ TARGET size_t fx_read8_avx512(const uint8_t *s, size_t i, size_t end, uint8_t bo
     __mmask64 slot = _mm512_cmplt_epu8_mask(
         lane, _mm512_permutexvar_epi8(_mm512_add_epi8(text_rank, _mm512_set1_epi8(8)), both));
     __m512i from = _mm512_add_epi8(_mm512_permutexvar_epi8(text_rank, both), lane);
-    __m512i ranks = _mm512_maskz_permutexvar_epi8(slot, from, c);  /* rank 1 in qword 0 */
+    /* rank 1 in qword 0; the bytes past a rank are zeroed by the lookups
+     * below, so that the permute need not wait for slot */
+    __m512i ranks = _mm512_permutexvar_epi8(from, c);
 
     __m512i advance = _mm512_maskz_permutex2var_epi8(
         slot, _mm512_loadu_si512(ADVANCE), ranks, _mm512_loadu_si512(ADVANCE + 64));
@@ -100,10 +102,11 @@ TARGET size_t fx_read8_avx512(const uint8_t *s, size_t i, size_t end, uint8_t bo
     __m512i through = _mm512_add_epi8(advance, _mm512_slli_epi64(advance, 8));
     through = _mm512_add_epi8(through, _mm512_slli_epi64(through, 16));
     through = _mm512_add_epi8(through, _mm512_slli_epi64(through, 32));
-    __m512i file = _mm512_and_si512(_mm512_sub_epi8(through, advance), _mm512_set1_epi8(7));
+    /* a piece's squares through it are its file plus one (1 to 8, as
+     * every rank has eight squares) */
     __m512i file_bits = _mm512_broadcast_i32x4(
-        _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0));
-    __m512i bit = _mm512_maskz_shuffle_epi8(letters, file_bits, file);
+        _mm_setr_epi8(0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0));
+    __m512i bit = _mm512_maskz_shuffle_epi8(letters, file_bits, through);
     /* each rank's occupancy (the sum in its qword's low byte) to all its
      * bytes, then tested against its bytes' file bits: the squares' mask,
      * with no trip through a general register */
