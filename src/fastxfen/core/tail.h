@@ -343,9 +343,10 @@ static inline int tail_fits(const fx_tail *t, unsigned width)
  * en passant '-' or a square, counters of one to four digits in the row's
  * last 8 bytes, files within the board's width.  Returns 1 with the
  * fields in *pos (castling rights repaired, the en-passant target tested)
- * and their count in *fields; *kept is 1 when the tail is canonical and
- * every right stands as given, on its edge file (so fx_write in X-FEN
- * would write the same text).  Returns 0 for any other row, *pos's fields
+ * and their count in *fields; *kept (kept NULL: not wanted) is 1 when the
+ * tail is canonical and every right stands as given, on its edge file (so
+ * fx_write in X-FEN would write the same text).  Returns 0 for any other
+ * row, *pos's fields
  * untouched (fx_parse then reads the fields one by one and names any
  * error). */
 static FX_ALWAYS_INLINE int fx_tail_take(const uint8_t *s, size_t start, size_t end, size_t cut,
@@ -366,8 +367,9 @@ static FX_ALWAYS_INLINE int fx_tail_take(const uint8_t *s, size_t start, size_t 
     else
         memcpy(pos->castling, &slots, 4);
     pos->ep = t.ep ? fx_ep_target(pos, t.ep_file, t.ep_rank) : FX_NONE;
-    *kept = t.canonical & (width == 8)
-            & (slots == fx_tail_edge_slots[(t.sets[0] & 3) | (t.sets[1] & 3) << 2]);
+    if (kept) /* a constant where this is inlined */
+        *kept = t.canonical & (width == 8)
+                & (slots == fx_tail_edge_slots[(t.sets[0] & 3) | (t.sets[1] & 3) << 2]);
     *fields = t.fields;
     return 1;
 }
