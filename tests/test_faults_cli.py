@@ -28,7 +28,7 @@ from support.compressed import decompress
 
 import fastxfen as fx
 from fastxfen import cli, pgn
-from fastxfen.files import signals, table_jobs, text_chunks
+from fastxfen.files import outputs, signals, table_jobs, text_chunks
 
 zstandard = pytest.importorskip("zstandard")
 
@@ -347,6 +347,35 @@ def test_a_swallowed_signal_still_publishes_nothing(tmp_path, monkeypatch, capsy
     monkeypatch.setattr(table_jobs, "_mask", mask)
     assert run(argv) == 1  # the next run starts afresh
     assert out.exists() and rej.exists()
+
+
+def test_a_signal_while_the_outputs_open_leaves_no_file(tmp_path, monkeypatch, capsys):
+    """SIGINT just after an output's temporary file is made (its writer
+    thread not yet started, the file not yet among the run's outputs): the
+    run ends as interrupted and no temporary file is left."""
+    started = outputs._Background
+
+    def interrupted(write):
+        signals._handler(signal.SIGINT, None)  # what the signal does
+        return started(write)
+
+    monkeypatch.setattr(outputs, "_Background", interrupted)
+    src = tmp_path / "in.fen"
+    src.write_text("8/8/8/8/8/8/8/K6k w - - 0 1\n")
+    argv = ["normalize", src, "-o", tmp_path / "o.fen.gz", "--rejects", tmp_path / "r.fen"]
+    assert run([*argv, "-q"]) == 130
+    assert "fastxfen: interrupted" in capsys.readouterr().err
+    assert sorted(os.listdir(tmp_path)) == ["in.fen"]
+
+
+def test_an_output_that_fails_to_start_leaves_no_file(tmp_path, monkeypatch):
+    def failing(write):
+        raise OSError(24, "Too many open files")
+
+    monkeypatch.setattr(outputs, "_Background", failing)
+    with pytest.raises(OSError, match="Too many open files"):
+        outputs.Output(str(tmp_path / "o.fen"), background=True)
+    assert os.listdir(tmp_path) == []
 
 
 def test_an_error_after_a_swallowed_signal_ends_the_run_as_the_signal(

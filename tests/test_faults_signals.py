@@ -36,6 +36,7 @@ NAMES = (
     "to_bitboards",
     "pack",
     "pgn",
+    "training_read",
 )
 
 

@@ -13,7 +13,9 @@ calls (``missed``), results that differed (``bad``)."""
 
 from __future__ import annotations
 
+import io
 import json
+import pathlib
 import signal
 import sys
 import time
@@ -21,7 +23,7 @@ import time
 import numpy as np
 
 import fastxfen as fx
-from fastxfen import export
+from fastxfen import export, training
 from fastxfen.pgn import normalize_pgn
 
 GOOD = [
@@ -71,6 +73,16 @@ def _pgn(n: int) -> bytes:
         fen = GOOD[i % len(GOOD)]
         games.append(f'[Event "{i}"]\n[FEN "{fen}"]\n[SetUp "1"]\n\n1. a3 *\n')
     return "\n".join(games).encode()
+
+
+def _binpack(n: int) -> bytes:
+    """A .binpack of at least n entries: the games of the training model's
+    corpus over and over, a block each."""
+    sys.path.insert(0, str(pathlib.Path(__file__).parents[1]))
+    from models import training as model
+
+    games = model.corpus(1, 40)
+    return model.write_binpack(games) * -(-n // len(games))
 
 
 def calls(n: int) -> dict:
@@ -123,6 +135,11 @@ def calls(n: int) -> dict:
         "pack": (lambda: export.pack(corner, format="stockfish", threads=2), same),
         "pgn": (lambda: normalize_pgn(pgn, errors="coerce", threads=2), lists_equal),
     }
+    binpack = _binpack(n)
+    table["training_read"] = (
+        lambda: training.read(io.BytesIO(binpack), output="numpy", threads=2),
+        lambda a, b: a.keys() == b.keys() and all(same(a[k], b[k]) for k in a),
+    )
     try:
         import pyarrow as pa
     except ImportError:

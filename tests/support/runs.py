@@ -101,6 +101,32 @@ def inputs(folder, n: int, bad_first: bool = False, stem: str = "in") -> dict:
     return out
 
 
+#: The engines' training data formats, read as tables.
+TRAINING = ("binpack", "bin", "plain")
+
+
+def training_inputs(folder, entries: int, stem: str = "in") -> dict:
+    """(format, codec) -> path of a file of each training format and codec
+    holding at least ``entries`` entries: games of the model's corpus over
+    and over (a .binpack of many blocks)."""
+    from models import training
+
+    games = training.corpus(1, 40)
+    copies = -(-entries // len(games))
+    data = {
+        "binpack": training.write_binpack(games) * copies,
+        "bin": training.write_bin(games) * copies,
+        "plain": training.write_plain(games).encode() * copies,
+    }
+    out = {}
+    for fmt in TRAINING:
+        for codec in CODECS:
+            path = folder / f"{stem}-{fmt}.{fmt}{codec}"
+            path.write_bytes(compress(codec, data[fmt]))
+            out[fmt, codec] = path
+    return out
+
+
 def main() -> None:
     """``runs.py CASES.json [FSIZE]``: FSIZE, a file size limit in bytes for
     the whole process (what a full disk does to a write, EFBIG for ENOSPC)."""

@@ -9,7 +9,7 @@ import sys
 import traceback
 
 from fastxfen.cli.parser import build_parser
-from fastxfen.files import report, signals
+from fastxfen.files import report, signals, tables
 from fastxfen.files.errors import RunError
 from fastxfen.files.signals import Terminated
 
@@ -35,9 +35,19 @@ def run_argv(argv, commands: dict) -> int:
         args = build_parser().parse_args(argv)
     except SystemExit as exc:
         return exc.code if isinstance(exc.code, int) else EXIT_FAILED
+    status = _run(commands[args.command], args)
+    # The run has let go of its readers; the process ends only once
+    # pyarrow's threads have too (a signal now changes nothing).
+    with signals.handled(), signals.deferred(drop=True):
+        tables.released()
+    return status
+
+
+def _run(command, args) -> int:
+    """The exit status of ``command(args)``, whatever stops it."""
     try:
         with signals.handled():
-            return commands[args.command](args)
+            return command(args)
     except (KeyboardInterrupt, Terminated) as exc:
         return _stopped(type(exc))
     except Exception as exc:

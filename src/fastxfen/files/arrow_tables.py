@@ -97,7 +97,7 @@ def _arrow(reader):
     inside_file = head.startswith(_FILE_MAGIC)
     stream = reader.read_stream(b"" if inside_file else head, source)
     legacy = not inside_file and head[:4] != _END[:4]
-    opened = ipc.open_stream(pa.PythonFile(stream, mode="r"))
+    opened = ipc.open_stream(pa.PythonFile(stream, mode="r"))  # read on this thread
     footer = (lambda: _last_bytes(source)) if inside_file else None
     return _stream(reader, opened, legacy, lambda: stream.tail, footer)
 
@@ -170,7 +170,7 @@ def _csv(reader):
     )
     stream = reader.read_stream(head, source)
     batches = pcsv.open_csv(
-        pa.PythonFile(stream, mode="r"),
+        stream.lend(),
         read_options=pcsv.ReadOptions(block_size=reader.block_size(), use_threads=False),
         parse_options=parse,
         convert_options=convert,
@@ -183,13 +183,13 @@ def _csv(reader):
 
 
 def _jsonl(reader):
-    pa = require_pyarrow()
+    require_pyarrow()
     import pyarrow.json as pjson
 
     read = pjson.ReadOptions(block_size=reader.block_size(), use_threads=False)
     stream = reader.read_stream()
     stream.kept = []  # the bytes pyarrow reads until it has the schema
-    batches = pjson.open_json(pa.PythonFile(stream, mode="r"), read_options=read)
+    batches = pjson.open_json(stream.lend(), read_options=read)
     stream.read_by(batches)
     strings = _timestamps_as_strings(batches.schema)
     if strings == batches.schema:
@@ -203,9 +203,7 @@ def _jsonl(reader):
     stream.close()
     again = reader.read_stream(b"".join(stream.kept), stream.source)
     parse = pjson.ParseOptions(explicit_schema=strings)
-    batches = pjson.open_json(
-        pa.PythonFile(again, mode="r"), read_options=read, parse_options=parse
-    )
+    batches = pjson.open_json(again.lend(), read_options=read, parse_options=parse)
     again.read_by(batches)
     return batches.schema, iter(batches)
 

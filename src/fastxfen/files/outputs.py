@@ -105,13 +105,17 @@ class Output:
         self.direct = None  # the DirectWriter of a plain file
         self.temp = None  # the temporary name, until published or discarded
         self.target = None  # the final name
-        self._open(path, level, threads)
-        if drop_behind and not self.is_stdout:
-            self.drop = DropBehind.attach(self.raw.fileno())
-            if direct and self.drop is not None and self.kind is None and self.temp is not None:
-                self.direct = self.stream = DirectWriter(self.raw.fileno())
-        if background:
-            self.background = _Background(self._write)
+        try:
+            self._open(path, level, threads)
+            if drop_behind and not self.is_stdout:
+                self.drop = DropBehind.attach(self.raw.fileno())
+                if direct and self.drop is not None and self.kind is None and self.temp:
+                    self.direct = self.stream = DirectWriter(self.raw.fileno())
+            if background:
+                self.background = _Background(self._write)
+        except BaseException:
+            self.discard()  # a start that failed half way leaves no file
+            raise
 
     def _open(self, path: str | None, level, threads: int) -> None:
         if codecs.is_stdio(path):

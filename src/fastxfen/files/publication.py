@@ -179,14 +179,17 @@ def open_outputs(source, target, settings, stack, binary: bool):
         _check_not_terminal(target)
     codecs.check_level(settings.level, codecs.compression(target))
     publication = stack.enter_context(Publication())
-    output = publication.add(
-        Output(
-            target,
-            background=True,
-            level=settings.level,
-            drop_behind=not settings.keep_cache,
-            threads=settings.compress_threads(),
-            direct=_large_input(source),
+    # A signal between making a temporary file and adding it would leave
+    # the file behind: it waits until both are added.
+    with signals.deferred():
+        output = publication.add(
+            Output(
+                target,
+                background=True,
+                level=settings.level,
+                drop_behind=not settings.keep_cache,
+                threads=settings.compress_threads(),
+                direct=_large_input(source),
+            )
         )
-    )
-    return output, publication.add(Output(rejects)) if rejects else None
+        return output, publication.add(Output(rejects)) if rejects else None

@@ -10,9 +10,11 @@ module that registers one in table_formats)."""
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import threading
 import time
+import weakref
 from typing import Callable, Optional
 
 import numpy as np
@@ -227,6 +229,19 @@ class ReadStream:
     def seekable(self) -> bool:
         return False
 
+    def lend(self):
+        """This stream as the file object of a pyarrow reader that reads
+        ahead on threads of its own (CSV, JSON Lines), noted so that
+        ``released`` can wait for pyarrow to let go of it.
+
+        Read through a buffered stream, the bytes pyarrow's threads keep
+        are copies in Arrow's memory: a PythonFile read directly gives
+        them views of the Python bytes, whose release on those threads
+        would need the GIL, late (see ``released``)."""
+        pa = require_pyarrow()
+        _lent.add(self)
+        return pa.BufferedInputStream(pa.PythonFile(self, mode="r"), _LENT_BUFFER)
+
     def read_by(self, batches) -> None:
         """Note ``batches``, the pyarrow reader that reads this stream ahead
         (CSV, JSON Lines): ``close`` stops it."""
@@ -257,6 +272,31 @@ class ReadStream:
 
 #: Seconds between two looks at the reads under way while a ReadStream closes.
 _CLOSE_POLL = 0.002
+
+#: The ReadStreams lent to pyarrow (weakly: alive while anything holds them).
+_lent: weakref.WeakSet = weakref.WeakSet()
+#: Bytes of the buffer between a lent ReadStream and pyarrow (larger reads
+#: go straight into the caller's memory).
+_LENT_BUFFER = 1 << 16
+
+
+def released(timeout: float = 5.0) -> bool:
+    """Wait until every ReadStream lent to pyarrow is freed; False if one
+    is still held after ``timeout`` seconds.
+
+    pyarrow's reading ahead lets go of a stream (a Python object) on its
+    own thread, after the reader has delivered the end, and needs the GIL
+    for it: if the interpreter is ending by then, that thread is stopped
+    in the middle of C++ code and the process aborts ("terminate called
+    without an active exception"). The command line waits here, once the
+    run has let go of its readers, so that it ends only after them."""
+    if not _lent:
+        return True
+    gc.collect()  # a reader held only by a reference cycle
+    deadline = time.monotonic() + timeout
+    while _lent and time.monotonic() < deadline:
+        time.sleep(_CLOSE_POLL)  # the GIL is free for pyarrow's thread meanwhile
+    return not _lent
 
 
 def _stop(batches) -> None:
