@@ -277,7 +277,9 @@ static inline int tail_head(const uint8_t *s, size_t end, fx_tail *t)
     uint32_t slot0 = fx_tail_head_slot(lo, hi, 0), slot1 = fx_tail_head_slot(lo, hi, 1);
     uint64_t miss0 = (fx_tail_head_keys[slot0][0] ^ lo) | (fx_tail_head_keys[slot0][1] ^ hi);
     uint64_t miss1 = (fx_tail_head_keys[slot1][0] ^ lo) | (fx_tail_head_keys[slot1][1] ^ hi);
-    if (miss0 && miss1)
+    /* the key is the head right-aligned among zeros: a head that begins
+     * with NUL bytes would pass for the shorter one after them */
+    if ((miss0 && miss1) || *(head_end - head) == 0)
         return 0;
     uint32_t value = miss0 ? fx_tail_head_values[slot1] : fx_tail_head_values[slot0];
     /* the last 8 bytes: the fullmove number right-aligned in the high half,
