@@ -364,7 +364,10 @@ static FX_ALWAYS_INLINE int fx_tail_take(const uint8_t *s, size_t start, size_t 
     pos->halfmove = t.halfmove;
     pos->fullmove = t.fullmove;
     uint32_t slots = 0xFFFFFFFFu;
-    if (t.sets[0] | t.sets[1])
+    /* rights or none: the branch follows no pattern, so it tests the
+     * castling field's first byte (the fields are one blank apart), known
+     * well before the sets, which wait on the head table */
+    if (s[t.cut + 3] != '-')
         slots = fx_castling_from_sets(pos, t.sets);
     else
         memcpy(pos->castling, &slots, 4);
