@@ -312,10 +312,9 @@ static void trim(const uint8_t *s, size_t len, size_t *start, size_t *end)
 
 /* fx_parse_kept, or fx_parse with kept NULL (what only kept needs is left
  * out); with rules 0 (a verdict, no position: validate) the common rows
- * skip the rules, which never refuse a row.  Built once for every CPU
- * (read_row_any) and, for those with x86-64-v3's instructions, once for
- * each caller (the _v3 functions), kept NULL or a local's address, so
- * that each leaves out what it does not need. */
+ * skip the rules, which never refuse a row.  Each build of it is given
+ * kept NULL or a local's address, so that it leaves out what its callers
+ * do not need. */
 static FX_ALWAYS_INLINE int read_row(const uint8_t *s, size_t len, fx_pos *pos,
                                      fx_span *placement, int *fields, size_t *kept,
                                      fx_error *err, int rules)
@@ -359,17 +358,39 @@ static FX_ALWAYS_INLINE int read_row(const uint8_t *s, size_t len, fx_pos *pos,
     return 0;
 }
 
-/* read_row for every CPU, one function for the three callers: inlined
- * into each, as the _v3 functions are, it ran 6 to 18% slower with the
- * SSE2 reader on a Zen 4 (fewer instructions, but slower). */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static int read_row_any(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
-                        int *fields, size_t *kept, fx_error *err, int rules)
+/* read_row for fx_parse_kept: kept through a local, which the compiler
+ * knows is there. */
+static FX_ALWAYS_INLINE int read_kept(const uint8_t *s, size_t len, fx_pos *pos,
+                                      fx_span *placement, int *fields, size_t *kept,
+                                      fx_error *err)
 {
-    return read_row(s, len, pos, placement, fields, kept, err, rules);
+    size_t copy;
+    int rc = read_row(s, len, pos, placement, fields, &copy, err, 1);
+    *kept = copy;
+    return rc;
 }
+
+/* read_row for every CPU: one function for fx_parse and fx_check_row,
+ * one for fx_parse_kept.  Inlined into each caller, as the _v3 functions
+ * are, they ran 6 to 18% slower with the SSE2 reader on a Zen 4 (with
+ * fewer instructions). */
+#if defined(__GNUC__)
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE
+#endif
+NOINLINE static int read_row_any(const uint8_t *s, size_t len, fx_pos *pos,
+                                 fx_span *placement, int *fields, fx_error *err, int rules)
+{
+    return read_row(s, len, pos, placement, fields, NULL, err, rules);
+}
+
+NOINLINE static int read_kept_any(const uint8_t *s, size_t len, fx_pos *pos,
+                                  fx_span *placement, int *fields, size_t *kept, fx_error *err)
+{
+    return read_kept(s, len, pos, placement, fields, kept, err);
+}
+#undef NOINLINE
 
 #ifdef FX_X86
 /* read_row with the instructions of x86-64-v3: the tail's variable shifts
@@ -386,10 +407,7 @@ V3 static int parse_v3(const uint8_t *s, size_t len, fx_pos *pos, fx_span *place
 V3 static int parse_kept_v3(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
                             int *fields, size_t *kept, fx_error *err)
 {
-    size_t copy;
-    int rc = read_row(s, len, pos, placement, fields, &copy, err, 1);
-    *kept = copy;
-    return rc;
+    return read_kept(s, len, pos, placement, fields, kept, err);
 }
 
 V3 static int check_row_v3(const uint8_t *s, size_t len, fx_error *err)
@@ -411,14 +429,14 @@ int fx_parse(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement,
              int *fields, fx_error *err)
 {
     IF_V3(parse_v3(s, len, pos, placement, fields, err))
-    return read_row_any(s, len, pos, placement, fields, NULL, err, 1);
+    return read_row_any(s, len, pos, placement, fields, err, 1);
 }
 
 int fx_parse_kept(const uint8_t *s, size_t len, fx_pos *pos, fx_span *placement, int *fields,
                   size_t *kept, fx_error *err)
 {
     IF_V3(parse_kept_v3(s, len, pos, placement, fields, kept, err))
-    return read_row_any(s, len, pos, placement, fields, kept, err, 1);
+    return read_kept_any(s, len, pos, placement, fields, kept, err);
 }
 
 int fx_check_row(const uint8_t *s, size_t len, fx_error *err)
@@ -427,7 +445,7 @@ int fx_check_row(const uint8_t *s, size_t len, fx_error *err)
     fx_pos pos;
     fx_span placement;
     int fields;
-    return read_row_any(s, len, &pos, &placement, &fields, NULL, err, 0);
+    return read_row_any(s, len, &pos, &placement, &fields, err, 0);
 }
 
 #define IS_LETTER(c) ((uint8_t)(((c) | 0x20) - 'a') < 26)

@@ -139,7 +139,7 @@ static const struct {
     [FX_READER_NEON] = {"neon", "neon", FX_CPU_NEON, NEON_SET},
 };
 
-fx_reader_set fx_reader = {NULL, fx_read_scalar, NULL};
+fx_reader_set fx_reader = {NULL, fx_read_scalar, NULL, 0};
 static fx_reader_id active = FX_READER_SCALAR;
 static char refusal[256];
 
