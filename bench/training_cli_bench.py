@@ -26,6 +26,11 @@ of the files::
 (nnue-pytorch's and Stockfish's training-data tools build such a converter
 on their binpack reader and writer: ``convertBinpackToPlain`` and
 ``convertPlainToBinpack``).  Without peers, only fastxfen is timed.
+
+``--before COMMIT`` (built outside the tree, in the temporary folder) or
+``--before SRC`` (another build's ``src`` folder) runs that build's two
+conversions in the same rounds too, and prints this build's speed-up over
+it per conversion (its time over this build's, per round).
 """
 
 from __future__ import annotations
@@ -44,16 +49,17 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
+from builds import build_commit  # noqa: E402
 from training_bench import binpack_of  # noqa: E402
 
 import fastxfen.training as ft  # noqa: E402
 
 
-def timed(args: list) -> tuple:
+def timed(args: list, env=None) -> tuple:
     """(wall seconds, CPU seconds) of one run of ``args``."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
@@ -84,6 +90,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--threads", type=int, help="fastxfen's --threads (default: automatic)")
     parser.add_argument("--peer", action="append", default=[], metavar="bp2plain|plain2bp=COMMAND")
+    parser.add_argument(
+        "--before", help="a commit to build outside the tree, or a built src folder"
+    )
     args = parser.parse_args()
     peers = dict(spec.split("=", 1) for spec in args.peer)
     with tempfile.TemporaryDirectory() as tmp:
@@ -103,21 +112,45 @@ def main() -> None:
             "fastxfen plain2bp": fastxfen(plain, work / "fx.binpack", args.threads),
             "python start": [sys.executable, "-c", "import fastxfen.cli, fastxfen.training"],
         }
+        envs = {}
+        if args.before:
+            src = args.before
+            if not os.path.isdir(src):
+                src = str(build_commit(src, work / "before-build"))
+            for kind, (source, out) in {
+                "bp2plain": (binpack, "b.plain"),
+                "plain2bp": (plain, "b.binpack"),
+            }.items():
+                jobs[f"before {kind}"] = fastxfen(source, work / out, args.threads)
+                envs[f"before {kind}"] = {**os.environ, "PYTHONPATH": os.path.abspath(src)}
         for kind, command in peers.items():
             out = work / ("peer.plain" if kind == "bp2plain" else "peer.binpack")
             jobs[f"peer {kind}"] = peer(command, binpack, plain, out)
         times = {name: [] for name in jobs}
-        for command in jobs.values():  # warm up, and check the outputs
-            timed(command)
+        for name, command in jobs.items():  # warm up, and check the outputs
+            timed(command, envs.get(name))
         for kind, out in (("bp2plain", "plain"), ("plain2bp", "binpack")):
             if kind in peers:
                 same = (work / f"fx.{out}").read_bytes() == (work / f"peer.{out}").read_bytes()
                 print(f"{kind}: fastxfen's output and the peer's are {'' if same else 'NOT '}equal")
+        for kind, out in (("bp2plain", "plain"), ("plain2bp", "binpack")):
+            if args.before:
+                same = (work / f"fx.{out}").read_bytes() == (work / f"b.{out}").read_bytes()
+                verdict = "equal" if same else "NOT equal"
+                print(f"{kind}: this build's output and the one before are {verdict}")
         for _ in range(args.repeat):
             for name, command in jobs.items():
-                times[name].append(timed(command))
+                times[name].append(timed(command, envs.get(name)))
         for name, runs in times.items():
             report(name, runs, entries)
+        for kind in ("bp2plain", "plain2bp") if args.before else ():
+            ratios = [
+                b[1] / f[1] for b, f in zip(times[f"before {kind}"], times[f"fastxfen {kind}"])
+            ]
+            print(
+                f"same-run ratio {kind} cpu: before / this build median "
+                f"{statistics.median(ratios):.2f} (rounds {_listed(ratios)})"
+            )
         start = times["python start"]
         for kind in peers:
             ours, theirs = times[f"fastxfen {kind}"], times[f"peer {kind}"]

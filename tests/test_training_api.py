@@ -257,6 +257,34 @@ def test_the_baseline_build_reads_the_same(tmp_path, binpack):
     assert written == out.getvalue()  # the baseline move text encoder writes the same
 
 
+def test_the_baseline_build_converts_the_same(tmp_path, binpack):
+    """.binpack -> .plain -> .bin -> .plain -> .binpack, every move checked
+    on the way, gives the same bytes in the baseline build as in the BMI2
+    one (where the CPU has it)."""
+    path = tmp_path / "games.binpack"
+    path.write_bytes(binpack)
+    code = (
+        "import hashlib, sys, fastxfen.training as ft; d = sys.argv[1]; "
+        "ft.convert(d + '/games.binpack', d + '/a.plain'); "
+        "ft.convert(d + '/a.plain', d + '/a.bin'); ft.convert(d + '/a.bin', d + '/b.plain'); "
+        "ft.convert(d + '/b.plain', d + '/b.binpack'); "
+        "print(''.join(hashlib.sha256(open(d + '/' + n, 'rb').read()).hexdigest() "
+        "for n in ('a.plain', 'a.bin', 'b.plain', 'b.binpack')))"
+    )
+    got = [
+        subprocess.run(
+            [sys.executable, "-c", code, str(tmp_path)],
+            env={**os.environ, **extra},
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout.strip()
+        for extra in ({"FASTXFEN_NO_BMI2": "1"}, {})
+    ]
+    assert got[0] == got[1]
+    assert (tmp_path / "b.binpack").read_bytes() == binpack
+
+
 def test_the_examples_in_the_docstrings_run():
     import doctest
 

@@ -202,3 +202,48 @@ def test_blocks_are_cut_where_stockfish_cuts_them(table):
     got = ft.read(io.BytesIO(data), format="binpack", columns=FIELDS, threads=2)
     assert got.equals(ft.read(io.BytesIO(data), format="binpack", columns=FIELDS))
     assert got.num_rows == big.num_rows
+
+
+def _plain_column(data, fmt, batch_size):
+    """The "plain" column (the entries as .plain text, which conversions
+    to .plain write as it is) of every batch, joined."""
+    batches = ft.batches(
+        io.BytesIO(data), format=fmt, columns=("plain",), output="numpy", batch_size=batch_size
+    )
+    return b"".join(bytes(b["plain"][0]) for b in batches)
+
+
+@pytest.mark.parametrize("batch_size", [1, 97, 1 << 14])
+def test_the_readers_write_plain_text_as_the_writer_does(entries, table, binpack, batch_size):
+    assert _plain_column(binpack, "binpack", batch_size).decode() == model.write_plain(entries)
+    for fmt in ("bin", "plain"):
+        data = io.BytesIO()
+        ft.write(data, table.slice(0, 700), format=fmt)
+        written = io.BytesIO()
+        ft.write(written, read(data.getvalue(), fmt), format="plain")
+        assert _plain_column(data.getvalue(), fmt, batch_size) == written.getvalue()
+        converted = io.BytesIO()
+        ft.convert(io.BytesIO(data.getvalue()), converted, format=fmt, to="plain")
+        assert converted.getvalue() == written.getvalue()
+
+
+def test_plain_numbers_at_their_limits():
+    """Every number of a .plain entry written digit for digit, each length
+    and sign, up to the limits of its type."""
+    values = [0, 1, -1, 9, 10, -10, 99, 100, 999, 1000, -9999, 10000, 32767, -32768, 65535]
+    fen = "4k3/8/8/8/8/8/8/4K3 w - - 0 1"
+    rows = {
+        "fen": [fen] * len(values),
+        "move": ["e1e2"] * len(values),
+        "score": [v if -32768 <= v <= 32767 else 0 for v in values],
+        "ply": [abs(v) for v in values],
+        "result": [max(-128, min(127, v)) for v in values],
+    }
+    out = io.BytesIO()
+    ft.write(out, rows, format="plain")
+    expected = "".join(
+        f"fen {fen}\nmove e1e2\nscore {s}\nply {p}\nresult {r}\ne\n"
+        for s, p, r in zip(rows["score"], rows["ply"], rows["result"])
+    )
+    assert out.getvalue().decode() == expected
+    assert _plain_column(out.getvalue(), "plain", 4).decode() == expected

@@ -81,6 +81,8 @@ cdef extern from "training.h" nogil:
         uint32_t *rule50
         int64_t *chain
         fx_t_entry *entries
+        uint8_t *plain
+        int32_t *plain_ends
 
     ctypedef struct fx_t_chains:
         int64_t chain
@@ -142,10 +144,14 @@ CHAIN_HEAD = FX_BP_HEAD
 BLOCK_LIMIT = FX_BP_BLOCK_LIMIT
 BLOCK_CUT = FX_BP_BLOCK_CUT
 BIN_SIZE = FX_BIN_SIZE
-#: Every column a reader can give; and "entries", the entries themselves
-#: (opaque bytes) that a writer takes back without reading text.
+#: Every column a reader can give; and two for conversions: "entries", the
+#: entries themselves (opaque bytes) that a writer takes back without
+#: reading text, and "plain", the entries as .plain text.
 COLUMNS = ("fen", "record", "packed", "move", "sfmove", "score", "ply", "result", "rule50",
            "chain")
+INTERNAL = ("entries", "plain")
+#: The text columns: (data, int32 offsets) pairs, and a text's most bytes.
+TEXT = {"fen": FX_T_FEN_MAX, "move": FX_T_UCI_MAX, "plain": FX_PLAIN_MAX}
 ENTRY_SIZE = sizeof(fx_t_entry)
 
 
@@ -262,7 +268,7 @@ cdef class Spec:
 
     def __init__(self, columns, castling="xfen", en_passant="xfen", reuse=False):
         self.reuse, self.scratch, self.room = reuse, None, 0
-        unknown = [c for c in columns if c not in COLUMNS + ("entries",)]
+        unknown = [c for c in columns if c not in COLUMNS + INTERNAL]
         if unknown:
             raise ValueError(f"unknown column {unknown[0]!r}; columns are {', '.join(COLUMNS)}")
         self.columns = tuple(columns)
@@ -290,9 +296,8 @@ cdef dict _arrays(Spec spec, Py_ssize_t n):
     cdef dict out = {}
     cdef cnp.ndarray a
     for name in spec.columns:
-        if name == "fen" or name == "move":
-            width = FX_T_FEN_MAX if name == "fen" else FX_T_UCI_MAX
-            data = np.empty(n * width + FX_MAX_OUTPUT, np.uint8)
+        if name in TEXT:
+            data = np.empty(n * TEXT[name] + FX_MAX_OUTPUT, np.uint8)
             offsets = np.zeros(n + 1, np.int32)
             out[name] = (data, offsets)
             continue
@@ -310,13 +315,15 @@ cdef void _wire(dict arrays, fx_t_columns *c):
     """Point the columns of *c at the arrays."""
     cdef cnp.ndarray a
     for name, value in arrays.items():
-        if name == "fen" or name == "move":
+        if name in TEXT:
             p = cnp.PyArray_DATA(value[0])
             ends = <int32_t *>cnp.PyArray_DATA(value[1]) + 1
             if name == "fen":
                 c.fen, c.fen_ends = <uint8_t *>p, ends
-            else:
+            elif name == "move":
                 c.uci, c.uci_ends = <uint8_t *>p, ends
+            else:
+                c.plain, c.plain_ends = <uint8_t *>p, ends
             continue
         a = value
         p = cnp.PyArray_DATA(a)

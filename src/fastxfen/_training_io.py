@@ -174,7 +174,7 @@ def arrow_batch(cols: dict, n: int, names):
     arrays = []
     for name in names:
         value = cols[name]
-        if name in ("fen", "move"):
+        if name in ("fen", "move", "plain"):
             data, offsets = value
             arrays.append(
                 pa.Array.from_buffers(
@@ -220,7 +220,8 @@ def arrow_schema(columns):
 
 def numpy_batch(cols: dict, names) -> dict:
     """numpy arrays of the core's columns: text as S arrays as wide as
-    their longest value."""
+    their longest value ("plain", for a writer: the text and its int32
+    offsets)."""
     out = {}
     for name in names:
         value = cols[name]

@@ -264,6 +264,16 @@ class Writer:
 
     def write(self, data) -> int:
         """Write a table's rows; returns the entries written."""
+        if (
+            self.format == "plain"
+            and isinstance(data, dict)
+            and isinstance(data.get("plain"), tuple)
+        ):
+            text, offsets = data["plain"]  # the entries as .plain text (a reader's column)
+            self.file.write(text)
+            self.entries += len(offsets) - 1
+            self.rows += len(offsets) - 1
+            return len(offsets) - 1
         table = table_of(data)
         before, start = self.entries, 0
         while start < table.n:
@@ -396,7 +406,7 @@ def convert(
         with Reader(
             source,
             format=format,
-            columns=("entries",),
+            columns=("plain",) if w.format == "plain" else ("entries",),
             output="numpy",
             errors=errors,
             threads=threads,

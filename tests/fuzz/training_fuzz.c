@@ -15,7 +15,8 @@
  *
  * Byte 0 of the input picks the reader (0-2: binpack, bin, plain; 3:
  * binpack then the round trip) and how many entries each call may give
- * (bits 2-5); the rest is the data. */
+ * (bits 2-5); its bits 2-6 also pick the columns (the packed position, the
+ * FEN modes, the .plain text); the rest is the data. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,8 @@
 typedef struct {
     uint8_t records[ROWS * 80], packed[ROWS * 24];
     uint8_t fen[ROWS * FX_T_FEN_MAX + FX_MAX_OUTPUT], uci[ROWS * FX_T_UCI_MAX + 16];
-    int32_t fen_ends[ROWS], uci_ends[ROWS];
+    uint8_t plain[ROWS * FX_PLAIN_MAX];
+    int32_t fen_ends[ROWS], uci_ends[ROWS], plain_ends[ROWS];
     uint16_t sfmove[ROWS], ply[ROWS];
     int16_t score[ROWS];
     int8_t result[ROWS];
@@ -52,6 +54,8 @@ static void wire(fx_t_columns *c, buffers *b, int flags)
     c->result = b->result;
     c->rule50 = b->rule50;
     c->chain = b->chain;
+    c->plain = flags >> 4 & 1 ? b->plain : NULL;  /* the entries as .plain text */
+    c->plain_ends = b->plain_ends;
 }
 
 static void check(int ok, const char *what)
@@ -74,7 +78,8 @@ static int read_block(const uint8_t *data, size_t len, size_t step, int flags, b
         memset(&err, 0, sizeof err);
         wire(&c, b, flags);
         size_t n = fx_bp_read(&r, &c, 0, step, &err);
-        check(n <= step && c.fen_used <= sizeof b->fen && c.uci_used <= sizeof b->uci, "room");
+        check(n <= step && c.fen_used <= sizeof b->fen && c.uci_used <= sizeof b->uci
+                  && c.plain_used <= sizeof b->plain, "room");
         for (size_t i = 0; i < n; i++) {
             fx_pos pos;
             fx_error perr;

@@ -30,6 +30,35 @@ extern uint64_t fx_between[64][64];
  * miscompiled the table: every caller refuses to work then). */
 int fx_attacks_init(void);
 
+#ifdef FX_PEXT_SLIDERS
+#include <immintrin.h>
+
+/* A file compiled for BMI2 (core/ply_bmi2.c) looks the sliders up in
+ * tables a quarter the size of the magic ones, which stay in the cache:
+ * the occupancy of the square's mask gathered (PEXT) as the index, the
+ * attack set stored as 16 bits, one per square of the square's rays, and
+ * spread back onto them (PDEP).  fx_pext_sliders_init fills them. */
+typedef struct {
+    uint64_t mask;    /* squares whose occupancy matters (the magic mask) */
+    uint64_t rays;    /* every square the slider can reach on an empty board */
+    uint32_t offset;  /* of this square's slice in fx_slider_bits */
+} fx_pext_slider;
+
+extern fx_pext_slider fx_rook_pext[64], fx_bishop_pext[64];
+extern uint16_t fx_slider_bits[102400 + 5248];
+
+static inline uint64_t fx_rook_attacks(int sq, uint64_t occupied)
+{
+    const fx_pext_slider *p = &fx_rook_pext[sq];
+    return _pdep_u64(fx_slider_bits[p->offset + _pext_u64(occupied, p->mask)], p->rays);
+}
+
+static inline uint64_t fx_bishop_attacks(int sq, uint64_t occupied)
+{
+    const fx_pext_slider *p = &fx_bishop_pext[sq];
+    return _pdep_u64(fx_slider_bits[p->offset + _pext_u64(occupied, p->mask)], p->rays);
+}
+#else
 static inline uint64_t fx_rook_attacks(int sq, uint64_t occupied)
 {
     const fx_magic *m = &fx_rook_magic[sq];
@@ -41,6 +70,7 @@ static inline uint64_t fx_bishop_attacks(int sq, uint64_t occupied)
     const fx_magic *m = &fx_bishop_magic[sq];
     return m->table[((occupied & m->mask) * m->magic) >> m->shift];
 }
+#endif
 
 static inline uint64_t fx_queen_attacks(int sq, uint64_t occupied)
 {

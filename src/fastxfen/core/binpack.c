@@ -73,7 +73,7 @@ int fx_bp_read_head(fx_bp_reader *r, fx_t_error *err)
     e->result = (int8_t)fx_unfold16((uint16_t)(ply >> 14));
     e->pos.rule50 = be16(h + 30);
     e->pos.ply = e->ply;
-    if (!fx_is_legal(&e->pos, e->move))
+    if (!fx_t_is_legal(&e->pos, e->move))
         return head_error(r, err, FX_T_E_ILLEGAL, FX_T_F_MOVE, e->move, skip);
     r->odd = (uint8_t)odd_head(&e->pos);
     r->left = count;

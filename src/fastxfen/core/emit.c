@@ -7,16 +7,8 @@
  * only a valid en-passant target. */
 static void record_of(const fx_board *b, int odd, fx_pos *pos)
 {
-    memcpy(pos->board, b->sq, 64);
+    fx_t_text_pos(b, pos);
     memset(pos->board + 64, 0, FX_MAX_SQUARES - 64);
-    pos->width = 8;
-    pos->turn = b->turn;
-    pos->prefix = FX_PREFIX_NONE;
-    pos->ep = b->ep;
-    for (int slot = 0; slot < 4; slot++)
-        pos->castling[slot] = b->rook[slot] == FX_NONE ? FX_NONE : (uint8_t)(b->rook[slot] & 7);
-    pos->halfmove = b->rule50;
-    pos->fullmove = b->ply / 2 + 1;
     if (odd) {
         fx_repair_castling(pos);
         if (pos->ep != FX_NONE && !fx_ep_valid(pos))
@@ -24,9 +16,8 @@ static void record_of(const fx_board *b, int odd, fx_pos *pos)
     }
 }
 
-
-/* The columns that take more than a store: packed, FEN and UCI text, and
- * records that need the repair. */
+/* The columns that take more than a store: packed, FEN, UCI and .plain
+ * text, and records that need the repair. */
 static int text_columns(fx_t_columns *c, size_t i, const fx_t_entry *e, int odd,
                         fx_t_error *err)
 {
@@ -57,6 +48,10 @@ static int text_columns(fx_t_columns *c, size_t i, const fx_t_entry *e, int odd,
     if (c->uci) {
         c->uci_used += (size_t)fx_move_uci(e->move, 0, c->uci + c->uci_used);
         c->uci_ends[i] = (int32_t)c->uci_used;
+    }
+    if (c->plain) {
+        c->plain_used += fx_plain_write(e, c->plain + c->plain_used);
+        c->plain_ends[i] = (int32_t)c->plain_used;
     }
     return 0;
 }

@@ -73,7 +73,7 @@ static int move_of(const fx_t_table *t, size_t i, const fx_board *b, fx_move *m,
     }
     if (!*m)
         return fail(err, FX_T_E_NULL_MOVE, FX_T_F_MOVE, 0);
-    if (!fx_is_legal(b, *m)) {
+    if (!fx_t_is_legal(b, *m)) {
         err->a = *m;
         return fail(err, FX_T_E_ILLEGAL, FX_T_F_MOVE, 0);
     }

@@ -62,7 +62,7 @@ static inline void fx_shift(fx_board *b, int from, int to, uint8_t code, uint8_t
 }
 
 /* fx_make (movegen.h). */
-static inline void fx_make_inline(fx_board *b, fx_move m)
+static FX_ALWAYS_INLINE void fx_make_inline(fx_board *b, fx_move m)
 {
     int from = FX_FROM(m), to = FX_TO(m), kind = FX_KIND(m), us = b->turn;
     uint8_t code = b->sq[from], taken = b->sq[to];

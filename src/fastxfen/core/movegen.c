@@ -2,6 +2,7 @@
  * moves (UCI text, Stockfish's 16 bits). */
 #include <string.h>
 
+#include "legal.h"
 #include "make.h"
 
 #define BIT(sq) (1ull << (sq))
@@ -102,14 +103,6 @@ void fx_board_to_pos(const fx_board *b, fx_pos *pos)
     pos->fullmove = b->ply / 2 + 1;
 }
 
-/* ------------------------------------------------------------ attacks */
-
-static int one_king_each(const fx_board *b)
-{
-    uint64_t w = b->pieces[FX_WHITE][FX_KING], k = b->pieces[FX_BLACK][FX_KING];
-    return w && !(w & (w - 1)) && k && !(k & (k - 1));
-}
-
 /* ------------------------------------------------------------ legality */
 
 int fx_castle_legal(const fx_board *b, int slot)
@@ -135,50 +128,9 @@ int fx_castle_legal(const fx_board *b, int slot)
     return !fx_attackers(b, king_to, !us, after);
 }
 
-/* Squares a pawn of the side to move on `from` can move to: captures of
- * the pieces in `targets`, the push, and the double push from its start. */
-static uint64_t pawn_moves(const fx_board *b, int from, uint64_t targets)
-{
-    int us = b->turn, up = us ? -8 : 8, start = us ? 6 : 1;
-    uint64_t to = fx_pawn_attacks[us][from] & targets;
-    int ahead = from + up;
-    if (ahead >= 0 && ahead < 64 && !(b->occupied >> ahead & 1)) {
-        to |= BIT(ahead);
-        if (from / 8 == start && !(b->occupied >> (ahead + up) & 1))
-            to |= BIT(ahead + up);
-    }
-    return to;
-}
-
 int fx_is_legal(const fx_board *b, fx_move m)
 {
-    int from = FX_FROM(m), to = FX_TO(m), kind = FX_KIND(m), us = b->turn;
-    uint8_t code = b->sq[from];
-    if (kind > FX_MV_EP || from == to || !code || (code > 6) != us || !one_king_each(b))
-        return 0;
-    int type = FX_TYPE_OF(code);
-    if (kind == FX_MV_CASTLE) {
-        for (int slot = 2 * us; slot < 2 * us + 2; slot++)
-            if (b->rook[slot] == to)
-                return type == FX_KING && fx_castle_legal(b, slot);
-        return 0;
-    }
-    if (b->pieces[us][FX_ALL] >> to & 1)
-        return 0;
-    if (type == FX_PAWN) {
-        int last = (int)((us ? RANK_1 : RANK_8) >> to & 1);
-        int promotes = kind >= FX_MV_PROMO && kind < FX_MV_CASTLE;
-        if (kind == FX_MV_EP) {
-            if (to != b->ep || !(fx_pawn_attacks[us][from] >> to & 1)
-                || (b->occupied >> to & 1) || b->sq[(from & 56) | (to & 7)] != FX_CODE(!us, FX_PAWN))
-                return 0;
-        } else if (promotes != last || !(pawn_moves(b, from, b->pieces[!us][FX_ALL]) >> to & 1)) {
-            return 0;
-        }
-    } else if (kind != FX_MV_NORMAL || !(fx_piece_attacks(type, us, from, b->occupied) >> to & 1)) {
-        return 0;
-    }
-    return fx_keeps_king_safe(b, m);
+    return fx_is_legal_inline(b, m);
 }
 
 /* ------------------------------------------------------------ generation */
@@ -199,7 +151,7 @@ static int pawn_legal(const fx_board *b, fx_move *moves, int n)
         ep = -1;
     for (uint64_t pawns = b->pieces[us][FX_PAWN]; pawns; pawns &= pawns - 1) {
         int from = fx_ctz64(pawns);
-        uint64_t to = pawn_moves(b, from, targets | (ep >= 0 ? BIT(ep) : 0));
+        uint64_t to = fx_pawn_moves(b, from, targets | (ep >= 0 ? BIT(ep) : 0));
         for (; to; to &= to - 1) {
             int sq = fx_ctz64(to);
             if (last >> sq & 1)
@@ -214,7 +166,7 @@ static int pawn_legal(const fx_board *b, fx_move *moves, int n)
 
 int fx_legal_moves(const fx_board *b, fx_move *moves)
 {
-    if (!one_king_each(b))
+    if (!fx_one_king_each(b))
         return 0;
     int us = b->turn, n = pawn_legal(b, moves, 0);
     uint64_t own = b->pieces[us][FX_ALL];

@@ -3,7 +3,7 @@
  * them. */
 #include <string.h>
 
-#include "training.h"
+#include "emit.h"
 
 /* "00" to "99". */
 static const char PAIRS[201] =
@@ -11,30 +11,27 @@ static const char PAIRS[201] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
-/* v in decimal, then '\n': its digits counted first, then written from
- * the last, two at a time, straight into o. */
+/* v (|v| < 100000: the numbers of an entry) in decimal, then '\n', with no
+ * division and no branch on the value: u * ceil(2^32 / 10^4) has the first
+ * digit above bit 32 and the other four as a fraction below it (exact for
+ * u < 100000), whose digits two multiplications by 100 bring up in pairs;
+ * the five digits are made as one word, its leading zeros shifted out, and
+ * 8 bytes stored (the entry's room holds them). */
 static uint8_t *put_int(uint8_t *o, int32_t v)
 {
     uint32_t u = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+    uint64_t f = (uint64_t)u * 429497u, g = (f & 0xFFFFFFFFu) * 100, h = (g & 0xFFFFFFFFu) * 100;
+    uint16_t mid, low;
+    memcpy(&mid, PAIRS + 2 * (g >> 32), 2);
+    memcpy(&low, PAIRS + 2 * (h >> 32), 2);
+    uint64_t word = ('0' + (f >> 32)) | (uint64_t)mid << 8 | (uint64_t)low << 24;
+    /* leading zeros: zero bytes at the bottom of the digits, the last kept */
+    unsigned zeros = (unsigned)fx_ctz64((word - 0x3030303030ull) | 1ull << 32) >> 3;
     *o = '-';
     o += v < 0;
-    size_t n = 1;
-    for (uint32_t bound = 10; n < 10 && u >= bound; bound *= 10)
-        n++;
-    uint8_t *end = o + n, *d = end;
-    while (u >= 100) {
-        d -= 2;
-        memcpy(d, PAIRS + 2 * (u % 100), 2);
-        u /= 100;
-    }
-    if (u >= 10) {
-        d -= 2;
-        memcpy(d, PAIRS + 2 * u, 2);
-    } else {
-        *--d = (uint8_t)('0' + u);
-    }
-    *end = '\n';
-    return end + 1;
+    word = (word | (uint64_t)'\n' << 40) >> 8 * zeros;
+    memcpy(o, &word, 8);
+    return o + 6 - zeros;
 }
 
 /* A key (a string literal) and a number, one line. */
@@ -44,7 +41,7 @@ size_t fx_plain_write(const fx_t_entry *e, uint8_t *out)
 {
     uint8_t *o = out;
     fx_pos pos;
-    fx_board_to_pos(&e->pos, &pos);
+    fx_t_text_pos(&e->pos, &pos);
     memcpy(o, "fen ", 4);
     o += 4;
     o += fx_write(&pos, FX_CASTLING_XFEN, FX_EP_FEN, 6, NULL, 0, o);
@@ -54,6 +51,11 @@ size_t fx_plain_write(const fx_t_entry *e, uint8_t *out)
     *o++ = '\n';
     o = PUT_LINE(o, "score ", e->score);
     o = PUT_LINE(o, "ply ", e->ply);
+    if ((unsigned)(e->result + 1) < 3) {  /* a game's result: the last two lines at once */
+        static const char last[3][12] = {"result -1\ne\n", "result 0\ne\n", "result 1\ne\n"};
+        memcpy(o, last[e->result + 1], 12);
+        return (size_t)(o + 11 + (e->result < 0) - out);
+    }
     o = PUT_LINE(o, "result ", e->result);
     memcpy(o, "e\n", 2);
     return (size_t)(o + 2 - out);
@@ -148,7 +150,7 @@ static int make_entry(const plain_entry *p, size_t e_at, fx_t_entry *e, fx_t_err
     fx_sf_settle_ep(&e->pos);
     if (fx_parse_uci(&e->pos, p->value[K_MOVE], p->len[K_MOVE], &e->move))
         return fail(err, FX_T_E_UCI, FX_T_F_MOVE, p->at[K_MOVE], 0);
-    if (!fx_is_legal(&e->pos, e->move))
+    if (!fx_t_is_legal(&e->pos, e->move))
         return fail(err, FX_T_E_ILLEGAL, FX_T_F_MOVE, p->at[K_MOVE], e->move);
     int64_t score, ply, result;
     if (int_field(p, K_SCORE, -32768, 32767, &score, err)

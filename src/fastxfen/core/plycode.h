@@ -1,12 +1,14 @@
 /* The .binpack move text of one ply, compiled once per instruction set:
  * the including file defines PLY(name) (a suffix for the names), POPCOUNT
- * and SELECT (fx_select64's contract), then includes this file.
+ * and SELECT (fx_select64's contract), and may define GATHER(x, mask) (the
+ * bits of x under mask, packed low: PEXT), then includes this file.
  *
  * A ply is the moved piece's index among the side's pieces, the index of
  * its destination among the squares targets() numbers, and the score as a
  * sign-folded difference to minus the previous score, in 4-bit groups,
  * each after a "more" bit. */
 #include "emit.h"
+#include "legal.h"
 #include "make.h"
 #include "training.h"
 
@@ -92,6 +94,17 @@ static inline int PLY(fx_bp_decode_ply)(const fx_board *b, const uint8_t *data, 
      * a score can have are read at once and kept as far as the bits say,
      * with no branch on their number */
     uint32_t groups = (uint32_t)(word << used >> 44);  /* 20 bits: g0 at the top */
+#ifdef GATHER
+    /* the "more" bits (more0 at bit 3) and the nibbles (g0's at the top)
+     * gathered; the nibbles turned around, g0's to the bottom */
+    uint32_t more = (uint32_t)GATHER(groups, 0x84210u), nib = (uint32_t)GATHER(groups, 0x7BDEFu);
+    if (more == 15)
+        return PLY(bad)(err, FX_T_E_SCORE_CODE, 0, 0);
+    unsigned extra = (more >= 8) + (more >= 12) + (more >= 14);
+    nib = (nib << 8 | nib >> 8) & 0xFFFF;
+    uint32_t v = ((nib & 0x0F0F) << 4 | (nib >> 4 & 0x0F0F)) & ((16u << 4 * extra) - 1);
+    used += 5 * (1 + extra);
+#else
     uint32_t g0 = groups >> 15, g1 = groups >> 10 & 31, g2 = groups >> 5 & 31, g3 = groups & 31;
     uint32_t more0 = g0 >> 4, more1 = more0 & g1 >> 4, more2 = more1 & g2 >> 4;
     if (more2 & g3 >> 4)
@@ -99,6 +112,7 @@ static inline int PLY(fx_bp_decode_ply)(const fx_board *b, const uint8_t *data, 
     uint32_t v = (g0 & 15) | ((g1 & 15) << 4 & -more0) | ((g2 & 15) << 8 & -more1)
                  | ((g3 & 15) << 12 & -more2);
     used += 5 * (1 + more0 + more1 + more2);
+#endif
     if (*bit + used > (uint64_t)len * 8)
         return PLY(bad)(err, FX_T_E_RUNS_OFF, 0, 0);
     *bit += used;
@@ -138,10 +152,16 @@ int PLY(fx_bp_encode_ply)(const fx_board *b, fx_move m, int16_t score, int16_t *
     return 0;
 }
 
+int PLY(fx_t_is_legal)(const fx_board *b, fx_move m)
+{
+    return fx_is_legal_inline(b, m);
+}
+
 /* ------------------------------------------------------------ the chain reader */
 
-/* The chain's next ply: play the last move, read the next. */
-int PLY(fx_bp_next_ply)(fx_bp_reader *r, int check, fx_t_error *err)
+/* The chain's next ply: play the last move, read the next (inlined into
+ * the reader's loop). */
+static FX_ALWAYS_INLINE int PLY(next_ply)(fx_bp_reader *r, int check, fx_t_error *err)
 {
     fx_t_entry *e = &r->entry;
     uint64_t at = r->bit;
@@ -170,13 +190,18 @@ int PLY(fx_bp_next_ply)(fx_bp_reader *r, int check, fx_t_error *err)
     return -1;
 }
 
+int PLY(fx_bp_next_ply)(fx_bp_reader *r, int check, fx_t_error *err)
+{
+    return PLY(next_ply)(r, check, err);
+}
+
 size_t PLY(fx_bp_read)(fx_bp_reader *r, fx_t_columns *c, size_t row, size_t max_n, fx_t_error *err)
 {
     size_t n = 0;
     int quick = fx_t_quick_columns(c);
     while (n < max_n && !r->done) {
         if (r->left) {
-            if (PLY(fx_bp_next_ply)(r, 1, err))
+            if (PLY(next_ply)(r, 1, err))
                 return n;
         } else if (r->offset >= r->len) {
             r->done = 1;

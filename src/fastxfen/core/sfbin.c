@@ -99,7 +99,7 @@ int fx_bin_read(const uint8_t in[40], fx_t_entry *e, fx_t_error *err)
         return bad(err, FX_T_E_MOVE_BITS, FX_T_F_MOVE, move, 0);
     if (!e->move)
         return bad(err, FX_T_E_NULL_MOVE, FX_T_F_MOVE, 0, 0);
-    if (!fx_is_legal(&e->pos, e->move))
+    if (!fx_t_is_legal(&e->pos, e->move))
         return bad(err, FX_T_E_ILLEGAL, FX_T_F_MOVE, e->move, 0);
     return 0;
 }

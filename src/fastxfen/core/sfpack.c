@@ -148,11 +148,14 @@ void fx_sf_settle_ep(fx_board *b)
 
 fx_bp_read_fn fx_bp_read = fx_bp_read_generic;
 fx_bp_encode_fn fx_bp_encode_ply = fx_bp_encode_ply_generic;
+fx_legal_fn fx_t_is_legal = fx_t_is_legal_generic;
 
 void fx_t_init(void)
 {
     if (fx_ply_bmi2_usable()) {
+        fx_pext_sliders_init();
         fx_bp_read = fx_bp_read_bmi2;
         fx_bp_encode_ply = fx_bp_encode_ply_bmi2;
+        fx_t_is_legal = fx_t_is_legal_bmi2;
     }
 }

@@ -101,6 +101,9 @@ typedef struct {
     uint32_t *rule50;
     int64_t *chain;
     fx_t_entry *entries;        /* the entries themselves, for a writer */
+    uint8_t *plain;             /* each entry as .plain text (FX_PLAIN_MAX bytes of room each) */
+    int32_t *plain_ends;
+    size_t plain_used;
 } fx_t_columns;
 
 /* Longest FEN text a reader writes (both counters of ten digits); the
@@ -185,6 +188,14 @@ int fx_bp_encode_ply_bmi2(const fx_board *b, fx_move m, int16_t score, int16_t *
 /* 1 when the CPU runs the POPCNT and BMI2 build (and PDEP is fast on it);
  * FASTXFEN_NO_BMI2 in the environment says 0. */
 int fx_ply_bmi2_usable(void);
+/* Fill the BMI2 build's slider tables (attacks.h) from the magic ones. */
+void fx_pext_sliders_init(void);
+/* fx_is_legal of the build fx_t_init chose (the readers' and writers'
+ * check of every move). */
+typedef int (*fx_legal_fn)(const fx_board *b, fx_move m);
+extern fx_legal_fn fx_t_is_legal;
+int fx_t_is_legal_generic(const fx_board *b, fx_move m);
+int fx_t_is_legal_bmi2(const fx_board *b, fx_move m);
 /* Choose the builds for this CPU; once, before the readers run. */
 void fx_t_init(void);
 
