@@ -33,6 +33,10 @@ F11 Records at an address not a multiple of 4 (one record that is a field
     of a packed structured array, a buffer read at an odd offset) were read
     through fx_rec8 members: misaligned access, undefined behaviour (UBSan,
     fuzz_records; run this file under the sanitizer build to check it).
+F12 The side, castling and en passant fields with NUL bytes before them
+    (`8C1 \\0\\0\\0\\0b - - 0 1`) were accepted as the fields after the NULs:
+    the table of common heads keys a head right-aligned among zero bytes
+    (fuzz_normalize_str, fuzz_encode).
 """
 
 import subprocess
@@ -292,3 +296,23 @@ def test_f11_records_at_an_odd_address(dtype):
         assert list(fx.unique(view)) == list(fx.unique(want))
         assert (fx.to_planes(view) == fx.to_planes(want)).all()
         assert fx.pack(view).tolist() == fx.pack(want).tolist()
+
+
+# ---------------------------------------------------------------- F12
+
+
+@pytest.mark.parametrize(
+    "row, column",
+    [
+        ("r1abqkbcnr/10/10/10/10/10/10/R3K4R\t\0\0\0\0\0\0\0 0 1", 35),
+        ("1a8/10/10/10/10/10/10/8C1 \0\0\0\0b - - 0 1", 26),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR \0\0w KQkq - 0 1", 44),
+        ("8/8/8/8/8/8/8/8 \0w - - 0 1", 16),
+    ],
+)
+def test_f12_nul_bytes_before_the_side(row, column):
+    message = fx.validate(row)
+    assert message is not None and f"column {column}" in message and "side" in message
+    with pytest.raises(fx.FenError):
+        fx.normalize(row)
+    assert fx.encode([row], errors="coerce")[0]["width"] == 0

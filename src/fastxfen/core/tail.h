@@ -277,7 +277,9 @@ static inline int tail_head(const uint8_t *s, size_t end, fx_tail *t)
     uint32_t slot0 = fx_tail_head_slot(lo, hi, 0), slot1 = fx_tail_head_slot(lo, hi, 1);
     uint64_t miss0 = (fx_tail_head_keys[slot0][0] ^ lo) | (fx_tail_head_keys[slot0][1] ^ hi);
     uint64_t miss1 = (fx_tail_head_keys[slot1][0] ^ lo) | (fx_tail_head_keys[slot1][1] ^ hi);
-    if (miss0 && miss1)
+    /* the key is the head right-aligned among zeros: a head that begins
+     * with NUL bytes would pass for the shorter one after them */
+    if ((miss0 && miss1) || *(head_end - head) == 0)
         return 0;
     uint32_t value = miss0 ? fx_tail_head_values[slot1] : fx_tail_head_values[slot0];
     /* the last 8 bytes: the fullmove number right-aligned in the high half,
@@ -343,9 +345,10 @@ static inline int tail_fits(const fx_tail *t, unsigned width)
  * en passant '-' or a square, counters of one to four digits in the row's
  * last 8 bytes, files within the board's width.  Returns 1 with the
  * fields in *pos (castling rights repaired, the en-passant target tested)
- * and their count in *fields; *kept is 1 when the tail is canonical and
- * every right stands as given, on its edge file (so fx_write in X-FEN
- * would write the same text).  Returns 0 for any other row, *pos's fields
+ * and their count in *fields; *kept (kept NULL: not wanted) is 1 when the
+ * tail is canonical and every right stands as given, on its edge file (so
+ * fx_write in X-FEN would write the same text).  Returns 0 for any other
+ * row, *pos's fields
  * untouched (fx_parse then reads the fields one by one and names any
  * error). */
 static FX_ALWAYS_INLINE int fx_tail_take(const uint8_t *s, size_t start, size_t end, size_t cut,
@@ -361,13 +364,17 @@ static FX_ALWAYS_INLINE int fx_tail_take(const uint8_t *s, size_t start, size_t 
     pos->halfmove = t.halfmove;
     pos->fullmove = t.fullmove;
     uint32_t slots = 0xFFFFFFFFu;
-    if (t.sets[0] | t.sets[1])
+    /* rights or none: the branch follows no pattern, so it tests the
+     * castling field's first byte (the fields are one blank apart), known
+     * well before the sets, which wait on the head table */
+    if (s[t.cut + 3] != '-')
         slots = fx_castling_from_sets(pos, t.sets);
     else
         memcpy(pos->castling, &slots, 4);
     pos->ep = t.ep ? fx_ep_target(pos, t.ep_file, t.ep_rank) : FX_NONE;
-    *kept = t.canonical & (width == 8)
-            & (slots == fx_tail_edge_slots[(t.sets[0] & 3) | (t.sets[1] & 3) << 2]);
+    if (kept) /* a constant where this is inlined */
+        *kept = t.canonical & (width == 8)
+                & (slots == fx_tail_edge_slots[(t.sets[0] & 3) | (t.sets[1] & 3) << 2]);
     *fields = t.fields;
     return 1;
 }

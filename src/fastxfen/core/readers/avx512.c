@@ -35,19 +35,22 @@ static const uint8_t IOTA[64] = {
 
 /* The ranks are first put one to a qword: the seven slashes give each
  * rank's first byte and length (1 to 8 when the field is valid), and one
- * byte permute moves rank r's bytes to the start of qword r, zeros after.
- * Then each byte is classified by two 128-entry table lookups.  The field
+ * byte permute moves each rank's bytes to the start of its qword in board
+ * order (rank 1 in qword 0).  Then each byte is classified by two
+ * 128-entry table lookups, which zero the bytes past a rank.  The field
  * is valid when its bytes are pieces, digits and seven slashes, no digit
  * follows a digit within a rank, and every rank's squares add up to eight
  * (one sum of absolute differences per qword).  A prefix sum inside each
- * qword gives every piece its file; the sum of the pieces' file bits is the
- * rank's occupancy (the bits are distinct, so their sum is their union);
- * the piece codes, packed together, are expanded onto the occupied squares
- * and the ranks put in board order. */
+ * qword gives every piece its file (plus one); the sum of the pieces'
+ * file bits is the rank's occupancy (the bits are distinct, so their sum
+ * is their union); the piece codes, packed together, are expanded onto
+ * the occupied squares. */
 TARGET size_t fx_read8_avx512(const uint8_t *s, size_t i, size_t end, uint8_t board[80])
 {
     size_t avail = end - i;
-    __mmask64 loaded = avail >= 64 ? ~(__mmask64)0 : _bzhi_u64(~0ull, (unsigned)avail);
+    /* bzhi keeps every bit from index 64 up; a branch on the row's length
+     * would follow no pattern */
+    __mmask64 loaded = _bzhi_u64(~0ull, (unsigned)(avail < 64 ? avail : 64));
     __m512i c = _mm512_maskz_loadu_epi8(loaded, s + i);  /* no byte at or past end is read */
     __mmask64 blank = _mm512_cmpeq_epi8_mask(c, _mm512_set1_epi8(' '))
                       | _mm512_cmpeq_epi8_mask(c, _mm512_set1_epi8('\t'));
@@ -55,8 +58,11 @@ TARGET size_t fx_read8_avx512(const uint8_t *s, size_t i, size_t end, uint8_t bo
     if (n == FX_DECLINE || n == 0)  /* longer than this reader takes; empty */
         return FX_DECLINE;
     __mmask64 field = _bzhi_u64(~0ull, (unsigned)n);
-    __mmask64 slashes = _mm512_mask_cmpeq_epi8_mask(field, c, _mm512_set1_epi8('/'));
-    if (_mm_popcnt_u64(slashes) != FX_HEIGHT - 1 || (field & _mm512_movepi8_mask(c)))
+    /* the slashes of all 64 bytes, so that their positions need not wait
+     * for n: those of the field come first, and when it has seven, any
+     * after them are dropped below */
+    __mmask64 slashes = _mm512_cmpeq_epi8_mask(c, _mm512_set1_epi8('/'));
+    if (_mm_popcnt_u64(slashes & field) != FX_HEIGHT - 1 || (field & _mm512_movepi8_mask(c)))
         return FX_DECLINE;
 
     /* rank r is bytes [first_r, end_r): ends are the slashes, then n */
@@ -69,13 +75,17 @@ TARGET size_t fx_read8_avx512(const uint8_t *s, size_t i, size_t end, uint8_t bo
     if (_mm_mask_cmpgt_epu8_mask(0xFF, _mm_sub_epi8(lengths, _mm_set1_epi8(1)),
                                  _mm_set1_epi8(7)))
         return FX_DECLINE;  /* an empty rank, or one of more than eight bytes */
-    const __m512i qword_of = _mm512_srli_epi64(_mm512_and_si512(iota, _mm512_set1_epi8(0x38)), 3);
+    /* qword q takes the rank the text gives (7 - q)th, rank 8 first */
+    const __m512i text_rank = _mm512_srli_epi64(
+        _mm512_andnot_si512(iota, _mm512_set1_epi8(0x38)), 3);
     const __m512i lane = _mm512_and_si512(iota, _mm512_set1_epi8(7));
     __m512i both = _mm512_castsi128_si512(_mm_unpacklo_epi64(firsts, lengths));
     __mmask64 slot = _mm512_cmplt_epu8_mask(
-        lane, _mm512_permutexvar_epi8(_mm512_add_epi8(qword_of, _mm512_set1_epi8(8)), both));
-    __m512i from = _mm512_add_epi8(_mm512_permutexvar_epi8(qword_of, both), lane);
-    __m512i ranks = _mm512_maskz_permutexvar_epi8(slot, from, c);  /* rank r in qword r */
+        lane, _mm512_permutexvar_epi8(_mm512_add_epi8(text_rank, _mm512_set1_epi8(8)), both));
+    __m512i from = _mm512_add_epi8(_mm512_permutexvar_epi8(text_rank, both), lane);
+    /* rank 1 in qword 0; the bytes past a rank are zeroed by the lookups
+     * below, so that the permute need not wait for slot */
+    __m512i ranks = _mm512_permutexvar_epi8(from, c);
 
     __m512i advance = _mm512_maskz_permutex2var_epi8(
         slot, _mm512_loadu_si512(ADVANCE), ranks, _mm512_loadu_si512(ADVANCE + 64));
@@ -92,16 +102,21 @@ TARGET size_t fx_read8_avx512(const uint8_t *s, size_t i, size_t end, uint8_t bo
     __m512i through = _mm512_add_epi8(advance, _mm512_slli_epi64(advance, 8));
     through = _mm512_add_epi8(through, _mm512_slli_epi64(through, 16));
     through = _mm512_add_epi8(through, _mm512_slli_epi64(through, 32));
-    __m512i file = _mm512_and_si512(_mm512_sub_epi8(through, advance), _mm512_set1_epi8(7));
+    /* a piece's squares through it are its file plus one (1 to 8, as
+     * every rank has eight squares) */
     __m512i file_bits = _mm512_broadcast_i32x4(
-        _mm_setr_epi8(1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0, 0));
-    __m512i bit = _mm512_maskz_shuffle_epi8(letters, file_bits, file);
-    __m128i rows = _mm512_cvtepi64_epi8(_mm512_sad_epu8(bit, _mm512_setzero_si512()));
-    uint64_t occupied = (uint64_t)_mm_cvtsi128_si64(rows);
+        _mm_setr_epi8(0, 1, 2, 4, 8, 16, 32, 64, -128, 0, 0, 0, 0, 0, 0, 0));
+    __m512i bit = _mm512_maskz_shuffle_epi8(letters, file_bits, through);
+    /* each rank's occupancy (the sum in its qword's low byte) to all its
+     * bytes, then tested against its bytes' file bits: the squares' mask,
+     * with no trip through a general register */
+    const __m512i low_byte = _mm512_broadcast_i32x4(
+        _mm_setr_epi8(0, 0, 0, 0, 0, 0, 0, 0, 8, 8, 8, 8, 8, 8, 8, 8));
+    __m512i rows = _mm512_shuffle_epi8(_mm512_sad_epu8(bit, _mm512_setzero_si512()), low_byte);
+    __mmask64 occupied = _mm512_test_epi8_mask(
+        rows, _mm512_set1_epi64(0x8040201008040201ll));
     __m512i pieces = _mm512_maskz_compress_epi8(letters, code);
-    __m512i text_order = _mm512_maskz_expand_epi8(occupied, pieces);  /* rank 8 first */
-    _mm512_storeu_si512(board, _mm512_permutexvar_epi64(_mm512_set_epi64(0, 1, 2, 3, 4, 5, 6, 7),
-                                                        text_order));
+    _mm512_storeu_si512(board, _mm512_maskz_expand_epi8(occupied, pieces));
     _mm_storeu_si128((__m128i *)(board + 64), _mm_setzero_si128());
     return i + n;
 }

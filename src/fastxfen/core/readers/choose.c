@@ -38,9 +38,9 @@ static uint64_t xcr0(void)
 }
 #endif
 
-/* CPUID leaves 1 and 7; AVX state (XMM and YMM, bits 1 and 2 of XCR0) and
- * AVX-512 state (opmask, ZMM 0-15 upper halves, ZMM 16-31: bits 5 to 7)
- * saved by the OS. */
+/* CPUID leaves 1, 7 and 0x80000001 (LZCNT); AVX state (XMM and YMM, bits
+ * 1 and 2 of XCR0) and AVX-512 state (opmask, ZMM 0-15 upper halves, ZMM
+ * 16-31: bits 5 to 7) saved by the OS. */
 static uint32_t detect(void)
 {
     uint32_t r[4], f = 0;
@@ -52,6 +52,11 @@ static uint32_t detect(void)
     int osxsave = r[2] >> 27 & 1, avx = r[2] >> 28 & 1;
     uint64_t state = osxsave ? xcr0() : 0;
     int ymm = avx && (state & 0x6) == 0x6, zmm = ymm && (state & 0xE0) == 0xE0;
+    cpuid(0x80000000u, 0, r);
+    if (r[0] >= 0x80000001u) {
+        cpuid(0x80000001u, 0, r);
+        f |= (r[2] >> 5 & 1) ? FX_CPU_LZCNT : 0;
+    }
     if (max < 7)
         return f;
     cpuid(7, 0, r);
@@ -89,7 +94,7 @@ uint32_t fx_cpu_features(void)
 
 static const char *const FEATURES[FX_CPU_FEATURES] = {
     "sse2", "popcnt", "bmi1", "bmi2", "avx2", "avx512f", "avx512bw", "avx512vl",
-    "avx512vbmi", "avx512vbmi2", "neon",
+    "avx512vbmi", "avx512vbmi2", "neon", "lzcnt",
 };
 
 const char *fx_cpu_feature_name(int k) { return k >= 0 && k < FX_CPU_FEATURES ? FEATURES[k] : NULL; }
@@ -134,7 +139,7 @@ static const struct {
     [FX_READER_NEON] = {"neon", "neon", FX_CPU_NEON, NEON_SET},
 };
 
-fx_reader_set fx_reader = {NULL, fx_read_scalar, NULL};
+fx_reader_set fx_reader = {NULL, fx_read_scalar, NULL, 0};
 static fx_reader_id active = FX_READER_SCALAR;
 static char refusal[256];
 
@@ -207,9 +212,15 @@ int fx_choose_reader(const char *request, uint32_t features, int no_avx512, int 
     return -1;
 }
 
+/* The features of x86-64-v3 that parse.c's second build of its row reader
+ * uses; the AVX2 and AVX-512 readers' CPUs have them. */
+#define V3_FEATURES (FX_CPU_POPCNT | FX_CPU_BMI1 | FX_CPU_BMI2 | FX_CPU_LZCNT | FX_CPU_AVX2)
+
 void fx_use_reader(fx_reader_id id)
 {
     fx_reader = READERS[id].set;
+    fx_reader.v3 = (id == FX_READER_AVX2 || id == FX_READER_AVX512)
+                   && (fx_cpu_features() & V3_FEATURES) == V3_FEATURES;
     active = id;
 }
 

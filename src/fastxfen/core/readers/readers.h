@@ -40,6 +40,8 @@ typedef struct {
     fx_read8_fn read8;    /* NULL: every field goes to read */
     fx_read_fn read;
     fx_write8_fn write8;  /* NULL: the table-driven writer */
+    int v3;               /* 1: rows are read by the build of parse.c's row reader for
+                             x86-64-v3 (AVX2, BMI1, BMI2, LZCNT), which this CPU runs */
 } fx_reader_set;
 
 /* The set this process runs, installed by fx_readers_init. */
@@ -104,7 +106,8 @@ enum {
     FX_CPU_AVX512VBMI = 1u << 8,
     FX_CPU_AVX512VBMI2 = 1u << 9,
     FX_CPU_NEON = 1u << 10,
-    FX_CPU_FEATURES = 11
+    FX_CPU_LZCNT = 1u << 11,
+    FX_CPU_FEATURES = 12
 };
 
 /* This CPU's features (detected once). */
