@@ -32,7 +32,7 @@ enum {
     FX_T_E_RUNS_OFF,     /* the move text runs off its block */
     FX_T_E_PIECES,       /* a pieces, the format holds at most b */
     FX_T_E_NIBBLE,       /* piece code a on square b cannot stand there */
-    FX_T_E_KINGS,        /* a white and b black kings, one of each needed */
+    FX_T_E_KINGS,        /* a white and b black kings, one of each (1, 1: on one square) */
     FX_T_E_PACKED_BITS,  /* a .bin position's bits end at bit a, past b */
     FX_T_E_MOVE_BITS,    /* 16 move bits a are no move */
     FX_T_E_NULL_MOVE,    /* a null move */
