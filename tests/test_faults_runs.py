@@ -1,6 +1,7 @@
 """The command line stopped early, in every way it can, on every input
 format and codec (text, CSV, JSON Lines, Parquet, Arrow IPC file and
-stream; plain, .gz, .zst): a missing column, a bad first row under
+stream, the training formats .binpack, .bin and .plain; plain, .gz,
+.zst): a missing column, a bad first row under
 --errors raise, an option found wrong once the input is open, a full
 disk, SIGINT and SIGTERM with --threads 2.  Every run must end with the
 documented status (2, 130, 143), never a crash; its readers (pyarrow's
@@ -145,13 +146,18 @@ def _early_stops(folder, n: int, commands: int) -> list:
     """(argv, the message the run must end with) of every way a run stops
     early, on every input format and codec, each with --threads 2; the
     first ``commands`` commands of each kind of stop."""
-    good = runs.inputs(folder, n)
-    bad = runs.inputs(folder, n, bad_first=True, stem="bad")
+    good = {**runs.inputs(folder, n), **runs.training_inputs(folder, n)}
+    bad = {
+        **runs.inputs(folder, n, bad_first=True, stem="bad"),
+        **runs.training_inputs(folder, n, stem="bad", bad_first=True),
+    }
     out = folder / "out"
     out.mkdir()
     cases = []
     for (fmt, codec), path in sorted(good.items()):
-        table = fmt in TABLES
+        table = fmt in TABLES or fmt in runs.TRAINING
+        # the training formats' columns: fen, move, score, ply, result, ...
+        taken = ("move", "score") if fmt in runs.TRAINING else ("note", "id")
         o = out / ("o.csv" if table else "o.fen")
         common = ["--threads", "2", "-q"]
         if table:
@@ -160,17 +166,18 @@ def _early_stops(folder, n: int, commands: int) -> list:
                 target = out / ("o.npy" if command == "encode" else "o.parquet")
                 argv = [command, path, "--column", "fen_col", "-o", target]
                 cases.append((argv + common, "no column by that name"))
-            argv = ["normalize", path, "--to-column", "note", "-o", o]
-            cases.append((argv + common, "--to-column note: the table has a column"))
-            argv = ["validate", path, "--reasons-column", "id", "-o", o]
-            cases.append((argv + common, "--reasons-column id: the table has a column"))
+            argv = ["normalize", path, "--to-column", taken[0], "-o", o]
+            cases.append((argv + common, f"--to-column {taken[0]}: the table has a column"))
+            argv = ["validate", path, "--reasons-column", taken[1], "-o", o]
+            cases.append((argv + common, f"--reasons-column {taken[1]}: the table has a column"))
         else:
             argv = ["normalize", path, "--column", "fen", "-o", o]
             cases.append((argv + common, "--column applies to a table input"))
         for command in ("normalize", "dedupe", "encode")[:commands]:
             target = out / "o.npy" if command == "encode" else o
             argv = [command, bad[fmt, codec], "--errors", "raise", "-o", target]
-            cases.append((argv + common, "unexpected character"))
+            reason = {"binpack": "piece index", "bin": "the two kings on one square"}
+            cases.append((argv + common, reason.get(fmt, "unexpected character")))
     return cases
 
 
@@ -193,8 +200,10 @@ def _stop_early_everywhere(folder, n: int, commands: int, rounds: int) -> int:
     assert os.listdir(folder / "out") == [] and temporaries(folder) == []
     # a full disk (a file size limit) on every input
     full = []
-    for (fmt, _), path in sorted(runs.inputs(folder, n, stem="full").items()):
-        target = folder / "out" / ("o.csv" if fmt in TABLES else "o.fen")
+    fulls = {**runs.inputs(folder, n, stem="full"), **runs.training_inputs(folder, n, "full")}
+    for (fmt, _), path in sorted(fulls.items()):
+        table = fmt in TABLES or fmt in runs.TRAINING
+        target = folder / "out" / ("o.csv" if table else "o.fen")
         full.append(["normalize", path, "-o", target, "--errors", "coerce", "--threads", "2"])
     for argv, got in zip(full, _drive(folder, full, fsize=64 << 10)):
         assert got["status"] == 2 and "File too large" in got["err"], (argv, got)

@@ -105,24 +105,30 @@ def inputs(folder, n: int, bad_first: bool = False, stem: str = "in") -> dict:
 TRAINING = ("binpack", "bin", "plain")
 
 
-def training_inputs(folder, entries: int, stem: str = "in") -> dict:
+def training_inputs(folder, entries: int, stem: str = "in", bad_first: bool = False) -> dict:
     """(format, codec) -> path of a file of each training format and codec
     holding at least ``entries`` entries: games of the model's corpus over
-    and over (a .binpack of many blocks)."""
+    and over (a .binpack of many blocks); with ``bad_first``, its first
+    entry damaged (a move index past the pieces, both kings on one square,
+    a position that is no FEN)."""
     from models import training
 
     games = training.corpus(1, 40)
     copies = -(-entries // len(games))
     data = {
-        "binpack": training.write_binpack(games) * copies,
-        "bin": training.write_bin(games) * copies,
+        "binpack": bytearray(training.write_binpack(games) * copies),
+        "bin": bytearray(training.write_bin(games) * copies),
         "plain": training.write_plain(games).encode() * copies,
     }
+    if bad_first:
+        data["binpack"][40:60] = b"\xff" * 20
+        data["bin"][0:32] = b"\xff" * 32
+        data["plain"] = b"fen not a position" + data["plain"][data["plain"].index(b"\n") :]
     out = {}
     for fmt in TRAINING:
         for codec in CODECS:
             path = folder / f"{stem}-{fmt}.{fmt}{codec}"
-            path.write_bytes(compress(codec, data[fmt]))
+            path.write_bytes(compress(codec, bytes(data[fmt])))
             out[fmt, codec] = path
     return out
 
