@@ -24,6 +24,13 @@ static __inline int fx_clz64(uint64_t x) { unsigned long i; _BitScanReverse64(&i
 #define FX_ALWAYS_INLINE inline __attribute__((always_inline))
 #endif
 
+/* A function kept out of line wherever it is called. */
+#if defined(_MSC_VER) && !defined(__clang__)
+#define FX_NOINLINE __declspec(noinline)
+#else
+#define FX_NOINLINE __attribute__((noinline))
+#endif
+
 /* n bytes from src to dst (apart): for 16 <= n <= 96, six 16-byte blocks,
  * those past n moved back to end at n, so that the length decides no
  * branch; else memcpy. */

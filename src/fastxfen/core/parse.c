@@ -374,23 +374,17 @@ static FX_ALWAYS_INLINE int read_kept(const uint8_t *s, size_t len, fx_pos *pos,
  * one for fx_parse_kept.  Inlined into each caller, as the _v3 functions
  * are, they ran 6 to 18% slower with the SSE2 reader on a Zen 4 (with
  * fewer instructions). */
-#if defined(__GNUC__)
-#define NOINLINE __attribute__((noinline))
-#else
-#define NOINLINE
-#endif
-NOINLINE static int read_row_any(const uint8_t *s, size_t len, fx_pos *pos,
-                                 fx_span *placement, int *fields, fx_error *err, int rules)
+FX_NOINLINE static int read_row_any(const uint8_t *s, size_t len, fx_pos *pos,
+                                    fx_span *placement, int *fields, fx_error *err, int rules)
 {
     return read_row(s, len, pos, placement, fields, NULL, err, rules);
 }
 
-NOINLINE static int read_kept_any(const uint8_t *s, size_t len, fx_pos *pos,
-                                  fx_span *placement, int *fields, size_t *kept, fx_error *err)
+FX_NOINLINE static int read_kept_any(const uint8_t *s, size_t len, fx_pos *pos,
+                                     fx_span *placement, int *fields, size_t *kept, fx_error *err)
 {
     return read_kept(s, len, pos, placement, fields, kept, err);
 }
-#undef NOINLINE
 
 #ifdef FX_X86
 /* read_row with the instructions of x86-64-v3: the tail's variable shifts

@@ -60,10 +60,7 @@ static inline void back_ranks8(const uint8_t *board, uint32_t kings[2], uint32_t
 
 /* back_ranks8 for a 10-wide board, square by square; kept out of line,
  * so that the registers it needs are not saved for every 8-wide board. */
-#if defined(__GNUC__)
-__attribute__((noinline))
-#endif
-static void back_ranks10(const fx_pos *pos, uint32_t kings[2], uint32_t rooks[2])
+FX_NOINLINE static void back_ranks10(const fx_pos *pos, uint32_t kings[2], uint32_t rooks[2])
 {
     int width = pos->width, last = (FX_HEIGHT - 1) * width;
     for (int color = 0; color < 2; color++) {
