@@ -30,6 +30,12 @@ extern uint64_t fx_between[64][64];
  * miscompiled the table: every caller refuses to work then). */
 int fx_attacks_init(void);
 
+/* A slider's attacks from its square's magic entry. */
+static inline uint64_t fx_magic_attacks(const fx_magic *m, uint64_t occupied)
+{
+    return m->table[((occupied & m->mask) * m->magic) >> m->shift];
+}
+
 #ifdef FX_PEXT_SLIDERS
 #include <immintrin.h>
 
@@ -61,14 +67,12 @@ static inline uint64_t fx_bishop_attacks(int sq, uint64_t occupied)
 #else
 static inline uint64_t fx_rook_attacks(int sq, uint64_t occupied)
 {
-    const fx_magic *m = &fx_rook_magic[sq];
-    return m->table[((occupied & m->mask) * m->magic) >> m->shift];
+    return fx_magic_attacks(&fx_rook_magic[sq], occupied);
 }
 
 static inline uint64_t fx_bishop_attacks(int sq, uint64_t occupied)
 {
-    const fx_magic *m = &fx_bishop_magic[sq];
-    return m->table[((occupied & m->mask) * m->magic) >> m->shift];
+    return fx_magic_attacks(&fx_bishop_magic[sq], occupied);
 }
 #endif
 

@@ -35,12 +35,11 @@ static uint32_t fill_pext(fx_pext_slider *p, const fx_magic *m, uint32_t offset)
     for (int sq = 0; sq < 64; sq++) {
         const fx_magic *g = &m[sq];
         p[sq].mask = g->mask;
-        p[sq].rays = g->table[0];  /* index 0: the empty board's occupancy */
+        p[sq].rays = fx_magic_attacks(g, 0);  /* the empty board */
         p[sq].offset = offset;
         uint64_t n = 1ull << __builtin_popcountll(g->mask);
         for (uint64_t i = 0; i < n; i++) {
-            uint64_t occupied = _pdep_u64(i, g->mask);
-            uint64_t attacks = g->table[((occupied & g->mask) * g->magic) >> g->shift];
+            uint64_t attacks = fx_magic_attacks(g, _pdep_u64(i, g->mask));
             fx_slider_bits[offset + i] = (uint16_t)_pext_u64(attacks, p[sq].rays);
         }
         offset += (uint32_t)n;
