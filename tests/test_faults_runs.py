@@ -410,10 +410,26 @@ def test_the_end_waits_for_the_streams_lent_to_pyarrow():
     from fastxfen.files import tables
 
     stream = tables.ReadStream(_OneBlock(bytearray(b"fen\n")))
-    stream.lend()
+    lent = stream.lend()
     assert not tables.released(timeout=0.01)
-    del stream
+    del lent
     assert tables.released(timeout=1)
+
+
+def test_pyarrow_closing_what_it_was_lent_leaves_the_stream_to_the_run():
+    """pyarrow closes the file it reads from on a thread of its own when it
+    lets go of it; the stream's own close (wait for reads, stop pyarrow's
+    reader) would there wait for pyarrow itself: that close is the run's."""
+    from fastxfen.files import tables
+
+    stream = tables.ReadStream(_OneBlock(bytearray(b"fen\n")))
+    stopped = []
+    stream.read_by(stopped)  # what ReadStream.close would stop
+    lent = stream.lend()
+    lent.close()
+    del lent
+    assert not stream.closed and stream._batches is stopped
+    assert stream.read() == b"fen\n"
 
 
 def _table_runs_on_stdin(runs_each: int, workers: int) -> dict:

@@ -237,10 +237,13 @@ class ReadStream:
         Read through a buffered stream, the bytes pyarrow's threads keep
         are copies in Arrow's memory: a PythonFile read directly gives
         them views of the Python bytes, whose release on those threads
-        would need the GIL, late (see ``released``)."""
+        would need the GIL, late (see ``released``).  pyarrow closes the
+        file it reads from on its own threads, when it lets go of it: that
+        close leaves this stream alone, which the run closes itself."""
         pa = require_pyarrow()
-        _lent.add(self)
-        return pa.BufferedInputStream(pa.PythonFile(self, mode="r"), _LENT_BUFFER)
+        lent = _Lent(self)
+        _lent.add(lent)
+        return pa.BufferedInputStream(pa.PythonFile(lent, mode="r"), _LENT_BUFFER)
 
     def read_by(self, batches) -> None:
         """Note ``batches``, the pyarrow reader that reads this stream ahead
@@ -273,7 +276,30 @@ class ReadStream:
 #: Seconds between two looks at the reads under way while a ReadStream closes.
 _CLOSE_POLL = 0.002
 
-#: The ReadStreams lent to pyarrow (weakly: alive while anything holds them).
+
+class _Lent:
+    """A ReadStream as pyarrow sees it: its reads, and a close that does
+    nothing (the stream's own close waits for reads and stops pyarrow's
+    reader, which on a thread of pyarrow's would wait for itself)."""
+
+    __slots__ = ("read", "__weakref__")
+
+    def __init__(self, stream: ReadStream) -> None:
+        self.read = stream.read
+
+    closed = False
+
+    def close(self) -> None:
+        pass
+
+    def readable(self) -> bool:
+        return True
+
+    def seekable(self) -> bool:
+        return False
+
+
+#: What was lent to pyarrow (weakly: alive while pyarrow holds it).
 _lent: weakref.WeakSet = weakref.WeakSet()
 #: Bytes of the buffer between a lent ReadStream and pyarrow (larger reads
 #: go straight into the caller's memory).
@@ -281,7 +307,7 @@ _LENT_BUFFER = 1 << 16
 
 
 def released(timeout: float = 5.0) -> bool:
-    """Wait until every ReadStream lent to pyarrow is freed; False if one
+    """Wait until pyarrow has freed every ReadStream lent to it; False if one
     is still held after ``timeout`` seconds.
 
     pyarrow's reading ahead lets go of a stream (a Python object) on its
