@@ -36,6 +36,7 @@ NAMES = (
     "to_bitboards",
     "pack",
     "pgn",
+    "training_read",
 )
 
 
@@ -89,17 +90,3 @@ def test_each_entry_point_under_signals(name):
             total[key] += figures[key]
     print(name, total)
     assert total["stopped"] > 0 and total["done"] > 0, total
-
-
-@POSIX
-@pytest.mark.slow
-@pytest.mark.xfail(
-    reason="known bug: training.read's thread pool (concurrent.futures) can be left with "
-    "a lock in a bad state by a signal raised in its wait (seen on Python 3.9: "
-    "'cannot release un-acquired lock'); its threads need the library's own wind-down",
-    strict=False,
-)
-def test_the_threaded_training_reader_under_signals():
-    pytest.importorskip("pyarrow")
-    figures = interrupt(["training_read"], seconds=10, rows=200_000, seed=3)
-    assert figures["stopped"] > 0, figures

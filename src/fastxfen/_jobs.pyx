@@ -339,7 +339,7 @@ cdef class _Task:
     whoever takes ``claim`` first runs it: the helper, or the caller winding
     down, after which the helper leaves it alone (a task that never started
     never starts)."""
-    cdef object method, item, error
+    cdef object method, item, result, error
     cdef PyThread_type_lock claim
     cdef PyThread_type_lock done
 
@@ -361,7 +361,7 @@ cdef class _Task:
         if not PyThread_acquire_lock(self.claim, NOWAIT_LOCK):
             return
         try:
-            self.method(self.item)
+            self.result = self.method(self.item)
         except BaseException as exc:  # raised by the caller once all are done
             self.error = exc
         finally:
@@ -429,3 +429,56 @@ cdef each(list items, method, fx_flag *halt):
     for task in tasks:
         if task.error is not None:
             raise task.error
+
+
+@cython.final
+cdef class Ahead:
+    """method(item) for items started one at a time, each in a helper
+    thread, their results taken back in the order started (a reader decoding
+    the blocks after the one it gives).  ``take`` waits for the oldest,
+    looking at signals; whatever stops it (a signal's exception, the task's
+    error) raises ``halted``, which the tasks look at between pieces of
+    work, and is raised once no task runs any more (one not yet begun never
+    runs).  ``close`` does the same for the tasks still started, for a
+    caller stopped elsewhere (a generator closed early)."""
+    cdef list tasks  # started, not yet taken, oldest first
+    cdef fx_flag halt
+
+    def __cinit__(self):
+        self.tasks = []
+
+    def __len__(self):
+        return len(self.tasks)
+
+    @property
+    def halted(self) -> bool:
+        return fx_halted(&self.halt) != 0
+
+    def start(self, method, item):
+        cdef _Task task = _Task(method, item)
+        self.tasks.append(task)
+        try:
+            _start(task.run)
+        except BaseException:
+            self._raise_after_stop()
+            raise
+
+    def take(self):
+        """The result of the oldest task started, once it has run."""
+        cdef _Task task = self.tasks.pop(0)
+        caught = _wait([task], &self.halt, False)
+        if caught is None and task.error is None:
+            return task.result
+        self._raise_after_stop()
+        raise caught if caught is not None else task.error
+
+    def close(self):
+        """Stop the tasks still started, and return once none runs."""
+        self._raise_after_stop()
+
+    cdef _raise_after_stop(self):
+        fx_halt(&self.halt)
+        tasks, self.tasks = self.tasks, []
+        caught = _wait(tasks, &self.halt, True)
+        if caught is not None:
+            raise caught

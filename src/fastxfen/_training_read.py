@@ -7,6 +7,7 @@ import os
 from typing import Any, Iterator
 
 from fastxfen import _options, _training
+from fastxfen._jobs import Ahead
 from fastxfen._optional import require_arrow
 from fastxfen._streams import read_exact
 from fastxfen._training_io import (
@@ -147,10 +148,11 @@ class Reader:
             yield index, offset, data
             offset, index = offset + 8 + size, index + 1
 
-    def _decode(self, index, offset, data, lazy):
-        """(columns, n, chains, errors) pieces of one block."""
+    def _decode(self, index, offset, data, lazy, ahead=None):
+        """(columns, n, chains, errors) pieces of one block (until ``ahead``,
+        decoding it in a helper thread, is halted)."""
         block = _training.BinpackBlock(data)
-        while not block.done:
+        while not block.done and not (ahead is not None and ahead.halted):
             cols, n, failure, lost = block.read(self.spec, self.batch_size)
             problems = []
             if failure is not None:
@@ -193,21 +195,23 @@ class Reader:
         return cols, n
 
     def _binpack_threads(self, threads):
-        def job(index, offset, data):
-            return list(self._decode(index, offset, data, False))
+        """The blocks decoded ahead in ``threads`` helper threads, given in
+        order; the call ends only once none of them runs (Ahead)."""
+        ahead = Ahead()
 
-        import concurrent.futures  # only here: it takes a while to import
+        def job(item):
+            return list(self._decode(*item, False, ahead))
 
         chains = 0
-        with concurrent.futures.ThreadPoolExecutor(threads) as pool:
-            pending = []
-            blocks = self._blocks()
-            for item in blocks:
-                pending.append(pool.submit(job, *item))
-                if len(pending) > threads:
-                    chains = yield from self._give(pending.pop(0).result(), chains)
-            for future in pending:
-                chains = yield from self._give(future.result(), chains)
+        try:
+            for item in self._blocks():
+                ahead.start(job, item)
+                if len(ahead) >= threads:
+                    chains = yield from self._give(ahead.take(), chains)
+            while len(ahead):
+                chains = yield from self._give(ahead.take(), chains)
+        finally:
+            ahead.close()
 
     def _give(self, pieces, chains):
         base = chains

@@ -1,0 +1,109 @@
+"""fastxfen._jobs.Ahead, the helper threads of the .binpack reader: results
+in the order started, and no task running once a call stops, whatever
+stops it (a signal, a task's error, a reader closed early)."""
+
+import _thread
+import io
+import time
+
+import pytest
+
+import fastxfen.training as ft
+from fastxfen._jobs import Ahead
+
+
+def test_results_come_in_the_order_started():
+    ahead = Ahead()
+    for k in range(6):
+        ahead.start(lambda k: (time.sleep(0.001 * (6 - k)), k)[1], k)
+    assert len(ahead) == 6
+    assert [ahead.take() for _ in range(6)] == list(range(6))
+    assert len(ahead) == 0 and not ahead.halted
+
+
+def _until_halted(ahead, seen: list):
+    """A task that runs until ``ahead`` is halted, then notes that it ended."""
+
+    def task(_):
+        seen.append("began")
+        while not ahead.halted:
+            time.sleep(0.001)
+        time.sleep(0.02)  # still at work a while after the halt
+        seen.append("ended")
+
+    return task
+
+
+def test_a_signal_in_take_is_raised_once_no_task_runs():
+    ahead, seen = Ahead(), []
+    ahead.start(_until_halted(ahead, seen), None)
+    ahead.start(_until_halted(ahead, seen), None)
+    _began(seen, 2)
+    ahead.start(lambda _: _thread.interrupt_main(), None)  # SIGINT's exception
+    with pytest.raises(KeyboardInterrupt):
+        for _ in range(3):
+            ahead.take()
+    assert seen.count("ended") == 2 and ahead.halted and len(ahead) == 0
+
+
+def _began(seen: list, n: int) -> None:
+    deadline = time.monotonic() + 5
+    while seen.count("began") < n and time.monotonic() < deadline:
+        time.sleep(0.001)
+    assert seen.count("began") == n
+
+
+def test_a_tasks_error_stops_the_others_first():
+    ahead, seen = Ahead(), []
+
+    def fails(_):
+        raise ValueError("bad block")
+
+    ahead.start(fails, None)
+    ahead.start(_until_halted(ahead, seen), None)
+    _began(seen, 1)
+    with pytest.raises(ValueError, match="bad block"):
+        ahead.take()
+    assert seen == ["began", "ended"] and len(ahead) == 0
+
+
+def test_close_returns_once_no_task_runs():
+    ahead, seen = Ahead(), []
+    for _ in range(3):
+        ahead.start(_until_halted(ahead, seen), None)
+    _began(seen, 3)
+    ahead.close()
+    assert ahead.halted and len(ahead) == 0
+    assert seen.count("ended") == 3
+
+
+def test_a_task_not_begun_never_runs():
+    ahead, ran = Ahead(), []
+    for k in range(50):
+        ahead.start(ran.append, k)
+    ahead.close()
+    now = list(ran)
+    time.sleep(0.05)
+    assert ran == now  # those left unstarted by close stay so
+
+
+def test_a_reader_closed_early_leaves_no_thread_running(tmp_path):
+    """Closing the batches of a threaded .binpack read after the first
+    stops its helper threads before it returns; the file is read whole by
+    another reader after."""
+    from models import training as model
+
+    out = io.BytesIO()
+    ft.write(out, model.columns(model.corpus(seed=3, games=40)), format="binpack")
+    path = tmp_path / "many.binpack"
+    path.write_bytes(out.getvalue() * 40)  # forty blocks
+    whole = ft.read(path, columns=("fen",))
+    before = _thread._count()
+    batches = iter(ft.batches(path, columns=("fen",), batch_size=64, threads=2))
+    next(batches)
+    batches.close()
+    deadline = time.monotonic() + 5  # a finished thread takes a moment to exit
+    while _thread._count() > before and time.monotonic() < deadline:
+        time.sleep(0.001)
+    assert _thread._count() == before
+    assert ft.read(path, columns=("fen",), threads=2).equals(whole)
