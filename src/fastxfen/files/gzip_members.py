@@ -4,7 +4,7 @@ Compressing is the slowest step of a run that writes a .gz file (zlib at
 level 6 deflates FEN text more than ten times slower than normalize reads it),
 and zlib lets go of the GIL while it works.  So the text is cut into pieces
 of ``MEMBER`` bytes, each compressed into a gzip member of its own by a
-thread of a pool, and the members are written in order.  A gzip file may hold
+helper thread, and the members are written in order.  A gzip file may hold
 any number of members (RFC 1952); gzip, zcat, Python's gzip module and
 every other reader that follows the RFC give back their texts joined.  A
 member costs 18 bytes of header and trailer, and the next piece starts
@@ -14,14 +14,16 @@ without the previous one as a dictionary: about 0.1% more bytes at 1 MiB.
 from __future__ import annotations
 
 import zlib
-from concurrent.futures import ThreadPoolExecutor
+
+from fastxfen._jobs import Ahead
 
 #: Bytes of text per gzip member.
 MEMBER = 1 << 20
 
 
-def _member(data: bytes, level: int) -> bytes:
-    """``data`` as one whole gzip member."""
+def _member(piece: tuple) -> bytes:
+    """``data`` as one whole gzip member (``piece`` is data and level)."""
+    data, level = piece
     deflate = zlib.compressobj(level, zlib.DEFLATED, 16 + zlib.MAX_WBITS)
     return deflate.compress(data) + deflate.flush()
 
@@ -37,7 +39,7 @@ class GzipMembers:
         self.level = level
         self._pending = bytearray()
         self._written = False  # any member yet
-        self._pool = ThreadPoolExecutor(max(1, threads), thread_name_prefix="fastxfen-gzip")
+        self.threads = max(1, threads)
         self.closed = False
 
     def write(self, data) -> int:
@@ -60,10 +62,27 @@ class GzipMembers:
         return size
 
     def _put(self, pieces: list) -> None:
-        """Compress the pieces side by side and write their members in order."""
-        for member in self._pool.map(_member, pieces, [self.level] * len(pieces)):
-            self.raw.write(member)
-            self._written = True
+        """Compress the pieces side by side (``threads`` at a time, each in
+        a helper thread) and write their members in order; whatever stops
+        this returns once no helper runs (Ahead)."""
+        if self.threads == 1:
+            for piece in pieces:
+                self._write_member(_member((piece, self.level)))
+            return
+        ahead = Ahead()
+        try:
+            for piece in pieces:
+                ahead.start(_member, (piece, self.level))
+                if len(ahead) >= self.threads:
+                    self._write_member(ahead.take())
+            while len(ahead):
+                self._write_member(ahead.take())
+        finally:
+            ahead.close()
+
+    def _write_member(self, member: bytes) -> None:
+        self.raw.write(member)
+        self._written = True
 
     def flush(self) -> None:
         pass
@@ -73,9 +92,6 @@ class GzipMembers:
         if self.closed:
             return
         self.closed = True
-        try:
-            if self._pending or not self._written:
-                self._put([bytes(self._pending)])
-                self._pending.clear()
-        finally:
-            self._pool.shutdown(wait=True)
+        if self._pending or not self._written:
+            self._put([bytes(self._pending)])
+            self._pending.clear()
