@@ -13,7 +13,7 @@ from fastxfen._jobs import Ahead
 
 
 def test_results_come_in_the_order_started():
-    ahead = Ahead()
+    ahead = Ahead(3)  # two tasks a helper
     for k in range(6):
         ahead.start(lambda k: (time.sleep(0.001 * (6 - k)), k)[1], k)
     assert len(ahead) == 6
@@ -35,7 +35,7 @@ def _until_halted(ahead, seen: list):
 
 
 def test_a_signal_in_take_is_raised_once_no_task_runs():
-    ahead, seen = Ahead(), []
+    ahead, seen = Ahead(3), []
     ahead.start(_until_halted(ahead, seen), None)
     ahead.start(_until_halted(ahead, seen), None)
     _began(seen, 2)
@@ -54,7 +54,7 @@ def _began(seen: list, n: int) -> None:
 
 
 def test_a_tasks_error_stops_the_others_first():
-    ahead, seen = Ahead(), []
+    ahead, seen = Ahead(2), []
 
     def fails(_):
         raise ValueError("bad block")
@@ -68,7 +68,7 @@ def test_a_tasks_error_stops_the_others_first():
 
 
 def test_close_returns_once_no_task_runs():
-    ahead, seen = Ahead(), []
+    ahead, seen = Ahead(3), []
     for _ in range(3):
         ahead.start(_until_halted(ahead, seen), None)
     _began(seen, 3)
@@ -78,7 +78,7 @@ def test_close_returns_once_no_task_runs():
 
 
 def test_a_task_not_begun_never_runs():
-    ahead, ran = Ahead(), []
+    ahead, ran = Ahead(2), []
     for k in range(50):
         ahead.start(ran.append, k)
     ahead.close()
@@ -107,3 +107,19 @@ def test_a_reader_closed_early_leaves_no_thread_running(tmp_path):
         time.sleep(0.001)
     assert _thread._count() == before
     assert ft.read(path, columns=("fen",), threads=2).equals(whole)
+
+
+def test_at_most_threads_helpers_and_none_left_after_close():
+    before = _thread._count()
+    ahead = Ahead(2)
+    for k in range(10):
+        ahead.start(lambda _: _thread.get_ident(), k)
+    idents = {ahead.take() for _ in range(10)}
+    assert len(idents) == 2 and _thread.get_ident() not in idents
+    ahead.close()
+    deadline = time.monotonic() + 5  # a helper takes a moment to exit after its loop
+    while _thread._count() > before and time.monotonic() < deadline:
+        time.sleep(0.001)
+    assert _thread._count() == before
+    with pytest.raises(RuntimeError, match="closed"):
+        ahead.start(print, None)

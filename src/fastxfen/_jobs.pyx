@@ -379,22 +379,30 @@ cdef _wait(list tasks, fx_flag *halt, bint claim):
     command line's SIGTERM) raises ``halt`` and is returned, the first of
     them, once the tasks are done."""
     cdef _Task task
-    cdef PyLockStatus got
     caught = None
     for task in tasks:
         if (claim or fx_halted(halt)) and task._claimed():
             continue
-        while True:
-            with nogil:  # (a signal to this thread cuts the wait short: PY_LOCK_INTR)
-                got = PyThread_acquire_lock_timed(task.done, POLL_US, 1)
-            if got == PY_LOCK_ACQUIRED:
-                break
-            try:
-                PyErr_CheckSignals()
-            except BaseException as exc:
-                fx_halt(halt)
-                caught = caught if caught is not None else exc
+        exc = _await(task.done, halt)
+        caught = caught if caught is not None else exc
     return caught
+
+
+cdef _await(PyThread_type_lock lock, fx_flag *halt):
+    """Take ``lock`` once it is free, looking at signals meanwhile: the
+    exception of the first raises ``halt`` and is returned."""
+    cdef PyLockStatus got
+    caught = None
+    while True:
+        with nogil:  # (a signal to this thread cuts the wait short: PY_LOCK_INTR)
+            got = PyThread_acquire_lock_timed(lock, POLL_US, 1)
+        if got == PY_LOCK_ACQUIRED:
+            return caught
+        try:
+            PyErr_CheckSignals()
+        except BaseException as exc:
+            fx_halt(halt)
+            caught = caught if caught is not None else exc
 
 
 cdef each(list items, method, fx_flag *halt):
@@ -432,20 +440,82 @@ cdef each(list items, method, fx_flag *halt):
 
 
 @cython.final
-cdef class Ahead:
-    """method(item) for items started one at a time, each in a helper
-    thread, their results taken back in the order started (a reader decoding
-    the blocks after the one it gives).  ``take`` waits for the oldest,
-    looking at signals; whatever stops it (a signal's exception, the task's
-    error) raises ``halted``, which the tasks look at between pieces of
-    work, and is raised once no task runs any more (one not yet begun never
-    runs).  ``close`` does the same for the tasks still started, for a
-    caller stopped elsewhere (a generator closed early)."""
-    cdef list tasks  # started, not yet taken, oldest first
-    cdef fx_flag halt
+cdef class _Helper:
+    """A helper thread of an Ahead: it runs the tasks given to it in the
+    order given (skipping those the caller claimed), sleeps while it has
+    none, and ends once closed with none left.  The GIL guards ``tasks``,
+    ``sleeping`` and ``closing``; ``wake`` is held but while a sleeping
+    helper is being woken, so it is released once per sleep."""
+    cdef list tasks
+    cdef bint sleeping, closing
+    cdef PyThread_type_lock wake
+    cdef PyThread_type_lock gone  # held until the thread has left its loop
 
     def __cinit__(self):
         self.tasks = []
+        self.wake = PyThread_allocate_lock()
+        self.gone = PyThread_allocate_lock()
+        if self.wake == NULL or self.gone == NULL:
+            raise MemoryError()
+        PyThread_acquire_lock(self.wake, WAIT_LOCK)
+        PyThread_acquire_lock(self.gone, WAIT_LOCK)
+
+    def __dealloc__(self):
+        if self.wake != NULL:
+            PyThread_free_lock(self.wake)
+        if self.gone != NULL:
+            PyThread_free_lock(self.gone)
+
+    def run(self):
+        cdef _Task task
+        try:
+            while True:
+                if self.tasks:
+                    task = self.tasks.pop(0)
+                    task.run()
+                elif self.closing:
+                    return
+                else:
+                    self.sleeping = True
+                    with nogil:
+                        PyThread_acquire_lock(self.wake, WAIT_LOCK)
+        finally:
+            PyThread_release_lock(self.gone)
+
+    cdef give(self, _Task task):
+        self.tasks.append(task)
+        self._wake()
+
+    cdef close(self):
+        self.closing = True
+        self._wake()
+
+    cdef _wake(self):
+        if self.sleeping:
+            self.sleeping = False
+            PyThread_release_lock(self.wake)
+
+
+@cython.final
+cdef class Ahead:
+    """method(item) for items started one at a time, run by up to
+    ``threads`` helper threads (each keeps its tasks in order), the results
+    taken back in the order started: a reader decoding the blocks after the
+    one it gives.  ``take`` waits for the oldest, looking at signals;
+    whatever stops it (a signal's exception, the task's error) raises
+    ``halted``, which the tasks look at between pieces of work, and is
+    raised once no task runs any more (one not yet begun never runs).
+    ``close`` does the same for the tasks still started, for a caller
+    stopped elsewhere (a generator closed early), and ends the helpers;
+    every way out of a caller must close."""
+    cdef list tasks    # started, not yet taken, oldest first
+    cdef list helpers
+    cdef int threads
+    cdef Py_ssize_t started
+    cdef fx_flag halt
+
+    def __cinit__(self, int threads):
+        self.tasks, self.helpers, self.threads = [], [], max(1, threads)
 
     def __len__(self):
         return len(self.tasks)
@@ -456,12 +526,21 @@ cdef class Ahead:
 
     def start(self, method, item):
         cdef _Task task = _Task(method, item)
+        cdef _Helper helper
+        if fx_halted(&self.halt):
+            raise RuntimeError("this Ahead is closed")
         self.tasks.append(task)
         try:
-            _start(task.run)
+            if len(self.helpers) < self.threads:
+                helper = _Helper()
+                _start(helper.run)
+                self.helpers.append(helper)
+            helper = self.helpers[self.started % len(self.helpers)]
         except BaseException:
             self._raise_after_stop()
             raise
+        helper.give(task)
+        self.started += 1
 
     def take(self):
         """The result of the oldest task started, once it has run."""
@@ -473,12 +552,20 @@ cdef class Ahead:
         raise caught if caught is not None else task.error
 
     def close(self):
-        """Stop the tasks still started, and return once none runs."""
+        """Stop the tasks still started and end the helpers; return once
+        none runs."""
         self._raise_after_stop()
 
     cdef _raise_after_stop(self):
+        cdef _Helper helper
         fx_halt(&self.halt)
         tasks, self.tasks = self.tasks, []
         caught = _wait(tasks, &self.halt, True)
+        helpers, self.helpers = self.helpers, []
+        for helper in helpers:
+            helper.close()
+        for helper in helpers:
+            exc = _await(helper.gone, &self.halt)
+            caught = caught if caught is not None else exc
         if caught is not None:
             raise caught

@@ -197,7 +197,7 @@ class Reader:
     def _binpack_threads(self, threads):
         """The blocks decoded ahead in ``threads`` helper threads, given in
         order; the call ends only once none of them runs (Ahead)."""
-        ahead = Ahead()
+        ahead = Ahead(threads)
 
         def job(item):
             return list(self._decode(*item, False, ahead))
@@ -206,7 +206,7 @@ class Reader:
         try:
             for item in self._blocks():
                 ahead.start(job, item)
-                if len(ahead) >= threads:
+                if len(ahead) > threads:  # one waits queued: no helper idles
                     chains = yield from self._give(ahead.take(), chains)
             while len(ahead):
                 chains = yield from self._give(ahead.take(), chains)

@@ -69,11 +69,11 @@ class GzipMembers:
             for piece in pieces:
                 self._write_member(_member((piece, self.level)))
             return
-        ahead = Ahead()
+        ahead = Ahead(self.threads)
         try:
             for piece in pieces:
                 ahead.start(_member, (piece, self.level))
-                if len(ahead) >= self.threads:
+                if len(ahead) > self.threads:  # one waits queued: no helper idles
                     self._write_member(ahead.take())
             while len(ahead):
                 self._write_member(ahead.take())
