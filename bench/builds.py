@@ -107,6 +107,16 @@ def describe(fx=None) -> str:
     return f"fastxfen {getattr(fx, '__version__', '?')} from {origin(fx.__file__)}; {reader}"
 
 
+def installed_env(**extra) -> dict:
+    """os.environ (plus ``extra``) for a child that starts as an installed
+    package does: its modules run from bytecode compiled once (pip compiles
+    on install), not compiled again on every start, as they would be under
+    PYTHONDONTWRITEBYTECODE (which a CI image may set)."""
+    env = {**os.environ, **extra}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
 def reader_env(name: str) -> dict:
     """Environment that makes a build of any age run reader `name`:
     FASTXFEN_READER, and for builds before it, FASTXFEN_NO_AVX512 and

@@ -214,9 +214,7 @@ def run_once(command: list, pythonpath: str | None, out: str, one_core: bool) ->
     """(wall seconds, CPU seconds, first stderr line) of one run, process
     start included; the output file is removed first, so that no run pays
     for truncating the last one's."""
-    env = dict(os.environ)
-    # as installed: compiled once, not on every start
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env = builds.installed_env()
     if pythonpath:
         env["PYTHONPATH"] = pythonpath + os.pathsep + env.get("PYTHONPATH", "")
     pin = None

@@ -1,5 +1,8 @@
 """The command line converting training data, against another converter in
 the same rounds: ``fastxfen normalize X.binpack -o X.plain`` and back.
+fastxfen's processes start as an installed package does, from compiled
+bytecode (the warm-up round writes it for a source tree; see
+builds.installed_env).
 
 The input is a .binpack file given as the argument, its blocks repeated
 ``--copies`` times (so that the conversion, not the interpreter's start,
@@ -49,14 +52,16 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from builds import build_commit  # noqa: E402
+from builds import build_commit, installed_env  # noqa: E402
 from training_bench import binpack_of  # noqa: E402
 
 import fastxfen.training as ft  # noqa: E402
 
 
 def timed(args: list, env=None) -> tuple:
-    """(wall seconds, CPU seconds) of one run of ``args``."""
+    """(wall seconds, CPU seconds) of one run of ``args``, started as an
+    installed package starts (``installed_env``)."""
+    env = installed_env() if env is None else env
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
@@ -122,7 +127,7 @@ def main() -> None:
                 "plain2bp": (plain, "b.binpack"),
             }.items():
                 jobs[f"before {kind}"] = fastxfen(source, work / out, args.threads)
-                envs[f"before {kind}"] = {**os.environ, "PYTHONPATH": os.path.abspath(src)}
+                envs[f"before {kind}"] = installed_env(PYTHONPATH=os.path.abspath(src))
         for kind, command in peers.items():
             out = work / ("peer.plain" if kind == "bp2plain" else "peer.binpack")
             jobs[f"peer {kind}"] = peer(command, binpack, plain, out)
