@@ -378,6 +378,24 @@ def test_an_output_that_fails_to_start_leaves_no_file(tmp_path, monkeypatch):
     assert os.listdir(tmp_path) == []
 
 
+def test_a_signal_while_an_output_is_discarded_still_removes_its_file(tmp_path):
+    """Called from Python (no signal held back), a KeyboardInterrupt raised
+    while a discarded .gz output ends its compressed stream leaves no
+    temporary file: the removal comes whatever stops the rest."""
+    output = outputs.Output(str(tmp_path / "o.fen.gz"))
+    output.write(b"8/8/8/8/8/8/8/K6k w - - 0 1\n" * 1000)
+    real_close = output.stream.close
+
+    def interrupted():
+        real_close()
+        raise KeyboardInterrupt
+
+    output.stream.close = interrupted
+    with pytest.raises(KeyboardInterrupt):
+        output.discard()
+    assert os.listdir(tmp_path) == []
+
+
 def test_an_error_after_a_swallowed_signal_ends_the_run_as_the_signal(
     tmp_path, monkeypatch, capsys
 ):

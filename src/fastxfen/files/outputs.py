@@ -244,20 +244,22 @@ class Output:
         background, self.background = self.background, None
         if background is not None:
             background.abandon()
-        self._stop_dropping()
-        with contextlib.suppress(Exception):
-            if self.is_stdout:
-                self.raw.flush()
-                return
-            try:
-                if self.stream is not self.raw:
-                    self.stream.close()
-            finally:
-                self.raw.close()
-        if self.temp is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(self.temp)
-            self.temp = None
+        try:
+            self._stop_dropping()
+            with contextlib.suppress(Exception):
+                if self.is_stdout:
+                    self.raw.flush()
+                    return
+                try:
+                    if self.stream is not self.raw:
+                        self.stream.close()
+                finally:
+                    self.raw.close()
+        finally:  # (a signal's exception outside the command line included)
+            if self.temp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(self.temp)
+                self.temp = None
 
 
 def _reason(exc: BaseException) -> str:
