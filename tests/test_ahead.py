@@ -123,3 +123,30 @@ def test_at_most_threads_helpers_and_none_left_after_close():
     assert _thread._count() == before
     with pytest.raises(RuntimeError, match="closed"):
         ahead.start(print, None)
+
+
+def test_a_reader_left_unfinished_at_the_programs_end_lets_it_end(tmp_path):
+    """A threaded .binpack read left open when the program ends (its
+    generator finalized with the modules, when helper threads can no
+    longer take the GIL) neither hangs the exit nor crashes it: the exit
+    handlers close it while its helpers can still end."""
+    import subprocess
+    import sys
+
+    from models import training as model
+
+    out = io.BytesIO()
+    ft.write(out, model.columns(model.corpus(seed=5, games=40)), format="binpack")
+    path = tmp_path / "many.binpack"
+    path.write_bytes(out.getvalue() * 40)
+    script = (
+        "import fastxfen.training as ft\n"
+        f"it = iter(ft.batches({str(path)!r}, columns=('record',), output='numpy',"
+        " threads=2, batch_size=64))\n"
+        "next(it)\n"
+        "print('left open')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0 and done.stdout == "left open\n", done.stderr[-2000:]

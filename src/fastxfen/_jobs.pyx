@@ -25,6 +25,8 @@ cimport cython
 from fastxfen._core cimport *
 
 import _thread
+import atexit
+import weakref
 
 from fastxfen._options import resolve_threads
 
@@ -35,6 +37,16 @@ cdef extern from "advise.h" nogil:
 cdef extern from "pythread.h" nogil:
     PyLockStatus PyThread_acquire_lock_timed(PyThread_type_lock lock, long long microseconds,
                                              int intr_flag)
+
+cdef extern from *:
+    """
+    #if PY_VERSION_HEX >= 0x030D0000
+    #define fx_py_finalizing() Py_IsFinalizing()
+    #else
+    #define fx_py_finalizing() _Py_IsFinalizing()
+    #endif
+    """
+    int fx_py_finalizing()
 
 cdef extern from "lines.h" nogil:
     int64_t fx_line_spans(const uint8_t *data, size_t *at, size_t size, int64_t *starts,
@@ -513,6 +525,7 @@ cdef class Ahead:
     cdef int threads
     cdef Py_ssize_t started
     cdef fx_flag halt
+    cdef object __weakref__
 
     def __cinit__(self, int threads):
         self.tasks, self.helpers, self.threads = [], [], max(1, threads)
@@ -535,6 +548,7 @@ cdef class Ahead:
                 helper = _Helper()
                 _start(helper.run)
                 self.helpers.append(helper)
+                _open.add(self)
             helper = self.helpers[self.started % len(self.helpers)]
         except BaseException:
             self._raise_after_stop()
@@ -558,10 +572,19 @@ cdef class Ahead:
 
     cdef _raise_after_stop(self):
         cdef _Helper helper
+        cdef _Task task
         fx_halt(&self.halt)
         tasks, self.tasks = self.tasks, []
-        caught = _wait(tasks, &self.halt, True)
         helpers, self.helpers = self.helpers, []
+        _open.discard(self)
+        if fx_py_finalizing():
+            # the interpreter is past the point where other threads may take
+            # the GIL: the helpers cannot end, so nothing is waited for (the
+            # Aheads left open were closed before, by _close_open)
+            for task in tasks:
+                task._claimed()
+            return
+        caught = _wait(tasks, &self.halt, True)
         for helper in helpers:
             helper.close()
         for helper in helpers:
@@ -569,3 +592,20 @@ cdef class Ahead:
             caught = caught if caught is not None else exc
         if caught is not None:
             raise caught
+
+
+#: The Aheads whose helpers may still run (a caller that never closed one,
+#: such as a reader's generator left unfinished at the program's end).
+_open = weakref.WeakSet()
+
+
+@atexit.register
+def _close_open():
+    """Close every Ahead left open, while the helpers can still end: after
+    the exit handlers, threads can no longer take the GIL, and a close then
+    (by the generator's finalizer) would wait for them forever."""
+    for ahead in list(_open):
+        try:
+            ahead.close()
+        except BaseException:  # (a signal at exit) the others still close
+            pass
