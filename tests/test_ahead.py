@@ -150,3 +150,42 @@ def test_a_reader_left_unfinished_at_the_programs_end_lets_it_end(tmp_path):
         [sys.executable, "-c", script], capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0 and done.stdout == "left open\n", done.stderr[-2000:]
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="fork of POSIX")
+def test_a_reader_going_on_in_a_forked_child_says_why_it_cannot():
+    """A threaded read started in a parent and continued in a forked child
+    (whose copy has no helper threads) raises at once; the parent's goes on."""
+    import os
+
+    from models import training as model
+
+    out = io.BytesIO()
+    ft.write(out, model.columns(model.corpus(seed=6, games=40)), format="binpack")
+    data = out.getvalue() * 20  # in memory: a file's offset is shared with the child
+    whole = ft.read(io.BytesIO(data), format="binpack", columns=("fen",))
+    batches = iter(
+        ft.batches(io.BytesIO(data), format="binpack", columns=("fen",), batch_size=64, threads=2)
+    )
+    first = next(batches)
+    pid = os.fork()
+    if pid == 0:  # the child: its exit status says what happened
+        status = 3
+        try:
+            for _ in batches:
+                pass
+            status = 1
+        except RuntimeError as exc:
+            status = 0 if "forked" in str(exc) else 2
+        finally:
+            os._exit(status)
+    deadline = time.monotonic() + 30
+    while not (done := os.waitpid(pid, os.WNOHANG))[0] and time.monotonic() < deadline:
+        time.sleep(0.01)
+    if not done[0]:  # the child hangs, waiting for threads it does not have
+        os.kill(pid, 9)
+        os.waitpid(pid, 0)
+    assert done[0] and os.WIFEXITED(done[1]) and os.WEXITSTATUS(done[1]) == 0, done
+    import pyarrow as pa
+
+    assert pa.Table.from_batches([first, *batches]).equals(whole)

@@ -26,6 +26,7 @@ from fastxfen._core cimport *
 
 import _thread
 import atexit
+import os
 import weakref
 
 from fastxfen._options import resolve_threads
@@ -525,6 +526,7 @@ cdef class Ahead:
     cdef int threads
     cdef Py_ssize_t started
     cdef fx_flag halt
+    cdef bint orphaned  # in a process forked while its helpers ran
     cdef object __weakref__
 
     def __cinit__(self, int threads):
@@ -540,6 +542,7 @@ cdef class Ahead:
     def start(self, method, item):
         cdef _Task task = _Task(method, item)
         cdef _Helper helper
+        self._check_process()
         if fx_halted(&self.halt):
             raise RuntimeError("this Ahead is closed")
         self.tasks.append(task)
@@ -558,7 +561,9 @@ cdef class Ahead:
 
     def take(self):
         """The result of the oldest task started, once it has run."""
-        cdef _Task task = self.tasks.pop(0)
+        cdef _Task task
+        self._check_process()
+        task = self.tasks.pop(0)
         caught = _wait([task], &self.halt, False)
         if caught is None and task.error is None:
             return task.result
@@ -570,6 +575,19 @@ cdef class Ahead:
         none runs."""
         self._raise_after_stop()
 
+    cdef _check_process(self):
+        if self.orphaned:
+            raise RuntimeError(
+                "a threaded reader cannot go on in a process forked from the one that "
+                "started it (its threads stay behind): open it in this process"
+            )
+
+    cdef _orphan(self):
+        """In a forked child: the helpers stayed in the parent (the tasks
+        stay listed, so that a caller asks for them and is told)."""
+        fx_halt(&self.halt)
+        self.orphaned = True
+
     cdef _raise_after_stop(self):
         cdef _Helper helper
         cdef _Task task
@@ -577,10 +595,11 @@ cdef class Ahead:
         tasks, self.tasks = self.tasks, []
         helpers, self.helpers = self.helpers, []
         _open.discard(self)
-        if fx_py_finalizing():
-            # the interpreter is past the point where other threads may take
-            # the GIL: the helpers cannot end, so nothing is waited for (the
-            # Aheads left open were closed before, by _close_open)
+        if self.orphaned or fx_py_finalizing():
+            # no helper here (a forked child), or past the point where other
+            # threads may take the GIL, so that they cannot end: nothing is
+            # waited for (the Aheads left open were closed before, by
+            # _close_open)
             for task in tasks:
                 task._claimed()
             return
@@ -597,6 +616,17 @@ cdef class Ahead:
 #: The Aheads whose helpers may still run (a caller that never closed one,
 #: such as a reader's generator left unfinished at the program's end).
 _open = weakref.WeakSet()
+
+
+def _forked():
+    cdef Ahead ahead
+    for ahead in list(_open):
+        ahead._orphan()
+    _open.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forked)
 
 
 @atexit.register
