@@ -153,6 +153,8 @@ def test_a_reader_left_unfinished_at_the_programs_end_lets_it_end(tmp_path):
 
 
 @pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="fork of POSIX")
+# a fork with threads alive is the case under test (Python 3.12 on warns of it)
+@pytest.mark.filterwarnings("ignore:This process .* is multi-threaded:DeprecationWarning")
 def test_a_reader_going_on_in_a_forked_child_says_why_it_cannot():
     """A threaded read started in a parent and continued in a forked child
     (whose copy has no helper threads) raises at once; the parent's goes on."""
