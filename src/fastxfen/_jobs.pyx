@@ -575,6 +575,21 @@ cdef class Ahead:
         none runs."""
         self._raise_after_stop()
 
+    def map(self, method, items):
+        """method(item) for each of ``items``, in order, one task more
+        started than there are helpers (so that none idles while the
+        caller uses a result); closed at the end, or when what iterates
+        this stops (the generator closed or collected)."""
+        try:
+            for item in items:
+                self.start(method, item)
+                if len(self.tasks) > self.threads:
+                    yield self.take()
+            while self.tasks:
+                yield self.take()
+        finally:
+            self.close()
+
     cdef _check_process(self):
         if self.orphaned:
             raise RuntimeError(

@@ -202,16 +202,12 @@ class Reader:
         def job(item):
             return list(self._decode(*item, False, ahead))
 
-        chains = 0
+        chains, blocks = 0, ahead.map(job, self._blocks())
         try:
-            for item in self._blocks():
-                ahead.start(job, item)
-                if len(ahead) > threads:  # one waits queued: no helper idles
-                    chains = yield from self._give(ahead.take(), chains)
-            while len(ahead):
-                chains = yield from self._give(ahead.take(), chains)
+            for pieces in blocks:
+                chains = yield from self._give(pieces, chains)
         finally:
-            ahead.close()
+            blocks.close()  # now, not when collected
 
     def _give(self, pieces, chains):
         base = chains

@@ -69,16 +69,12 @@ class GzipMembers:
             for piece in pieces:
                 self._write_member(_member((piece, self.level)))
             return
-        ahead = Ahead(self.threads)
+        members = Ahead(self.threads).map(_member, [(piece, self.level) for piece in pieces])
         try:
-            for piece in pieces:
-                ahead.start(_member, (piece, self.level))
-                if len(ahead) > self.threads:  # one waits queued: no helper idles
-                    self._write_member(ahead.take())
-            while len(ahead):
-                self._write_member(ahead.take())
+            for member in members:
+                self._write_member(member)
         finally:
-            ahead.close()
+            members.close()
 
     def _write_member(self, member: bytes) -> None:
         self.raw.write(member)
