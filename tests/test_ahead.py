@@ -87,16 +87,29 @@ def test_a_task_not_begun_never_runs():
     assert ran == now  # those left unstarted by close stay so
 
 
+def _blocks(seed: int, copies: int) -> bytes:
+    """A .binpack of ``copies`` blocks, each the games of ``seed``."""
+    from models import training as model
+
+    out = io.BytesIO()
+    ft.write(out, model.columns(model.corpus(seed=seed, games=40)), format="binpack")
+    return out.getvalue() * copies
+
+
+def test_map_gives_results_in_order_and_closes_at_the_end():
+    ahead = Ahead(2)
+    assert list(ahead.map(lambda k: (time.sleep(0.001 * (k % 3)), k * k)[1], range(9))) == [
+        k * k for k in range(9)
+    ]
+    assert ahead.halted and len(ahead) == 0
+
+
 def test_a_reader_closed_early_leaves_no_thread_running(tmp_path):
     """Closing the batches of a threaded .binpack read after the first
     stops its helper threads before it returns; the file is read whole by
     another reader after."""
-    from models import training as model
-
-    out = io.BytesIO()
-    ft.write(out, model.columns(model.corpus(seed=3, games=40)), format="binpack")
     path = tmp_path / "many.binpack"
-    path.write_bytes(out.getvalue() * 40)  # forty blocks
+    path.write_bytes(_blocks(seed=3, copies=40))
     whole = ft.read(path, columns=("fen",))
     before = _thread._count()
     batches = iter(ft.batches(path, columns=("fen",), batch_size=64, threads=2))
@@ -133,12 +146,8 @@ def test_a_reader_left_unfinished_at_the_programs_end_lets_it_end(tmp_path):
     import subprocess
     import sys
 
-    from models import training as model
-
-    out = io.BytesIO()
-    ft.write(out, model.columns(model.corpus(seed=5, games=40)), format="binpack")
     path = tmp_path / "many.binpack"
-    path.write_bytes(out.getvalue() * 40)
+    path.write_bytes(_blocks(seed=5, copies=40))
     script = (
         "import fastxfen.training as ft\n"
         f"it = iter(ft.batches({str(path)!r}, columns=('record',), output='numpy',"
@@ -160,11 +169,7 @@ def test_a_reader_going_on_in_a_forked_child_says_why_it_cannot():
     (whose copy has no helper threads) raises at once; the parent's goes on."""
     import os
 
-    from models import training as model
-
-    out = io.BytesIO()
-    ft.write(out, model.columns(model.corpus(seed=6, games=40)), format="binpack")
-    data = out.getvalue() * 20  # in memory: a file's offset is shared with the child
+    data = _blocks(seed=6, copies=20)  # in memory: a file's offset is shared with the child
     whole = ft.read(io.BytesIO(data), format="binpack", columns=("fen",))
     batches = iter(
         ft.batches(io.BytesIO(data), format="binpack", columns=("fen",), batch_size=64, threads=2)
