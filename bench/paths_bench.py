@@ -27,7 +27,13 @@ Sections:
   ``FASTXFEN_NO_AVX2``, so one without an AVX2 reader runs SSE2 there).
   The table adds, per reader, the before build's rate and the median of the
   per-round ratios after / before with their range.  ``--before SRC`` (a
-  folder) takes an already built ``src`` folder instead.
+  folder) takes an already built ``src`` folder instead.  Each worker times
+  ``--worker-rounds`` rounds (3 by default) after its warm-up and gives the
+  median of them: on a virtual machine whose host takes back the guest's
+  free memory (a virtio balloon's free page reporting), the first call
+  that touches a large fresh output can pay 5 to 10 times its steady cost
+  for the host's page faults, whichever build runs it (the ``first``
+  section measures first calls on their own).
 * ``first``: each case in ``--first-processes`` fresh processes on
   ``--first-rows`` rows: the first call (into fresh output memory) against
   the median of the next calls, on one core; the median over the processes
@@ -203,27 +209,34 @@ def before_src(args, keep: list) -> str | None:
 
 def timed(args, src: str | None, reader: str | None) -> tuple:
     """{build: {case: [seconds]}}, metadata per build: the workers of both
-    builds in turns, one round each, args.repeat times (without a before
-    build, one worker of args.repeat rounds)."""
+    builds in turns, args.repeat times, each giving the median of its
+    args.worker_rounds rounds (without a before build, one worker of
+    args.repeat rounds)."""
     sources = {"after": None, **({"before": src} if src else {})}
     times: dict = {b: {} for b in sources}
     meta: dict = {}
-    per_worker = 1 if src else args.repeat
+    per_worker = args.worker_rounds if src else args.repeat
     for _ in range(args.repeat if src else 1):
         for build, path in sources.items():
             got = run_worker(args, path, per_worker, reader)
             meta[build] = got["meta"]
             for name, ts in got["times"].items():
-                times[build].setdefault(name, []).extend(ts)
+                times[build].setdefault(name, []).extend([statistics.median(ts)] if src else ts)
     return times, meta
 
 
 def one_table(args, times: dict, meta: dict, reader: str | None) -> None:
     n, size = meta["after"]["n"], meta["after"]["bytes"]
     title = f"reader {reader}" if reader else f"reader {meta['after']['reader'] or 'auto'}"
+    count = len(times["after"]["memcpy"])
+    rounds = (
+        f"{count} workers a build in turns, each the median of its {args.worker_rounds} rounds"
+        if "before" in times
+        else f"{count} rounds"
+    )
     print(
         f"## One core (core {args.core}), {title}: {n:,} positions, {size / n:.1f} bytes "
-        f"each, {len(times['after']['memcpy'])} rounds; median (min-max)\n"
+        f"each, {rounds}; median (min-max)\n"
     )
     forced = ", ".join(f"{k}={v}" for k, v in builds.reader_env(reader).items()) if reader else ""
     for build, about in meta.items():
@@ -376,6 +389,9 @@ def main() -> None:
     parser.add_argument("--before", help="a commit (or a built src folder) to compare with")
     parser.add_argument("--readers", help="comma-separated readers to force (default: auto)")
     parser.add_argument("--build-dir", help="where to build --before's commit (kept, reused)")
+    parser.add_argument(
+        "--worker-rounds", type=int, default=3, help="rounds a --before worker times"
+    )
     parser.add_argument("--sections", default="one,first,threads")
     parser.add_argument("--clock", choices=["cpu", "wall"], default="cpu")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
