@@ -104,7 +104,7 @@ setup(
         [
             extension("_codec"),
             extension("_jobs", ["lines.c"]),
-            extension("_bulk", ["lines.c"], core=()),
+            extension("_bulk", ["lines.c", "cells.c"], core=()),
             extension("_export", EXPORT),
             extension("_pgn", ["pgnscan.c"], core=()),
             extension("_keys", ["zobrist.c", "zobrist_keys.c", "dedupe.c"]),

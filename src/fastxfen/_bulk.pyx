@@ -21,9 +21,9 @@ from cpython.pythread cimport (WAIT_LOCK, PyThread_acquire_lock, PyThread_alloca
                                PyThread_free_lock)
 from cpython.ref cimport Py_DECREF, Py_INCREF, PyObject
 from cpython.unicode cimport PyUnicode_GET_LENGTH
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t
+from libc.stdint cimport int32_t, int64_t, uint8_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memchr, memcmp, memcpy, memset
+from libc.string cimport memchr, memcmp, memcpy
 
 cimport cython
 cimport numpy as cnp
@@ -42,6 +42,10 @@ from fastxfen._records import POSITION_DTYPE, POSITION_DTYPE_10x8
 
 cdef extern from "advise.h" nogil:
     void fx_advise_huge(void *p, size_t n)
+
+cdef extern from "cells.h" nogil:
+    void fx_rows_to_cells(const uint8_t *text, size_t size, const int64_t *ends, int64_t start,
+                          size_t lo, size_t hi, size_t chars, int ucs4, uint8_t *dst)
 
 cdef extern from "lines.h" nogil:
     int64_t fx_count_lines(const uint8_t *data, size_t at, size_t size)
@@ -652,9 +656,8 @@ def to_fixed_width(data, ends, Py_ssize_t chars, *, bint ucs4=False, int threads
     cdef const uint8_t[::1] src = _bytes_view(data)
     cdef const int64_t[::1] e = np.ascontiguousarray(ends, np.int64)
     cdef Py_ssize_t n = e.shape[0]
-    cdef bint pad = out is not None  # a fresh array comes zeroed
-    if out is None:
-        out = np.zeros(n, f"U{chars}" if ucs4 else f"S{chars}")
+    if out is None:  # every byte of every cell is written
+        out = np.empty(n, f"U{chars}" if ucs4 else f"S{chars}")
     cdef uint8_t[::1] dst = out.view(np.uint8) if n and chars else np.empty(0, np.uint8)
     cdef _Widen part
     cdef int64_t k, parts
@@ -664,8 +667,9 @@ def to_fixed_width(data, ends, Py_ssize_t chars, *, bint ucs4=False, int threads
         copies = []
         for k in range(parts):
             part = _Widen()
-            part.src, part.ends, part.dst = &src[0] if src.shape[0] else NULL, &e[0], &dst[0]
-            part.chars, part.ucs4, part.pad = chars, ucs4, pad
+            part.src, part.size = &src[0] if src.shape[0] else NULL, src.shape[0]
+            part.ends, part.dst = &e[0], &dst[0]
+            part.chars, part.ucs4 = chars, ucs4
             part.lo, part.hi = n * k // parts, n * (k + 1) // parts
             part.halt = &halt
             copies.append(part)
@@ -674,42 +678,27 @@ def to_fixed_width(data, ends, Py_ssize_t chars, *, bint ucs4=False, int threads
 
 
 cdef enum:
-    WIDEN_BLOCK = 4096  # rows copied between two looks at the halt flag (a power of 2)
+    WIDEN_BLOCK = 4096  # rows copied between two looks at the halt flag
 
 
 cdef class _Widen:
     """Rows [lo, hi) of to_fixed_width."""
     cdef const uint8_t *src
+    cdef size_t size
     cdef const int64_t *ends
     cdef uint8_t *dst
     cdef Py_ssize_t chars, lo, hi
-    cdef bint ucs4, pad
+    cdef bint ucs4
     cdef fx_flag *halt
 
     def run(self):
-        # locals, not attributes: a byte store may alias any of them
-        cdef Py_ssize_t i, k, chars = self.chars
-        cdef const uint8_t *src = self.src
-        cdef const int64_t *ends = self.ends
-        cdef uint8_t *dst = self.dst
-        cdef bint ucs4 = self.ucs4, pad = self.pad
-        cdef int64_t start = ends[self.lo - 1] if self.lo else 0, length
-        cdef Py_ssize_t size = 4 if ucs4 else 1
-        cdef uint32_t *wide
+        cdef Py_ssize_t i = self.lo, stop
         with nogil:
-            for i in range(self.lo, self.hi):
-                if (i & (WIDEN_BLOCK - 1)) == 0 and fx_halted(self.halt):
-                    break
-                length = max(0, min(ends[i] - start, chars))
-                if length > 0 and ucs4:
-                    wide = <uint32_t *>(dst + i * chars * 4)
-                    for k in range(length):
-                        wide[k] = src[start + k]
-                elif length > 0:
-                    memcpy(dst + i * chars, src + start, length)
-                if pad and length < chars:
-                    memset(dst + (i * chars + length) * size, 0, (chars - length) * size)
-                start = ends[i]
+            while i < self.hi and not fx_halted(self.halt):
+                stop = min(i + WIDEN_BLOCK, self.hi)
+                fx_rows_to_cells(self.src, self.size, self.ends, self.ends[i - 1] if i else 0,
+                                 i, stop, self.chars, self.ucs4, self.dst)
+                i = stop
 
 
 cdef _bytes_view(buffer):
