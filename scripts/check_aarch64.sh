@@ -48,6 +48,7 @@ for build in neon plain; do
     compare_readers "$WORK/native/readers.out" "$WORK/$build/readers.out"
     same "$WORK/native/batch.out" "$WORK/$build/batch.out" "row loop"
     same "$WORK/native/lines.out" "$WORK/$build/lines.out" "line finder and byte sets"
+    same "$WORK/native/cells.out" "$WORK/$build/cells.out" "rows into cells"
     dumps qemu-aarch64 "$WORK/$build" "$WORK/rows.fen" "$WORK/native/dump.auto"
 done
 

@@ -47,6 +47,7 @@ for build in gcc msvc; do
     compare_readers "$WORK/native/readers.out" "$WORK/$build/readers.out"
     same "$WORK/native/batch.out" "$WORK/$build/batch.out" "row loop"
     same "$WORK/native/lines.out" "$WORK/$build/lines.out" "line finder and byte sets"
+    same "$WORK/native/cells.out" "$WORK/$build/cells.out" "rows into cells"
     dumps wine "$WORK/$build" "$(winepath -w "$WORK/rows.fen")" "$WORK/native/dump.auto"
 done
 step "Windows: every output agrees"

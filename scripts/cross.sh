@@ -5,8 +5,9 @@
 # The harnesses: tests/c/placement_readers.c (every reader against the exact
 # one), tests/c/reader_choice.c (the choice of reader), tests/c/batch.c (the
 # row loop and an export kernel), tests/c/lines.c (the line finder and the
-# byte sets of bits.h) and bench/c/kernel.c in its "dump" case (each row's
-# answer, written from the board, or its error).
+# byte sets of bits.h), tests/c/cells.c (rows into numpy cells) and
+# bench/c/kernel.c in its "dump" case (each row's answer, written from the
+# board, or its error).
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 CORE="$ROOT/src/fastxfen/core"
@@ -33,7 +34,7 @@ need() {
 # build_harnesses DIR COMPILER FLAGS...: every file of the core
 # compiled on its own (readers/avx2.c and readers/avx512.c with AVX2_FLAGS
 # and AVX512_FLAGS too, for a build that gives them their instruction sets
-# by file, as MSVC does), then the five harnesses linked into DIR.
+# by file, as MSVC does), then the six harnesses linked into DIR.
 build_harnesses() {
     local dir="$1"
     shift
@@ -57,6 +58,7 @@ build_harnesses() {
     "$@" -I"$CORE" "$ROOT/tests/c/reader_choice.c" "${readers[@]}" "${o}core_tables.o" \
         -o "$dir/choice$EXE"
     "$@" -I"$CORE" "$ROOT/tests/c/lines.c" "${o}core_lines.o" -o "$dir/lines$EXE"
+    "$@" -I"$CORE" "$ROOT/tests/c/cells.c" "${o}core_cells.o" -o "$dir/cells$EXE"
     "$@" -I"$CORE" "$ROOT/tests/c/batch.c" "${o}core_batch.o" "${o}core_parse.o" \
         "${readers[@]}" "${base[@]}" "${export[@]}" -lm -o "$dir/batch$EXE"
     # (clock_gettime is in winpthreads on mingw-w64)
@@ -109,15 +111,16 @@ open(sys.argv[2], "w").write("\n".join(out) + "\n")
 EOF
 }
 
-# run_harnesses RUN DIR: the placement readers, the choice, the row loop
-# and the line finder of DIR's build, run by RUN (nothing: this machine;
-# qemu-aarch64, wine), into DIR/*.out; each must pass.
+# run_harnesses RUN DIR: the placement readers, the choice, the row loop,
+# the line finder and the cells of DIR's build, run by RUN (nothing: this
+# machine; qemu-aarch64, wine), into DIR/*.out; each must pass.
 run_harnesses() {
     local run="$1" dir="$2"
     $run "$dir/readers$EXE" "$ROWS" "$SEED" >"$dir/readers.out" || fail "$dir: placement readers"
     $run "$dir/choice$EXE" >"$dir/choice.out" || fail "$dir: choice: $(cat "$dir/choice.out")"
     $run "$dir/batch$EXE" >"$dir/batch.out" || fail "$dir: row loop: $(cat "$dir/batch.out")"
     $run "$dir/lines$EXE" >"$dir/lines.out" || fail "$dir: lines: $(cat "$dir/lines.out")"
+    $run "$dir/cells$EXE" >"$dir/cells.out" || fail "$dir: cells: $(cat "$dir/cells.out")"
     echo "  reader choice: $(tr -d '\r' <"$dir/choice.out")"
 }
 
