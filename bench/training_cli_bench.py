@@ -17,7 +17,15 @@ without the same round's start.  fastxfen's outputs are checked against
 the peer's, byte for byte.  The files go to the temporary folder
 (``TMPDIR``): on a disk the wall clock includes the fsync fastxfen does
 before it publishes an output, which the peer does not do; on a tmpfs
-(``TMPDIR=/dev/shm``) the conversions alone are compared.
+(``TMPDIR=/dev/shm``) the conversions alone are compared.  Every timed run
+writes a new file, as a conversion usually does: the output of the round
+before is removed first, for every tool.  Overwriting would time the
+freeing of the old file's pages too, which a truncating writer does as it
+opens the file and reuses at once, and fastxfen's atomic publication does
+when it renames its finished output over the old one, after writing it
+into other pages: on a virtual machine whose host takes back free memory,
+those pages can cost a host fault each (at 2.7 GB of output, rounds two to
+three times slower than the first).
 
 Peers are commands with ``{binpack}``, ``{plain}`` and ``{out}`` in place
 of the files::
@@ -58,10 +66,13 @@ from training_bench import binpack_of  # noqa: E402
 import fastxfen.training as ft  # noqa: E402
 
 
-def timed(args: list, env=None) -> tuple:
+def timed(args: list, env=None, out: Path | None = None) -> tuple:
     """(wall seconds, CPU seconds) of one run of ``args``, started as an
-    installed package starts (``installed_env``)."""
+    installed package starts (``installed_env``), into a new file: ``out``,
+    left by the round before, is removed before the clock starts."""
     env = installed_env() if env is None else env
+    if out is not None:
+        out.unlink(missing_ok=True)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(args, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
@@ -117,6 +128,7 @@ def main() -> None:
             "fastxfen plain2bp": fastxfen(plain, work / "fx.binpack", args.threads),
             "python start": [sys.executable, "-c", "import fastxfen.cli, fastxfen.training"],
         }
+        outs = {"fastxfen bp2plain": work / "fx.plain", "fastxfen plain2bp": work / "fx.binpack"}
         envs = {}
         if args.before:
             src = args.before
@@ -127,10 +139,12 @@ def main() -> None:
                 "plain2bp": (plain, "b.binpack"),
             }.items():
                 jobs[f"before {kind}"] = fastxfen(source, work / out, args.threads)
+                outs[f"before {kind}"] = work / out
                 envs[f"before {kind}"] = installed_env(PYTHONPATH=os.path.abspath(src))
         for kind, command in peers.items():
             out = work / ("peer.plain" if kind == "bp2plain" else "peer.binpack")
             jobs[f"peer {kind}"] = peer(command, binpack, plain, out)
+            outs[f"peer {kind}"] = out
         times = {name: [] for name in jobs}
         for name, command in jobs.items():  # warm up, and check the outputs
             timed(command, envs.get(name))
@@ -145,7 +159,7 @@ def main() -> None:
                 print(f"{kind}: this build's output and the one before are {verdict}")
         for _ in range(args.repeat):
             for name, command in jobs.items():
-                times[name].append(timed(command, envs.get(name)))
+                times[name].append(timed(command, envs.get(name), outs.get(name)))
         for name, runs in times.items():
             report(name, runs, entries)
         for kind in ("bp2plain", "plain2bp") if args.before else ():
