@@ -44,8 +44,8 @@ cdef extern from "advise.h" nogil:
     void fx_advise_huge(void *p, size_t n)
 
 cdef extern from "cells.h" nogil:
-    void fx_rows_to_cells(const uint8_t *text, size_t size, const int64_t *ends, int64_t start,
-                          size_t lo, size_t hi, size_t chars, int ucs4, uint8_t *dst)
+    void fx_rows_to_cells(const uint8_t *text, size_t size, const int64_t *ends, size_t lo,
+                          size_t hi, size_t chars, int ucs4, uint8_t *dst)
 
 cdef extern from "lines.h" nogil:
     int64_t fx_count_lines(const uint8_t *data, size_t at, size_t size)
@@ -696,8 +696,8 @@ cdef class _Widen:
         with nogil:
             while i < self.hi and not fx_halted(self.halt):
                 stop = min(i + WIDEN_BLOCK, self.hi)
-                fx_rows_to_cells(self.src, self.size, self.ends, self.ends[i - 1] if i else 0,
-                                 i, stop, self.chars, self.ucs4, self.dst)
+                fx_rows_to_cells(self.src, self.size, self.ends, i, stop, self.chars,
+                                 self.ucs4, self.dst)
                 i = stop
 
 

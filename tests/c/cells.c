@@ -57,8 +57,7 @@ static void trial(void)
         }
         start = ends[k];
     }
-    fx_rows_to_cells(size ? exact : NULL, size, ends, lo ? ends[lo - 1] : 0, lo, hi, chars,
-                     ucs4, got + GUARD);
+    fx_rows_to_cells(size ? exact : NULL, size, ends, lo, hi, chars, ucs4, got + GUARD);
     CHECK(memcmp(got, want, bytes) == 0);
     free(got);
     free(want);

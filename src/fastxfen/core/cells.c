@@ -66,10 +66,11 @@ static void cell_pieces(const uint8_t *row, size_t len, size_t chars, int ucs4, 
 }
 #endif
 
-void fx_rows_to_cells(const uint8_t *text, size_t size, const int64_t *ends, int64_t start,
-                      size_t lo, size_t hi, size_t chars, int ucs4, uint8_t *dst)
+void fx_rows_to_cells(const uint8_t *text, size_t size, const int64_t *ends, size_t lo,
+                      size_t hi, size_t chars, int ucs4, uint8_t *dst)
 {
     size_t width = ucs4 ? 4 * chars : chars;
+    int64_t start = lo ? ends[lo - 1] : 0;
 #ifdef HAS_PIECES
     /* what a cell's pieces read of the text and write from the cell on */
     size_t reach = (chars + 15) & ~(size_t)15, spans = ucs4 ? 4 * reach : reach;
