@@ -8,10 +8,11 @@ and zstd level 3, the command's defaults), and those bytes as a plain file
 for the compressed outputs.  Then, in rounds that take turns between the cases,
 it times:
 
-* the command, ``python -m fastxfen normalize IN -o OUT --threads 2 --quiet``
-  in a child process (start-up included), for this tree's build and, with
-  ``--before COMMIT`` (built outside the tree, in the files' folder) or
-  ``--before SRC``, for another build's ``src`` folder; cases ``plain``
+* the command, ``python -m fastxfen normalize IN -o OUT --quiet`` in a child
+  process (start-up included; its automatic threads unless ``--threads N``),
+  for this tree's build and, with ``--before COMMIT`` (built outside the
+  tree, in the files' folder) or ``--before SRC``, for another build's
+  ``src`` folder; cases ``plain``
   (FEN to FEN), ``gz-in`` / ``zst-in`` (compressed FEN to plain FEN) and
   ``gz-out`` / ``zst-out`` (plain FEN to compressed FEN); and case
   ``dedupe``, ``fastxfen dedupe`` of the plain file (the corpus's 100,000
@@ -28,7 +29,10 @@ it times:
     in memory, in chunks of 8 MB with 2 threads (a child process per build):
     the command's work without its input and output;
   - ``inflate`` / ``zstd -d``: decompressing the compressed input to nothing
-    (zlib with 1 MB reads; zstandard's stream reader), one core;
+    (zlib with 1 MB reads; zstandard's stream reader), one core; and the
+    ``zstd`` program's ``zstd -d -c IN > /dev/null``, where it is installed.
+    A compressed input's bound is the slower of that decompression (the
+    program's, else zstandard's) and the plain file's run;
   - ``deflate`` / ``zstd``: compressing the plain input, held in memory, to
     nothing at the command's default level, one core.
 
@@ -276,6 +280,14 @@ def kernel_seconds(src: str, path: str) -> tuple:
 # ------------------------------------------------------------------ the command
 
 
+def program_seconds(path: str) -> float:
+    """Seconds of ``zstd -d -c path`` writing to /dev/null."""
+    started = time.perf_counter()
+    with open(os.devnull, "wb") as sink:
+        subprocess.run(["zstd", "-d", "-c", "-q", path], stdout=sink, check=True)
+    return time.perf_counter() - started
+
+
 def command_seconds(
     src: str, source: str, out: str, extra: list, command: str = "normalize"
 ) -> tuple:
@@ -284,9 +296,7 @@ def command_seconds(
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-m", "fastxfen", command, source, "-o", out]
-        + ["--threads", "2", "--quiet"]
-        + extra,
+        [sys.executable, "-m", "fastxfen", command, source, "-o", out, "--quiet"] + extra,
         env=env,
         stderr=subprocess.PIPE,
         text=True,
@@ -332,9 +342,14 @@ def main(argv=None) -> int:
     parser.add_argument("--dir", help="folder for the files (default: a new temporary one)")
     parser.add_argument("--keep", action="store_true", help="keep the files")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--threads", type=int, help="the command's --threads (default: its automatic choice)"
+    )
     parser.add_argument("extra", nargs="*", help="options for fastxfen normalize (after --)")
     args = parser.parse_args(argv)
     cases = args.cases.split(",")
+    options = ([] if args.threads is None else ["--threads", str(args.threads)]) + args.extra
+    program = "zst" in args.cases and shutil.which("zstd")
     for case in cases:
         if case not in CASES:
             parser.error(f"unknown case {case}")
@@ -381,6 +396,8 @@ def main(argv=None) -> int:
             for kind in ("gz", "zst"):
                 if kind in paths:
                     timed(f"decompress {kind}", inflate_seconds(paths[kind]))
+                if kind == "zst" and program:
+                    timed("zstd program", program_seconds(paths[kind]))
                 if f"{kind}-out" in cases:
                     timed(f"compress {kind}", deflate_seconds(head, kind))
             for build, src in order:
@@ -392,7 +409,7 @@ def main(argv=None) -> int:
                 for case in cases:
                     source, out = case_paths(case, paths, folder)
                     command = "dedupe" if case == "dedupe" else "normalize"
-                    wall, cpu = command_seconds(src, source, out, args.extra, command)
+                    wall, cpu = command_seconds(src, source, out, options, command)
                     timed(f"{case} {build}", wall)
                     timed(f"{case} {build} cpu", cpu)
             print(f"round {r + 1} done")
@@ -412,6 +429,10 @@ def main(argv=None) -> int:
                 bound[f"{kind}-in"] = summary(
                     f"decompress {kind}", sizes[kind] / 1e6, times[f"decompress {kind}"]
                 )
+            if kind == "zst" and "zstd program" in times:  # the bound, where installed
+                bound["zst-in"] = summary(
+                    "zstd -d (the program)", sizes[kind] / 1e6, times["zstd program"]
+                )
             if f"compress {kind}" in times:
                 bound[f"{kind}-out"] = summary(
                     f"compress {kind} (level {6 if kind == 'gz' else 3})",
@@ -421,7 +442,8 @@ def main(argv=None) -> int:
         for b in builds:
             start = sorted(times[f"start {b}"])
             print(f"  process start, empty input ({b}) {statistics.median(start):.2f} s")
-        print("fastxfen normalize (dedupe) IN -o OUT --threads 2 (process start included):")
+        threads = "automatic threads" if args.threads is None else f"--threads {args.threads}"
+        print(f"fastxfen normalize (dedupe) IN -o OUT, {threads} (process start included):")
         plain: dict = {}  # the plain case's speeds, for dedupe's ratio
         for case in cases:
             source, _ = case_paths(case, paths, folder)
@@ -447,6 +469,9 @@ def main(argv=None) -> int:
             else:
                 what = "decompression" if case.endswith("in") else "one-core compression"
                 ratios.append(f"{after / bound[case]:.2f} of {what}")
+                if case.endswith("in") and "plain after" in times:
+                    slower = min(bound[case], mb / statistics.median(times["plain after"]))
+                    ratios.append(f"{after / slower:.2f} of the slower of that and plain")
             if "before" in got:
                 ratios.insert(0, f"{after / got['before']:.2f}x before")
             print("    after: " + ", ".join(ratios))

@@ -538,6 +538,38 @@ def test_zst_output_by_threads_is_one_frame(tmp_path):
         assert reader.read() == fx.normalize(data)
 
 
+@pytest.mark.parametrize("asked", [None, "2"])
+def test_compressed_input_leaves_the_reader_a_cpu(tmp_path, monkeypatch, asked):
+    """With automatic threads, a compressed input is converted on one CPU
+    fewer (the reader decompresses on the other); a plain one on all; an
+    asked --threads is kept either way."""
+    from fastxfen import _options
+    from fastxfen.files import text_jobs
+
+    monkeypatch.setattr(_options, "cpu_count", lambda: 2)
+    used = []
+    threads = text_jobs.TextJob.threads
+    monkeypatch.setattr(
+        text_jobs.TextJob, "threads", lambda job, rows: used.append(threads(job, rows)) or used[-1]
+    )
+    data = ("\n".join(GOOD * 20000) + "\n").encode()
+    write(tmp_path / "in.fen", data)
+    write(tmp_path / "in.fen.gz", gzip.compress(data))
+    got = {}
+    for name in ("in.fen", "in.fen.gz"):
+        used.clear()
+        out = tmp_path / f"{name}.out"
+        argv = ["normalize", tmp_path / name, "-o", out, "-q"] + (
+            ["--threads", asked] if asked else []
+        )
+        assert run(argv) == 0
+        assert out.read_bytes() == fx.normalize(data)
+        got[name] = set(used)
+    assert got == (
+        {"in.fen": {2}, "in.fen.gz": {1}} if asked is None else {"in.fen": {2}, "in.fen.gz": {2}}
+    )
+
+
 def test_zst_without_zstandard(tmp_path, monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "zstandard", None)  # import fails
     src = write(tmp_path / "in.fen", GOOD[0].encode())

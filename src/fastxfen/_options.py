@@ -461,12 +461,12 @@ class Threads(_Value):
         count), else the capped count."""
         return 0 if self.asked is None else min(self.asked, cpu_count())
 
-    def resolve(self, rows: int, rows_per_thread: int = ROWS_PER_THREAD) -> int:
+    def resolve(self, rows: int, rows_per_thread: int = ROWS_PER_THREAD, busy: int = 0) -> int:
         """The threads for ``rows`` rows: the capped count, or for automatic
         one thread per ``rows_per_thread`` rows, at least one and at most
-        the CPUs."""
+        the CPUs less ``busy`` (those another thread of the run keeps busy)."""
         if self.asked is None:
-            return max(1, min(cpu_count(), rows // rows_per_thread))
+            return max(1, min(cpu_count() - busy, rows // rows_per_thread))
         return min(self.asked, cpu_count())
 
 

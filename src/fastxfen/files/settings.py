@@ -115,11 +115,12 @@ class Settings(Value):
         object.__setattr__(other, "rejects", rejects)
         return other
 
-    def chunk_threads(self, rows: int) -> int:
+    def chunk_threads(self, rows: int, busy: int = 0) -> int:
         """The threads for a chunk of ``rows`` rows: ``threads``, else one per
         CHUNK_ROWS_PER_THREAD rows (the library's own automatic choice splits
-        only much larger batches than a chunk holds)."""
-        return self.threads.resolve(rows, _options.CHUNK_ROWS_PER_THREAD)
+        only much larger batches than a chunk holds), leaving out ``busy``
+        CPUs (those a decompressing reader keeps busy)."""
+        return self.threads.resolve(rows, _options.CHUNK_ROWS_PER_THREAD, busy)
 
     def compress_threads(self) -> int:
         """The threads compressing a .gz or .zst output: ``threads``, else

@@ -30,6 +30,7 @@ from fastxfen.files.unique import Unique
 
 _WIDE_ROW_HINT = "a 10-wide position needs --width 10"
 TERMINAL_NOTICE = "reading positions from the terminal (end with Ctrl-D)"
+ROW_BYTES = 64  # a FEN line's usual length
 
 
 def for_the_command_line(error: FenError) -> FenError:
@@ -71,6 +72,11 @@ class TextJob:
         self.errors = run.errors
         self.raise_mode = self.errors is ErrorsMode.RAISE
         self.text = None  # the chunk being handled, for run and emit
+        self.busy = 0  # CPUs kept busy by the reader: 1 while it decompresses
+
+    def threads(self, rows: int) -> int:
+        """The threads converting a batch of ``rows`` rows."""
+        return self.settings.chunk_threads(rows, self.busy)
 
     def reject(self, number: int, error: FenError, original) -> None:
         if number == 1 and isinstance(original, (bytes, bytearray, memoryview)):
@@ -84,7 +90,8 @@ class TextJob:
         """Handle a buffer of whole lines, the first being line ``line + 1``;
         return the number of rows."""
         self.text = chunk
-        batch = _bulk.lines(chunk, threads=self.settings.threads.kernel, count=self.counts_first)
+        rows = len(chunk) // ROW_BYTES  # an estimate, until they are counted
+        batch = _bulk.lines(chunk, threads=self.threads(rows), count=self.counts_first)
         # Always run in coerce mode: under errors "raise" the rows before the
         # first rejected one still reach stdout, and the batch is not run twice.
         result = self.run(batch, batch.rows_reckoned())
@@ -151,7 +158,7 @@ class NormalizeJob(TextJob):
         errors = ErrorsMode.COERCE if self.raise_mode else self.errors
         into = self._outputs[0]
         self._outputs.append(self._outputs.pop(0))
-        threads = self.settings.chunk_threads(n)
+        threads = self.threads(n)
         result = batch.normalize(
             self.task.text, errors, threads=threads, terminators=True, ends=False, into=into
         )
@@ -196,7 +203,7 @@ class ValidateJob(TextJob):
         self.messages: list = []
 
     def run(self, batch, n):
-        return batch.validate(threads=self.settings.chunk_threads(n), epd=self.task.text.epd)
+        return batch.validate(threads=self.threads(n), epd=self.task.text.epd)
 
     def rejections(self, batch, result):
         rejected = batch.rejections()
@@ -236,7 +243,7 @@ class EncodeJob(TextJob):
         self.encoder = encoder
 
     def run(self, batch, n):
-        threads = self.settings.chunk_threads(n)
+        threads = self.threads(n)
         records = batch.encode(self.task.records, ErrorsMode.COERCE, threads=threads)
         return self.encoder.convert(records)
 
@@ -261,7 +268,7 @@ class DedupeJob(TextJob):
         self._failed: list = []
 
     def run(self, batch, n):
-        threads = self.settings.chunk_threads(n)
+        threads = self.threads(n)
         return batch.encode(self.task.records, ErrorsMode.COERCE, threads=threads)
 
     def rejections(self, batch, result):
@@ -306,6 +313,10 @@ def run_text(run):
             output, rejects_file = open_outputs(run.source, run.target, settings, stack, binary)
             output = progress.paced(output)
             job = _job(run, Rejects(rejects_file), output, stack)
+            # A compressed input keeps one CPU decompressing (text_chunks in
+            # prefetch's thread): on 2 CPUs, converting on the other alone
+            # beats sharing both (bench/RESULTS.md, "zstd input").
+            job.busy = int(reader.kind is not None)
             pieces = prefetch(text_chunks.text_chunks(reader, settings.chunk_size))
             stack.callback(pieces.close)
             for item in pieces:
