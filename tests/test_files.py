@@ -175,7 +175,7 @@ def test_pgn_gives_its_report(tmp_path):
 
 
 def test_a_table_with_a_new_column(tmp_path):
-    pa = pytest.importorskip("pyarrow")
+    pcsv = pytest.importorskip("pyarrow.csv")
     pq = pytest.importorskip("pyarrow.parquet")
     src, out = tmp_path / "in.jsonl", tmp_path / "out.parquet"
     src.write_text("".join(json.dumps({"FEN": row, "n": k}) + "\n" for k, row in enumerate(ROWS)))
@@ -185,7 +185,7 @@ def test_a_table_with_a_new_column(tmp_path):
     table = pq.read_table(out)
     assert table.column_names == ["FEN", "canon", "n"]
     assert table.column("canon").to_pylist() == fx.normalize(ROWS, errors="coerce")
-    assert pa.csv.read_csv(tmp_path / "bad.csv").column("row").to_pylist() == [3, 5]
+    assert pcsv.read_csv(tmp_path / "bad.csv").column("row").to_pylist() == [3, 5]
 
 
 def _lines_reader(reader):
