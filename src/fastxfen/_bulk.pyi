@@ -29,6 +29,9 @@ class Batch:
     ) -> tuple[
         bytes | memoryview, npt.NDArray[np.int64] | npt.NDArray[np.int32] | None, list[int]
     ]: ...
+    def normalize_cells(
+        self, text: TextOptions, errors: ErrorsMode, *, threads: int, chars: int
+    ) -> npt.NDArray[np.bytes_] | None: ...
     def decode(
         self,
         text: TextOptions,

@@ -359,6 +359,27 @@ cdef class Batch:
         Py_DECREF(data)
         return data, row_ends, failed
 
+    def normalize_cells(self, text, errors, *, int threads, Py_ssize_t chars):
+        """normalize of an ``S`` cells batch straight into a new ``S<chars>``
+        array, or None when a row does not fit a cell of ``chars`` (the text
+        path then makes the result).  A coerced row is the empty string, an
+        ignored one its input."""
+        cdef fx_batch_opts opts = _text_opts(text, errors)
+        cdef Job job
+        opts.task = FX_NORMALIZE_CELLS
+        self._jobs(opts)
+        result = np.empty(self.n, f"S{chars}")
+        for job in self.jobs:
+            job.records = <char *>cnp.PyArray_DATA(result)
+            job.itemsize = chars
+        self._run(self._workers(threads))
+        for job in self.jobs:
+            if job.outgrew:
+                return None
+        if opts.errors == RAISE:
+            self.raise_first()
+        return result
+
     def encode(self, records, errors, *, int threads, out=None):
         """Records of every row, as ``records`` (a RecordOptions) says;
         failed rows get the null record; errors RAISE or COERCE.  With

@@ -77,8 +77,9 @@ def numpy_result(
     arr: np.ndarray, result, errors: ErrorsMode, threads: int = 1, out=None
 ) -> np.ndarray:
     """The normalized rows as an array of the input's kind and shape (or in
-    `out`, which numpy_out checked); a coerced row is the empty string, an
-    ignored row its input.  Written in up to `threads` threads."""
+    `out`, which numpy_out checked), as wide as the input or the longest row
+    if that is wider; a coerced row is the empty string, an ignored row its
+    input.  Written in up to `threads` threads."""
     data, ends, failed = result
     size = max(1, _bulk.longest_row(ends))
     if out is not None:
@@ -94,7 +95,8 @@ def numpy_result(
         ucs4 = out.dtype.kind == "U"
         _bulk.to_fixed_width(data, ends, chars, ucs4=ucs4, threads=threads, out=flat)
     elif arr.dtype.kind == "S":
-        return _bulk.to_fixed_width(data, ends, size, threads=threads).reshape(arr.shape)
+        chars = max(size, arr.dtype.itemsize)
+        return _bulk.to_fixed_width(data, ends, chars, threads=threads).reshape(arr.shape)
     else:
         chars = max(size, arr.dtype.itemsize // 4)
         flat = _bulk.to_fixed_width(data, ends, chars, ucs4=True, threads=threads)

@@ -70,10 +70,10 @@ cdef extern from "fx.h" nogil:
 
 cdef extern from "batch.h" nogil:
     ctypedef enum fx_task:
-        FX_NORMALIZE, FX_ENCODE, FX_VALIDATE
+        FX_NORMALIZE, FX_ENCODE, FX_VALIDATE, FX_NORMALIZE_CELLS
 
     ctypedef enum fx_stop:
-        FX_STOP_DONE, FX_STOP_FAILURE, FX_STOP_TEXT, FX_STOP_FAILURES
+        FX_STOP_DONE, FX_STOP_FAILURE, FX_STOP_TEXT, FX_STOP_FAILURES, FX_STOP_WIDE
 
     ctypedef struct fx_batch_opts:
         int task, errors, castling, ep, fields, epd, terminators, wide, missing, drop_failures
@@ -102,6 +102,7 @@ cdef extern from "batch.h" nogil:
         void *ends
         int ends32
         uint8_t *records
+        size_t cell
         fx_failure *failures
         size_t n_failures, failures_cap
         int stop

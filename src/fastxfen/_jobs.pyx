@@ -104,8 +104,9 @@ cdef class Job:
                              + (first - self.lo) * (4 if self.out.ends32 else 8))
         if self.source == RECORDS:
             rows.records = <const uint8_t *>self.records + first * self.itemsize
-        elif self.opts.task == FX_ENCODE:
+        elif self.opts.task == FX_ENCODE or self.opts.task == FX_NORMALIZE_CELLS:
             self.out.records = <uint8_t *>self.records + first * self.itemsize
+            self.out.cell = <size_t>self.itemsize
         while not fx_halted(self.halt):
             if self.source == RECORDS:
                 at = fx_batch_records(&self.opts, rows, at, n, &self.out)
@@ -116,6 +117,9 @@ cdef class Job:
             if self.out.stop == FX_STOP_FAILURE:
                 self.hi = first + <int64_t>at
                 self.stopped = True
+                return
+            if self.out.stop == FX_STOP_WIDE:  # the caller takes the text path
+                self.outgrew = self.stopped = True
                 return
             if not self._make_room():
                 return

@@ -99,6 +99,11 @@ def normalize(
         return _normalize_buffer(fens, text, errors, threads, out)
     if kind is FIXED:
         batch = numpy_batch(fens)
+        if out is None and fens.dtype.kind == "S":
+            # straight into cells of the input's width, unless a row outgrows it
+            cells = batch.normalize_cells(text, errors, threads=threads.kernel, chars=fens.itemsize)
+            if cells is not None:
+                return cells.reshape(fens.shape)
         into = text_scratch(batch.output_bound())
         result = _normalized(batch, text, errors, threads, into=into)
         try:

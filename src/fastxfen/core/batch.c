@@ -147,15 +147,63 @@ static inline int fail(const fx_batch_opts *o, const fx_rows *rows, size_t k, in
     return fx_batch_fail(o, out, rows->first + (int64_t)k, start, end, err);
 }
 
+/* The normalized text of a row that parsed (rc 0) or failed (rc not 0,
+ * already reported) at `at`, which has FX_MAX_OUTPUT bytes of room past
+ * the row's own length: its length. */
+static inline size_t row_text(const fx_batch_opts *o, const uint8_t *text, size_t len,
+                              size_t full, int rc, size_t kept, const fx_pos *pos,
+                              const fx_span *span, const fx_span *ops, int fields, uint8_t *at)
+{
+    if (rc == 0 && kept && o->castling == FX_CASTLING_XFEN
+        && (o->fields == FX_FIELDS_SAME || o->fields == fields)) {
+        fx_copy96(at, text + span->start, kept); /* the row is its own canonical text */
+        return kept;
+    }
+    if (rc == 0 && !o->epd)
+        return fx_write(pos, o->castling, o->ep, o->fields != FX_FIELDS_SAME ? o->fields : fields,
+                        text + span->start, span->len, at);
+    if (rc == 0) { /* EPD: the position fields, never counters */
+        size_t head = fx_write(pos, o->castling, o->ep, 4, text + span->start, span->len, at);
+        if (!ops->len)
+            return head;
+        at[head] = ' ';
+        memcpy(at + head + 1, text + ops->start, ops->len);
+        return head + 1 + ops->len;
+    }
+    if (o->errors == FX_IGNORE) {
+        /* the row as it came; with terminators, those follow */
+        size_t as_is = o->terminators ? len : full;
+        if (as_is)
+            memcpy(at, text, as_is);
+        return as_is;
+    }
+    return 0;
+}
+
+/* Parse row k (its bytes text, len of them without the terminator) and
+ * report a failure.  Returns the parse's result (0: the row is valid);
+ * *why is FX_STOP_DONE unless the call must stop there. */
+static inline int parse_kept(const fx_batch_opts *o, const fx_rows *rows, size_t k,
+                             const uint8_t *text, size_t len, int64_t start, int64_t end,
+                             fx_pos *pos, fx_span *span, fx_span *ops, int *fields,
+                             size_t *kept, fx_batch_out *out, int *why)
+{
+    fx_error err;
+    *kept = 0;
+    int rc = o->epd ? parse_row(o, text, len, pos, span, ops, fields, &err)
+                    : fx_parse_kept(text, len, pos, span, fields, kept, &err);
+    *why = rc != 0 ? fail(o, rows, k, start, end, &err, out) : FX_STOP_DONE;
+    return rc;
+}
+
 static size_t normalize(const fx_batch_opts *o, const fx_rows *rows, size_t k, size_t n,
                         fx_batch_out *out)
 {
     fx_pos pos;
     fx_span span, ops;
-    fx_error err;
     int fields, why;
     int64_t start, end;
-    size_t full;
+    size_t full, kept;
     for (; k < n; k++) {
         if (rows->nulls != NULL && rows->nulls[k]) {
             end_row(out, k);
@@ -166,35 +214,13 @@ static size_t normalize(const fx_batch_opts *o, const fx_rows *rows, size_t k, s
             out->need = FX_MAX_OUTPUT + full;
             return fx_batch_stop(out, FX_STOP_TEXT, k);
         }
-        size_t len = fx_line_length(text, full), kept = 0;
-        int rc = o->epd ? parse_row(o, text, len, &pos, &span, &ops, &fields, &err)
-                        : fx_parse_kept(text, len, &pos, &span, &fields, &kept, &err);
-        if (rc != 0 && (why = fail(o, rows, k, start, end, &err, out)) != FX_STOP_DONE)
+        size_t len = fx_line_length(text, full);
+        int rc = parse_kept(o, rows, k, text, len, start, end, &pos, &span, &ops, &fields, &kept,
+                            out, &why);
+        if (why != FX_STOP_DONE)
             return fx_batch_stop(out, why, k);
-        uint8_t *at = out->text + out->len;
-        if (rc == 0 && kept && o->castling == FX_CASTLING_XFEN
-            && (o->fields == FX_FIELDS_SAME || o->fields == fields)) {
-            fx_copy96(at, text + span.start, kept); /* the row is its own canonical text */
-            out->len += kept;
-        } else if (rc == 0 && !o->epd) {
-            out->len += fx_write(&pos, o->castling, o->ep,
-                                 o->fields != FX_FIELDS_SAME ? o->fields : fields,
-                                 text + span.start, span.len, at);
-        } else if (rc == 0) { /* EPD: the position fields, never counters */
-            size_t head = fx_write(&pos, o->castling, o->ep, 4, text + span.start, span.len, at);
-            out->len += head;
-            if (ops.len) {
-                at[head] = ' ';
-                memcpy(at + head + 1, text + ops.start, ops.len);
-                out->len += 1 + ops.len;
-            }
-        } else if (o->errors == FX_IGNORE) {
-            /* the row as it came; with terminators, those follow below */
-            size_t kept = o->terminators ? len : full;
-            if (kept)
-                memcpy(at, text, kept);
-            out->len += kept;
-        }
+        out->len += row_text(o, text, len, full, rc, kept, &pos, &span, &ops, fields,
+                             out->text + out->len);
         if (o->terminators && full > len) { /* "\n" or "\r\n": no memcpy call */
             for (size_t t = len; t < full; t++)
                 out->text[out->len++] = text[t];
@@ -204,6 +230,46 @@ static size_t normalize(const fx_batch_opts *o, const fx_rows *rows, size_t k, s
             out->text[out->len++] = '\n';
         }
         end_row(out, k);
+    }
+    return fx_batch_stop(out, FX_STOP_DONE, n);
+}
+
+/* normalize into fixed-width cells (FX_NORMALIZE_CELLS): row k's text at
+ * out->records + k * out->cell, zero-padded to the cell's end.  A row is
+ * written straight into its cell when the room it may take (FX_MAX_OUTPUT
+ * past its length) stays within the call's cells: what lands past the row
+ * is in the next cells, written after it.  The last rows of a call are
+ * written aside first.  A row longer than a cell, or too long to be
+ * written aside, stops the call (FX_STOP_WIDE), the cells from it on
+ * undefined: the caller takes the text path instead. */
+static size_t normalize_cells(const fx_batch_opts *o, const fx_rows *rows, size_t k, size_t n,
+                              fx_batch_out *out)
+{
+    fx_pos pos;
+    fx_span span, ops;
+    int fields, why;
+    int64_t start, end;
+    size_t full, kept, cell = out->cell;
+    uint8_t aside[FX_MAX_OUTPUT + 80];
+    const uint8_t *limit = out->records + n * cell; /* past the call's last cell */
+    for (; k < n; k++) {
+        uint8_t *at = out->records + k * cell;
+        const uint8_t *text = row_bytes(rows, k, &full, &start, &end);
+        size_t len = fx_line_length(text, full);
+        int rc = parse_kept(o, rows, k, text, len, start, end, &pos, &span, &ops, &fields, &kept,
+                            out, &why);
+        if (why != FX_STOP_DONE)
+            return fx_batch_stop(out, why, k);
+        int direct = (size_t)(limit - at) >= FX_MAX_OUTPUT + full;
+        if (!direct && FX_MAX_OUTPUT + full > sizeof aside)
+            return fx_batch_stop(out, FX_STOP_WIDE, k);
+        uint8_t *into = direct ? at : aside;
+        size_t got = row_text(o, text, len, full, rc, kept, &pos, &span, &ops, fields, into);
+        if (got > cell)
+            return fx_batch_stop(out, FX_STOP_WIDE, k);
+        if (!direct && got)
+            memcpy(at, aside, got);
+        memset(at + got, 0, cell - got);
     }
     return fx_batch_stop(out, FX_STOP_DONE, n);
 }
@@ -267,6 +333,8 @@ size_t fx_batch_rows(const fx_batch_opts *opts, const fx_rows *rows, size_t from
         return normalize(opts, rows, from, n, out);
     case FX_ENCODE:
         return encode(opts, rows, from, n, out);
+    case FX_NORMALIZE_CELLS:
+        return normalize_cells(opts, rows, from, n, out);
     default:
         return validate(opts, rows, from, n, out);
     }

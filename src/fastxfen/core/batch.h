@@ -12,7 +12,7 @@
 #include "fx.h"
 
 typedef enum { FX_RAISE = 0, FX_COERCE = 1, FX_IGNORE = 2 } fx_errors_mode;
-typedef enum { FX_NORMALIZE = 0, FX_ENCODE, FX_VALIDATE } fx_task;
+typedef enum { FX_NORMALIZE = 0, FX_ENCODE, FX_VALIDATE, FX_NORMALIZE_CELLS } fx_task;
 enum { FX_FIELDS_SAME = 0 }; /* fields: each row keeps the number it came with */
 
 typedef struct {
@@ -62,7 +62,9 @@ typedef enum {
     FX_STOP_FAILURE,      /* a row failed under FX_RAISE: recorded, and the
                              returned index is just past it */
     FX_STOP_TEXT,         /* the row returned needs `need` bytes of free text room */
-    FX_STOP_FAILURES      /* the row returned failed, and failures is full */
+    FX_STOP_FAILURES,     /* the row returned failed, and failures is full */
+    FX_STOP_WIDE          /* normalize into cells: the row returned does not
+                             fit a cell (normalize_cells in batch.c) */
 } fx_stop;
 
 typedef struct {
@@ -71,7 +73,9 @@ typedef struct {
     void *ends;           /* text length after row k (int64, or int32 with
                              ends32), or NULL */
     int ends32;
-    uint8_t *records;     /* encode: a record per row (null for a failure) */
+    uint8_t *records;     /* encode: a record per row (null for a failure);
+                             normalize into cells: a cell per row */
+    size_t cell;          /* normalize into cells: bytes per cell */
     fx_failure *failures; /* failed rows, in order */
     size_t n_failures, failures_cap;
     int stop;             /* fx_stop */
