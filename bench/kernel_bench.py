@@ -24,6 +24,14 @@ forced with FASTXFEN_NO_AVX512 and FASTXFEN_NO_AVX2 (one without an AVX2
 reader runs SSE2 there); the harness needs fx_parse's ``fields`` (commit
 3ca50d8 or later).
 
+On Linux the harness is a fixed-address executable (``-no-pie``).  Built
+position-independent, the address it is loaded at decided its speed: of
+20 processes of one build, about half ran parse at 48 to 65 ns a row and
+the others at 38 (e054fb0's build: 73 or 56), the same code and input;
+fixed, every process ran at 38.0 to 39.3 (e054fb0: 56.2 to 57.0).  The
+extension module is not affected this way (encode in 20 processes: 47 to
+52.5 ns a row).
+
 Times are this process's CPU time (``--clock wall``: wall time): per turn
 the median of ``--rounds`` rounds, then the median over the turns and the
 best round.  "x memcpy" is the time over a 256 MB memcpy in the same run.
@@ -43,6 +51,7 @@ import re
 import shutil
 import statistics
 import subprocess
+import sys
 import sysconfig
 import tempfile
 from pathlib import Path
@@ -80,6 +89,8 @@ def build(exe: Path, core: Path, debug: bool = False) -> None:
     sources += [core / f"{name}.c" for name in CORE_FILES if (core / f"{name}.c").exists()]
     sources += sorted((core / "readers").glob("*.c"))
     flags = ["-O3", "-std=c11", f"-I{core}"] + (["-g"] if debug else [])
+    if sys.platform.startswith("linux"):  # one load address for every run (docstring)
+        flags.append("-no-pie")
     builds.run([*compiler(), *flags, *map(str, sources), "-o", str(exe)], what=f"build {exe}")
 
 
