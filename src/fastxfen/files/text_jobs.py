@@ -30,7 +30,6 @@ from fastxfen.files.unique import Unique
 
 _WIDE_ROW_HINT = "a 10-wide position needs --width 10"
 TERMINAL_NOTICE = "reading positions from the terminal (end with Ctrl-D)"
-ROW_BYTES = 64  # a FEN line's usual length
 
 
 def for_the_command_line(error: FenError) -> FenError:
@@ -90,7 +89,7 @@ class TextJob:
         """Handle a buffer of whole lines, the first being line ``line + 1``;
         return the number of rows."""
         self.text = chunk
-        rows = len(chunk) // ROW_BYTES  # an estimate, until they are counted
+        rows = len(chunk) // _bulk.ROW_BYTES  # an estimate, until they are counted
         batch = _bulk.lines(chunk, threads=self.threads(rows), count=self.counts_first)
         # Always run in coerce mode: under errors "raise" the rows before the
         # first rejected one still reach stdout, and the batch is not run twice.
