@@ -349,7 +349,7 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     cases = args.cases.split(",")
     options = ([] if args.threads is None else ["--threads", str(args.threads)]) + args.extra
-    program = "zst" in args.cases and shutil.which("zstd")
+    program = "zst-in" in cases and shutil.which("zstd")
     for case in cases:
         if case not in CASES:
             parser.error(f"unknown case {case}")
