@@ -146,16 +146,14 @@ static inline uint32_t fx_flag_bit(uint8_t flag)
 
 /* rules.c: castling flags (the bytes of the field, prefix excluded) to
  * repaired rights; repair of rights already given as rook files; en-passant
- * target validity and the per-mode test. */
+ * target validity and the per-mode test (rules.h: the reader's inline
+ * rules). */
 void fx_castling_from_flags(fx_pos *pos, const uint8_t *flags, size_t n);
 /* The same from each color's flags as a bit set (fx_flag_bit); returns
  * the four slots as stored (slot k in byte k). */
 uint32_t fx_castling_from_sets(fx_pos *pos, const uint32_t sets[2]);
 void fx_repair_castling(fx_pos *pos);
 int fx_ep_valid(const fx_pos *pos);
-/* The square (file < width, rank < 8) if it is a valid en-passant target
- * of *pos (fx_ep_valid), else FX_NONE; no branch on the board. */
-uint8_t fx_ep_target(const fx_pos *pos, unsigned file, unsigned rank);
 int fx_ep_keep(const fx_pos *pos, fx_ep_mode mode);
 
 /* record.c: check a record handed in by a user and bring it to the state the

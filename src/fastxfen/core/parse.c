@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "readers/readers.h"
+#include "rules.h"
 #include "tail.h"
 
 #define IS_BLANK FX_IS_BLANK

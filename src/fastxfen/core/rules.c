@@ -1,66 +1,40 @@
 /* Castling repair and en-passant rules, acting on an fx_pos. */
 #include <string.h>
 
-#include "bits.h"
-#include "tables.h"
+#include "rules.h"
 
-/* The highest and lowest file of a set of files, FX_NONE for none.  The
- * code here is written so that the compiler sees no choice to branch on:
- * a flag becomes a mask (-flag), and masks select. */
-static uint8_t none_if_empty(uint32_t files) { return (uint8_t)-(uint32_t)(files == 0); }
+/* The tables, written out by the preprocessor: for the sets 2^n to
+ * 2^(n+1) - 1 the highest file is n; the lowest files of the sets 1 to
+ * 2^n - 1 (LOWEST_n) are those of 1 to 2^(n-1) - 1, then n - 1, then the
+ * same again. */
+#define REPEAT1(v) v
+#define REPEAT2(v) REPEAT1(v), REPEAT1(v)
+#define REPEAT4(v) REPEAT2(v), REPEAT2(v)
+#define REPEAT8(v) REPEAT4(v), REPEAT4(v)
+#define REPEAT16(v) REPEAT8(v), REPEAT8(v)
+#define REPEAT32(v) REPEAT16(v), REPEAT16(v)
+#define REPEAT64(v) REPEAT32(v), REPEAT32(v)
+#define REPEAT128(v) REPEAT64(v), REPEAT64(v)
+#define REPEAT256(v) REPEAT128(v), REPEAT128(v)
+#define REPEAT512(v) REPEAT256(v), REPEAT256(v)
+const uint8_t fx_highest_file[FX_FILE_SETS] = {
+    FX_NONE,      0,            REPEAT2(1),   REPEAT4(2),   REPEAT8(3),   REPEAT16(4),
+    REPEAT32(5),  REPEAT64(6),  REPEAT128(7), REPEAT256(8), REPEAT512(9),
+};
+#define LOWEST1 0
+#define LOWEST2 LOWEST1, 1, LOWEST1
+#define LOWEST3 LOWEST2, 2, LOWEST2
+#define LOWEST4 LOWEST3, 3, LOWEST3
+#define LOWEST5 LOWEST4, 4, LOWEST4
+#define LOWEST6 LOWEST5, 5, LOWEST5
+#define LOWEST7 LOWEST6, 6, LOWEST6
+#define LOWEST8 LOWEST7, 7, LOWEST7
+#define LOWEST9 LOWEST8, 8, LOWEST8
+#define LOWEST10 LOWEST9, 9, LOWEST9
+const uint8_t fx_lowest_file[FX_FILE_SETS] = {FX_NONE, LOWEST10};
+_Static_assert(FX_FILE_SETS == 1024, "the tables above are written for ten files");
 
-static uint8_t highest_file(uint32_t files)
-{
-    return (uint8_t)(31 - fx_clz32(files | 1)) | none_if_empty(files);
-}
-
-static uint8_t lowest_file(uint32_t files)
-{
-    return (uint8_t)fx_ctz64(files | 1u << 31) | none_if_empty(files);
-}
-
-static uint32_t one_bit(uint64_t x) { return (x != 0) & ((x & (x - 1)) == 0); }
-
-/* An 8-wide board's back ranks: for each color, its king as its file's bit
- * when it has exactly one king, standing on its back rank (else 0), and
- * the files of its rooks there.  Four 16-byte blocks of two ranks each,
- * compared with no branch. */
-static inline void back_ranks8(const uint8_t *board, uint32_t kings[2], uint32_t rooks[2])
-{
-    uint32_t w_home, b_home;
-    uint64_t w_away, b_away;  /* kings off their back rank (any bit) */
-#ifdef FX_SSE2
-    const __m128i wk = _mm_set1_epi8(FX_WK), bk = _mm_set1_epi8(FX_BK);
-    __m128i r12 = _mm_loadu_si128((const __m128i *)board);
-    __m128i r34 = _mm_loadu_si128((const __m128i *)(board + 16));
-    __m128i r56 = _mm_loadu_si128((const __m128i *)(board + 32));
-    __m128i r78 = _mm_loadu_si128((const __m128i *)(board + 48));
-    w_home = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(r12, wk));
-    b_home = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(r78, bk));
-    w_away = (uint32_t)_mm_movemask_epi8(_mm_or_si128(
-        _mm_cmpeq_epi8(r34, wk), _mm_or_si128(_mm_cmpeq_epi8(r56, wk), _mm_cmpeq_epi8(r78, wk))));
-    b_away = (uint32_t)_mm_movemask_epi8(_mm_or_si128(
-        _mm_cmpeq_epi8(r12, bk), _mm_or_si128(_mm_cmpeq_epi8(r34, bk), _mm_cmpeq_epi8(r56, bk))));
-    rooks[0] = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(r12, _mm_set1_epi8(FX_WR))) & 0xFF;
-    rooks[1] = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(r78, _mm_set1_epi8(FX_BR))) >> 8;
-#else
-    uint64_t white = fx_equal64(board, FX_WK), black = fx_equal64(board, FX_BK);
-    w_home = (uint32_t)white & 0xFFFF;
-    w_away = white >> 16;
-    b_home = (uint32_t)(black >> 48);
-    b_away = black & 0xFFFFFFFFFFFFull;
-    rooks[0] = fx_equal8(board, FX_WR);
-    rooks[1] = fx_equal8(board + 56, FX_BR);
-#endif
-    uint32_t w = w_home & 0xFF, b = b_home >> 8;
-    /* w and b are 0 or more bits: one bit, and no king elsewhere */
-    kings[0] = w & (0u - (((w & (w - 1)) | w_away | w_home >> 8) == 0));
-    kings[1] = b & (0u - (((b & (b - 1)) | b_away | (b_home & 0xFF)) == 0));
-}
-
-/* back_ranks8 for a 10-wide board, square by square; kept out of line,
- * so that the registers it needs are not saved for every 8-wide board. */
-FX_NOINLINE static void back_ranks10(const fx_pos *pos, uint32_t kings[2], uint32_t rooks[2])
+void fx_back_ranks10(const fx_pos *pos, uint32_t kings[2], uint32_t rooks[2])
 {
     int width = pos->width, last = (FX_HEIGHT - 1) * width;
     for (int color = 0; color < 2; color++) {
@@ -75,50 +49,9 @@ FX_NOINLINE static void back_ranks10(const fx_pos *pos, uint32_t kings[2], uint3
     }
 }
 
-/* back_ranks8 for a board of either width. */
-static inline void back_ranks(const fx_pos *pos, uint32_t kings[2], uint32_t rooks[2])
-{
-    if (pos->width == 8)
-        back_ranks8(pos->board, kings, rooks);
-    else
-        back_ranks10(pos, kings, rooks);
-}
-
-/* Keep, of the candidate rook files, the outermost one with a rook on each
- * side of the king (a file bit; 0: no rights): the color's two slots, the
- * h-side in the low byte. */
-static inline uint32_t settle(uint32_t king, uint32_t rooks, uint32_t candidates)
-{
-    /* the files beyond the king (none without one) */
-    uint32_t rights = candidates & rooks, above = ~(2 * king - 1);
-    uint32_t below = (king - 1) & (0u - (king != 0));
-    return highest_file(rights & above) | (uint32_t)lowest_file(rights & below) << 8;
-}
-
-/* The four slots into the record at once (one store: a later read of them
- * takes it whole), and the s/m prefix, which qualifies rights, dropped
- * when none is left, so that equal text always gives equal records. */
-static uint32_t store_slots(fx_pos *pos, uint32_t slots)
-{
-    memcpy(pos->castling, &slots, 4);
-    if (slots == 0xFFFFFFFFu)
-        pos->prefix = FX_PREFIX_NONE;
-    return slots;
-}
-
 uint32_t fx_castling_from_sets(fx_pos *pos, const uint32_t sets[2])
 {
-    uint32_t kings[2], rooks[2], slots = 0;
-    back_ranks(pos, kings, rooks);
-    for (int color = 0; color < 2; color++) {
-        uint32_t set = sets[color], king = kings[color];
-        /* K and Q name every rook on their side: settle keeps the outermost */
-        uint32_t candidates = set >> FX_FLAG_FILES;
-        candidates |= -(set >> FX_FLAG_K & 1) & ~(2 * king - 1);
-        candidates |= -(set >> FX_FLAG_Q & 1) & (king - 1);
-        slots |= settle(king, rooks[color], candidates) << 16 * color;
-    }
-    return store_slots(pos, slots);
+    return fx_castling_sets(pos, sets);
 }
 
 void fx_castling_from_flags(fx_pos *pos, const uint8_t *flags, size_t n)
@@ -138,17 +71,17 @@ void fx_repair_castling(fx_pos *pos)
         return;
     }
     uint32_t kings[2], rooks[2];
-    back_ranks(pos, kings, rooks);
+    fx_back_ranks(pos, kings, rooks);
     for (int color = 0; color < 2; color++) {
-        uint32_t candidates = 0;
+        uint32_t files = 0;
         for (int side = 0; side < 2; side++) {
             uint8_t f = pos->castling[2 * color + side];
-            candidates |= f < pos->width ? 1u << f : 0;
+            files |= f < pos->width ? 1u << f : 0;
         }
         slots = (slots & ~(0xFFFFu << 16 * color))
-                | settle(kings[color], rooks[color], candidates) << 16 * color;
+                | fx_settle(kings[color], rooks[color], files << FX_FLAG_FILES) << 16 * color;
     }
-    store_slots(pos, slots);
+    fx_store_slots(pos, slots);
 }
 
 /* Geometry of the en-passant target: the side to move captures towards
@@ -170,21 +103,6 @@ static ep_geometry ep_geo(const fx_pos *pos)
 static uint8_t at(const fx_pos *pos, int rank, int file)
 {
     return pos->board[rank * pos->width + file];
-}
-
-uint8_t fx_ep_target(const fx_pos *pos, unsigned file, unsigned rank)
-{
-    unsigned w = pos->width, black = pos->turn != FX_WHITE;
-    unsigned sq = rank * w + file;
-    unsigned on_rank = -(unsigned)(rank == 5 - 3 * black);  /* rank 6 for white, 3 for black */
-    /* off its rank, a middle square stands in, so that no index leaves
-     * the board (and no branch is taken) */
-    unsigned square = (sq & on_rank) | (3 * w & ~on_rank);
-    unsigned ahead = w - 2 * w * black;  /* the next rank the mover's way */
-    unsigned valid = on_rank & -(unsigned)((pos->board[square] == FX_EMPTY)
-                                           & (pos->board[square + ahead] == FX_EMPTY)
-                                           & (pos->board[square - ahead] == FX_BP - 6 * black));
-    return (uint8_t)((sq & valid) | (FX_NONE & ~valid));
 }
 
 int fx_ep_valid(const fx_pos *pos)

@@ -23,6 +23,7 @@
 
 #include "bits.h"
 #include "fx.h"
+#include "rules.h"
 
 /* Per byte of a castling field written with file letters: a flag's bit in
  * its color's set (fx_flag_bit), white in bits 0-15 and black in bits
@@ -368,7 +369,7 @@ static FX_ALWAYS_INLINE int fx_tail_take(const uint8_t *s, size_t start, size_t 
      * castling field's first byte (the fields are one blank apart), known
      * well before the sets, which wait on the head table */
     if (s[t.cut + 3] != '-')
-        slots = fx_castling_from_sets(pos, t.sets);
+        slots = fx_castling_sets(pos, t.sets);
     else
         memcpy(pos->castling, &slots, 4);
     pos->ep = t.ep ? fx_ep_target(pos, t.ep_file, t.ep_rank) : FX_NONE;
