@@ -266,6 +266,7 @@ def test_a_refused_direct_write_is_an_ordinary_one(tmp_path, monkeypatch, blocks
 @needs_direct
 @pytest.mark.parametrize("command", ["normalize", "encode"])
 def test_command_line_writes_large_outputs_direct(tmp_path, blocks, setfl, monkeypatch, command):
+    monkeypatch.setattr(direct, "filesystem", lambda fd: "ext4")  # wherever tmp_path is
     data = ("\n".join(ROWS * 300) + "\n").encode()  # about 45 KB
     src, out = tmp_path / "in.fen", tmp_path / "out"
     src.write_bytes(data)
@@ -285,3 +286,36 @@ def test_command_line_writes_large_outputs_direct(tmp_path, blocks, setfl, monke
     setfl.clear()
     assert cli.main(argv + ["--keep-cache"]) == 1
     assert setfl == []
+
+
+@needs_direct
+@pytest.mark.parametrize("kind", sorted(direct.IN_MEMORY))
+def test_no_direct_writes_on_a_filesystem_in_memory(tmp_path, setfl, monkeypatch, kind):
+    """There the page cache is the file: the output is written as it comes,
+    not copied into the direct writer's buffer first."""
+    monkeypatch.setattr(direct, "filesystem", lambda fd: kind)
+    monkeypatch.setattr(publication, "DROP_START", 1)
+    data = ("\n".join(ROWS * 300) + "\n").encode()
+    src, out = tmp_path / "in.fen", tmp_path / "out"
+    src.write_bytes(data)
+    made = []
+    monkeypatch.setattr(direct.DirectWriter, "__init__", lambda *a: made.append(a))
+    assert cli.main(["normalize", str(src), "-o", str(out), "--errors", "coerce", "-q"]) == 1
+    assert made == [] and setfl == []
+    assert out.read_bytes() == fx.normalize(data, errors="coerce")
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/mountinfo"), reason="no mountinfo")
+def test_the_filesystem_of_a_file(tmp_path):
+    with open(tmp_path / "f", "wb") as f:
+        kind = direct.filesystem(f.fileno())
+    assert kind and kind.isprintable() and " " not in kind
+    shm = "/dev/shm"
+    if os.path.isdir(shm) and os.access(shm, os.W_OK):
+        with open(os.path.join(shm, f"fastxfen-{os.getpid()}"), "wb") as f:
+            try:
+                kind = direct.filesystem(f.fileno())
+                if kind == "tmpfs":
+                    assert not direct.worthwhile(f.fileno())
+            finally:
+                os.unlink(f.name)

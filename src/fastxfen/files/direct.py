@@ -8,6 +8,12 @@ reads the data from the process's own memory; that is a fifth of what
 ``normalize`` spends on the whole file, on a machine whose two cores the
 conversion keeps busy.
 
+A file of a filesystem held in memory (tmpfs, ramfs) is its page cache:
+there a direct write is an ordinary one, after a copy into the buffer for
+nothing, so such files, and every file where the system has no
+``O_DIRECT``, are written as they come (``worthwhile``; on tmpfs a 1.1 GB
+``normalize`` took 4% less time).
+
 ``O_DIRECT`` wants the memory, the file offset and the length of each write
 aligned to the disk's blocks.  So the output is gathered in a page-aligned
 buffer of ``SIZE`` bytes and written in whole ``ALIGN`` blocks; what is left
@@ -40,6 +46,34 @@ try:
 except ImportError:  # (Windows)
     fcntl = None
     _DIRECT = 0
+
+
+#: Filesystems whose files live in the page cache.
+IN_MEMORY = frozenset({"tmpfs", "ramfs"})
+
+
+def worthwhile(fd: int) -> bool:
+    """Whether writes to ``fd`` gain by going past the page cache: the
+    system has ``O_DIRECT`` and the file is not on a filesystem held in
+    memory."""
+    return bool(_DIRECT) and fcntl is not None and filesystem(fd) not in IN_MEMORY
+
+
+def filesystem(fd: int) -> str | None:
+    """The type of the filesystem holding ``fd`` ("ext4"), from the mount
+    whose device is the file's (Linux); None where that is not known."""
+    try:
+        st = os.fstat(fd)
+        device = f"{os.major(st.st_dev)}:{os.minor(st.st_dev)}"
+        with open("/proc/self/mountinfo", encoding="utf-8", errors="replace") as mounts:
+            for line in mounts:
+                # id, parent, major:minor, root, mount point, options, ... - type
+                fields, _, rest = line.partition(" - ")
+                if fields.split()[2:3] == [device] and rest:
+                    return rest.split()[0]
+    except (OSError, ValueError):
+        pass
+    return None
 
 
 class DirectWriter:

@@ -13,7 +13,7 @@ import tempfile
 import threading
 
 from fastxfen.files import codecs, signals
-from fastxfen.files.direct import DirectWriter
+from fastxfen.files.direct import DirectWriter, worthwhile
 from fastxfen.files.dropbehind import DropBehind
 from fastxfen.files.errors import RunError
 
@@ -109,7 +109,13 @@ class Output:
             self._open(path, level, threads)
             if drop_behind and not self.is_stdout:
                 self.drop = DropBehind.attach(self.raw.fileno())
-                if direct and self.drop is not None and self.kind is None and self.temp:
+                if (
+                    direct
+                    and self.drop is not None
+                    and self.kind is None
+                    and self.temp
+                    and worthwhile(self.raw.fileno())
+                ):
                     self.direct = self.stream = DirectWriter(self.raw.fileno())
             if background:
                 self.background = _Background(self._write)
