@@ -45,7 +45,7 @@ try:
     _DIRECT = getattr(os, "O_DIRECT", 0)
 except ImportError:  # (Windows)
     fcntl = None
-    _DIRECT = 0
+    _DIRECT = 0  # (so with no fcntl, no direct writes)
 
 
 #: Filesystems whose files live in the page cache.
@@ -56,7 +56,7 @@ def worthwhile(fd: int) -> bool:
     """Whether writes to ``fd`` gain by going past the page cache: the
     system has ``O_DIRECT`` and the file is not on a filesystem held in
     memory."""
-    return bool(_DIRECT) and fcntl is not None and filesystem(fd) not in IN_MEMORY
+    return bool(_DIRECT) and filesystem(fd) not in IN_MEMORY
 
 
 def filesystem(fd: int) -> str | None:
@@ -88,7 +88,7 @@ class DirectWriter:
         self._offset = 0  # where the buffer's first byte goes in the file
         self._direct = False  # O_DIRECT is set on fd
         # O_DIRECT may still be turned on (writes so far are whole blocks)
-        self._may = bool(_DIRECT) and fcntl is not None
+        self._may = bool(_DIRECT)
         self.closed = False
 
     def tell(self) -> int:
