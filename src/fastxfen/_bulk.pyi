@@ -26,8 +26,11 @@ class Batch:
         ends: bool = ...,
         offsets: type[np.int32] | type[np.int64] | None = ...,
         into: bytearray | None = ...,
+        fit: bool = ...,
     ) -> tuple[
-        bytes | memoryview, npt.NDArray[np.int64] | npt.NDArray[np.int32] | None, list[int]
+        bytes | bytearray | memoryview,
+        npt.NDArray[np.int64] | npt.NDArray[np.int32] | None,
+        list[int],
     ]: ...
     def normalize_cells(
         self, text: TextOptions, errors: ErrorsMode, *, threads: int, chars: int

@@ -253,7 +253,7 @@ cdef class Batch:
         return out
 
     def normalize(self, text, errors, *, int threads, bint terminators, bint ends=True,
-                  offsets=None, bytearray into=None):
+                  offsets=None, bytearray into=None, bint fit=False):
         """Normalized text of every row, as ``text`` (a TextOptions) says,
         bad rows as the ErrorsMode ``errors`` says: (data, ends, failed
         rows).  ends are int64 row ends; None with ends=False; with
@@ -262,9 +262,11 @@ cdef class Batch:
         jobs before it are.  With `into`, the text is written into that
         bytearray (grown if it is too small) and data is a memoryview of
         it: a caller reusing one buffer spares the page faults of fresh
-        memory.  EPD rows always get their four position fields."""
+        memory.  With `fit` too, data is `into` itself, cut to the text the
+        moment the threads are done: no other thread's resize of it can
+        come between.  EPD rows always get their four position fields."""
         return self._write_text(_text_opts(text, errors), threads, terminators, ends, offsets,
-                                into)
+                                into, fit)
 
     def decode(self, text, errors, *, int threads, bint terminators, bint ends=True,
                offsets=None, bint missing=False):
@@ -275,14 +277,14 @@ cdef class Batch:
         not among the failed rows."""
         self.missing = missing
         return self._write_text(_text_opts(text, errors), threads, terminators, ends, offsets,
-                                None)
+                                None, False)
 
     cpdef int64_t output_bound(self):
         """Bytes the text of the batch may take."""
         return _output_bound(self)
 
     cdef _write_text(self, fx_batch_opts opts, int threads, bint terminators, bint ends,
-                     offsets, bytearray into):
+                     offsets, bytearray into, bint fit):
         cdef Job job
         cdef Worker worker
         cdef int64_t k
@@ -302,6 +304,9 @@ cdef class Batch:
                 PyByteArray_Resize(into, bound)
             # another thread resizing it meanwhile (another call into it) gets BufferError
             held = memoryview(into)
+            if len(into) < bound:  # shrunk by a thread the view's allocation let run
+                held.release()
+                raise BufferError("out was resized by another thread as the call began")
             result = <uint8_t *>PyByteArray_AS_STRING(into)
         else:
             data = PyBytes_FromStringAndSize(NULL, bound)
@@ -341,6 +346,8 @@ cdef class Batch:
                 job.turn = job.next_turn = NULL
             if held is not None:
                 held.release()
+                if fit:  # no Python code runs between the release and the cut
+                    PyByteArray_Resize(into, placed)
         if overflow:
             raise RuntimeError("fastxfen: normalized text outgrew its bound (a bug)")
         if width == 4 and placed > 0x7FFFFFFF:
@@ -349,7 +356,7 @@ cdef class Batch:
             self.raise_first()
         failed = self._rejected_rows() if opts.errors != RAISE else []
         if into is not None:
-            return memoryview(into)[:placed], row_ends, failed
+            return into if fit else memoryview(into)[:placed], row_ends, failed
         # cut the result to its size, in place where the allocator allows
         raw = <PyObject *>data
         Py_INCREF(data)  # raw's own reference: dropping data leaves it the only one

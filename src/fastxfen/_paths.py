@@ -127,6 +127,7 @@ def _normalized(
     buffer: bool = False,
     offsets: Any = None,
     into: Any = None,
+    fit: bool = False,
 ) -> Any:
     """A batch's text: (data, ends or Arrow offsets, failed rows); with
     ``buffer``, lines with their own terminators and no ends."""
@@ -138,6 +139,7 @@ def _normalized(
         ends=not buffer,
         offsets=offsets,
         into=into,
+        fit=fit,
     )
 
 
@@ -149,11 +151,7 @@ def _normalize_buffer(
     batch = _bulk.lines(fens, threads=threads.kernel, count=False)
     if out is None:
         return _normalized(batch, text, errors, threads, buffer=True)[0]
-    view = _normalized(batch, text, errors, threads, buffer=True, into=out)[0]
-    size = len(view)
-    view.release()
-    del out[size:]
-    return out
+    return _normalized(batch, text, errors, threads, buffer=True, into=out, fit=True)[0]
 
 
 def _normalize_list(
